@@ -1,0 +1,18 @@
+#!/usr/bin/env node
+// `pnpm bench <name> [args...]`: runs one named benchmark. Each benchmark lives in the
+// package it measures; this table only says where.
+import { spawnSync } from "node:child_process";
+
+const benches = {};
+
+const [name, ...args] = process.argv.slice(2);
+const bench = name ? benches[name] : undefined;
+if (!bench) {
+  const known = Object.keys(benches);
+  console.error(`usage: pnpm bench <name> [args...]\nknown: ${known.length ? known.join(", ") : "(none yet)"}`);
+  process.exit(name ? 2 : 0);
+}
+const result = spawnSync("pnpm", ["--filter", bench.package, "run", bench.script, ...args], {
+  stdio: "inherit",
+});
+process.exit(result.status ?? 1);
