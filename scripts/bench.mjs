@@ -9,7 +9,9 @@ const [name, ...args] = process.argv.slice(2);
 const bench = name ? benches[name] : undefined;
 if (!bench) {
   const known = Object.keys(benches);
-  console.error(`usage: pnpm bench <name> [args...]\nknown: ${known.length ? known.join(", ") : "(none yet)"}`);
+  console.error(
+    `usage: pnpm bench <name> [args...]\nknown: ${known.length ? known.join(", ") : "(none yet)"}`,
+  );
   process.exit(name ? 2 : 0);
 }
 const result = spawnSync("pnpm", ["--filter", bench.package, "run", bench.script, ...args], {
