@@ -312,6 +312,53 @@ describe("rename without atomic operations", () => {
     expect(backend.snapshot()).toEqual({ "/memories/e/a": "new" });
   });
 
+  it("leaves in place, and names, a file that other writers keep changing", async () => {
+    let edits = 0;
+    const backend: InMemoryBackend = new InMemoryBackend({
+      files: { "/memories/d/a": "a", "/memories/d/hot": "0", "/memories/d/z": "z" },
+      atomicOperations: false,
+      // Every attempt to delete the original of /memories/d/hot finds it edited again.
+      beforeOperation: rival(async (operation, path) => {
+        if (operation !== "delete" || path !== "/memories/d/hot") return;
+        const file = await backend.read(path);
+        if (file) await backend.update(path, String(++edits), file.version);
+      }),
+    });
+    const memory = new MemoryEngine(backend, { retry: noWait });
+    const error = await failure(
+      memory.rename({ command: "rename", old_path: "/memories/d", new_path: "/memories/e" }),
+    );
+    expect(error.code).toBe("conflict");
+    expect(error.message).toBe(
+      "Renamed /memories/d to /memories/e except 1 file that other writers kept changing, left in place: /memories/d/hot. View and rename it again.",
+    );
+    expect(backend.snapshot()).toEqual({
+      "/memories/d/hot": "25",
+      "/memories/e/a": "a",
+      "/memories/e/z": "z",
+    });
+  });
+
+  it("undoes a single-file copy whose original keeps changing", async () => {
+    const backend: InMemoryBackend = new InMemoryBackend({
+      files: { "/memories/hot": "0" },
+      atomicOperations: false,
+      beforeOperation: rival(async (operation, path) => {
+        if (operation !== "delete" || path !== "/memories/hot") return;
+        const file = await backend.read(path);
+        if (file) await backend.update(path, `${Number(file.content) + 1}`, file.version);
+      }),
+    });
+    const memory = new MemoryEngine(backend, { retry: noWait });
+    const error = await failure(
+      memory.rename({ command: "rename", old_path: "/memories/hot", new_path: "/memories/cold" }),
+    );
+    expect(error.message).toBe(
+      "Could not change /memories/hot: other writers changed it at the same time, and all 25 attempts to apply this change lost the race. Nothing was changed; view it and try again.",
+    );
+    expect(backend.snapshot()).toEqual({ "/memories/hot": "25" }); // 25 rival edits, no copy left
+  });
+
   it("moves a single file the same way", async () => {
     const backend = new InMemoryBackend({ files: { "/memories/a": "x" }, atomicOperations: false });
     const memory = new MemoryEngine(backend);

@@ -15,8 +15,8 @@ export interface CommandVector {
   options?: { max_view_chars?: number; max_file_bytes?: number };
   /** The files before the command, path to text. */
   files: Record<string, string>;
-  /** The command exactly as Claude sends it (the SDK's command JSON). */
-  command: Record<string, unknown>;
+  /** The command exactly as Claude sends it (the SDK's command JSON; malformed on purpose in some cases). */
+  command: unknown;
   /** The exact result string, for a case that succeeds. */
   output?: string;
   /** The exact error message, for a case that fails. */
@@ -73,7 +73,7 @@ export async function runCommandVector(
   const engine = new MemoryEngine(backend, { ...engineOptions, ...vectorEngineOptions(vector) });
   const outcome: Partial<VectorOutcome> = {};
   try {
-    outcome.output = await engine.execute(vector.command);
+    outcome.output = await engine.execute(vector.command as Record<string, unknown>);
   } catch (error) {
     if (!(error instanceof Error)) throw error;
     outcome.error = error.message;
