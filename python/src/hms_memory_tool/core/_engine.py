@@ -1,0 +1,497 @@
+"""The memory command engine: a 1:1 port of ``@hms/memory-core`` ``src/engine.ts``."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, NoReturn, cast
+
+from hms_memory_tool.paths import (
+    MEMORY_ROOT,
+    MemoryPathError,
+    ancestor_paths,
+    is_under,
+    rebase_path,
+    utf8_byte_length,
+)
+
+from . import _messages as messages
+from ._backend import (
+    FileEntry,
+    MemoryBackend,
+    MemoryBackendError,
+    MemoryVersion,
+    StoredFile,
+)
+from ._commands import (
+    CommandInput,
+    command_name,
+    integer_parameter,
+    optional_text_parameter,
+    path_parameter,
+    text_parameter,
+    view_range_parameter,
+)
+from ._errors import MemoryToolError
+from ._format import numbered_line, split_lines
+from ._render import render_directory, render_file
+from ._retry import DEFAULT_RETRY_POLICY, RETRY, RetryPolicy, _Retry, with_retries
+
+#: Size limit of a memory file when neither the backend nor the options give one (32 KiB).
+DEFAULT_MAX_FILE_BYTES: Final = 32_768
+#: Longest ``view`` output before it is cut at a line boundary, in code points.
+DEFAULT_MAX_VIEW_CHARS: Final = 16_000
+#: Compare-and-set attempts per edit before giving up.
+DEFAULT_CAS_ATTEMPTS: Final = DEFAULT_RETRY_POLICY.attempts
+
+# What an edit computes from the current text: the new text, and the result to return once
+# the new text is stored.
+_Change = Callable[[str], "tuple[str, Callable[[], str]]"]
+
+
+@dataclass
+class _Copy:
+    source: str
+    destination: str
+    source_version: MemoryVersion
+    destination_version: MemoryVersion
+
+
+class MemoryEngine:
+    """Runs the memory tool's commands against any :class:`MemoryBackend`.
+
+    Every method takes the command as the Anthropic SDK delivers it (a ``dict`` decoded from
+    JSON, or one of the SDK's ``BetaMemoryTool20250818*Command`` models), validates all of it
+    before storage is touched, and returns the result string or raises
+    :class:`MemoryToolError`.
+
+    :param max_file_bytes: largest memory file in UTF-8 bytes; can only lower the backend's
+        own ``max_file_bytes`` (with neither, :data:`DEFAULT_MAX_FILE_BYTES`).
+    :param max_view_chars: longest ``view`` output, in code points.
+    :param retry: how compare-and-set conflicts are retried (25 attempts, 2-200 ms jitter).
+    """
+
+    def __init__(
+        self,
+        backend: MemoryBackend,
+        *,
+        max_file_bytes: int | None = None,
+        max_view_chars: int | None = None,
+        retry: RetryPolicy | None = None,
+    ) -> None:
+        self.backend = backend
+        self._own_max_file_bytes = _positive_integer("max_file_bytes", max_file_bytes)
+        self._max_view_chars = (
+            _positive_integer("max_view_chars", max_view_chars) or DEFAULT_MAX_VIEW_CHARS
+        )
+        self._retry = retry if retry is not None else DEFAULT_RETRY_POLICY
+        _positive_integer("retry.attempts", self._retry.attempts)
+
+    @property
+    def max_file_bytes(self) -> int:
+        """The size limit in force: the smaller of the backend's and the options' limits."""
+        limits = [
+            limit
+            for limit in (self._own_max_file_bytes, getattr(self.backend, "max_file_bytes", None))
+            if isinstance(limit, int)
+        ]
+        return min(limits) if limits else DEFAULT_MAX_FILE_BYTES
+
+    async def execute(self, command: object) -> str:
+        """Runs any command, dispatching on its ``command`` field."""
+        name = command_name(command_input(command))
+        handler: Callable[[object], Awaitable[str]] = getattr(self, name)
+        return await handler(command)
+
+    async def view(self, command: object) -> str:
+        """``view``: a directory listing (2 levels) or a file's numbered lines."""
+        data = _as_input(command)
+        path = path_parameter(data, "view", "path")
+        view_range = view_range_parameter(data)
+
+        file = None if path == MEMORY_ROOT else await self.backend.read(path)
+        if file is not None:
+            return render_file(path, file.content, view_range, self._max_view_chars)
+
+        entries = await self.backend.list(path + "/")
+        if path != MEMORY_ROOT and len(entries) == 0:
+            raise MemoryToolError("not_found", messages.not_found(path))
+        if view_range is not None:
+            raise MemoryToolError("invalid_argument", messages.view_range_on_directory(path))
+        return render_directory(path, entries, self._max_view_chars)
+
+    async def create(self, command: object) -> str:
+        """``create``: a new file; refuses to overwrite, to replace a directory or to nest in
+        a file."""
+        data = _as_input(command)
+        path = path_parameter(data, "create", "path")
+        text = text_parameter(data, "create", "file_text")
+
+        if path == MEMORY_ROOT:
+            raise MemoryToolError("is_a_directory", messages.create_directory(path))
+        self._check_size(path, text)
+        if await self._is_directory(path):
+            raise MemoryToolError("is_a_directory", messages.create_directory(path))
+        file = await self._file_ancestor(path)
+        if file is not None:
+            raise MemoryToolError("not_a_directory", messages.create_under_file(path, file))
+        try:
+            await self.backend.create(path, text)
+        except MemoryBackendError as error:
+            if error.code == "EXISTS":
+                raise MemoryToolError("already_exists", messages.already_exists(path)) from error
+            self._raise_write_error(error, path, text)
+        return messages.created(path)
+
+    async def str_replace(self, command: object) -> str:
+        """``str_replace``: replaces the one occurrence of ``old_str`` (anywhere, across
+        lines)."""
+        data = _as_input(command)
+        path = path_parameter(data, "str_replace", "path")
+        old_str = text_parameter(data, "str_replace", "old_str")
+        new_str = optional_text_parameter(data, "str_replace", "new_str") or ""
+        if old_str == "":
+            raise MemoryToolError("invalid_argument", messages.empty_old_str(path))
+
+        def change(content: str) -> tuple[str, Callable[[], str]]:
+            starts = _occurrences(content, old_str)
+            if not starts:
+                raise MemoryToolError("no_match", messages.no_match(old_str, path))
+
+            def line_of(index: int) -> int:
+                return content.count("\n", 0, index) + 1
+
+            if len(starts) > 1:
+                raise MemoryToolError(
+                    "multiple_matches",
+                    messages.multiple_matches(old_str, [line_of(s) for s in starts]),
+                )
+            start = starts[0]
+            updated = content[:start] + new_str + content[start + len(old_str) :]
+
+            def result() -> str:
+                lines = split_lines(updated)
+                if not lines:
+                    return f"{messages.REPLACED}\n{messages.EMPTIED_FILE}"
+                # The snippet: the replacement's lines, with two lines of context either side.
+                line = line_of(start)
+                first = max(1, line - 2)
+                last = min(len(lines), line + new_str.count("\n") + 2)
+                snippet = [numbered_line(n, lines[n - 1]) for n in range(first, last + 1)]
+                return f"{messages.REPLACED}\n" + "\n".join(snippet)
+
+            return updated, result
+
+        return await self._edit(path, change)
+
+    async def insert(self, command: object) -> str:
+        """``insert``: inserts lines after line ``insert_line`` (0: at the top)."""
+        data = _as_input(command)
+        path = path_parameter(data, "insert", "path")
+        line = integer_parameter(data, "insert", "insert_line")
+        text = text_parameter(data, "insert", "insert_text")
+
+        def change(content: str) -> tuple[str, Callable[[], str]]:
+            lines = split_lines(content)
+            if line < 0 or line > len(lines):
+                raise MemoryToolError("out_of_range", messages.insert_line(line, len(lines)))
+            # One final LF of insert_text ends its last line; it does not add an empty line.
+            inserted = (text[:-1] if text.endswith("\n") else text).split("\n")
+            lines[line:line] = inserted
+            return "\n".join(lines) + "\n", lambda: messages.inserted(path)
+
+        return await self._edit(path, change)
+
+    async def delete(self, command: object) -> str:
+        """``delete``: a file, or a directory with everything under it; never ``/memories``."""
+        data = _as_input(command)
+        path = path_parameter(data, "delete", "path")
+        if path == MEMORY_ROOT:
+            raise MemoryToolError("forbidden", messages.DELETE_ROOT)
+
+        file = await self.backend.read(path)
+        is_directory = await self._is_directory(path)
+        if file is None and not is_directory:
+            raise MemoryToolError("not_found", messages.delete_not_found(path))
+        if file is not None:
+            await _ignore_not_found(self.backend.delete(path))
+        if is_directory:
+            prefix = path + "/"
+            delete_prefix = _optional(self.backend, "delete_prefix")
+            if delete_prefix is not None:
+                await delete_prefix(prefix)
+            else:
+                for entry in await self.backend.list(prefix):
+                    await _ignore_not_found(self.backend.delete(entry.path))
+        return messages.deleted(path)
+
+    async def rename(self, command: object) -> str:
+        """``rename``: moves a file or a whole directory to a path that does not exist yet."""
+        data = _as_input(command)
+        source = path_parameter(data, "rename", "old_path")
+        destination = path_parameter(data, "rename", "new_path")
+        if source == MEMORY_ROOT:
+            raise MemoryToolError("forbidden", messages.RENAME_ROOT)
+        if destination == MEMORY_ROOT:
+            raise MemoryToolError("already_exists", messages.destination_exists(destination))
+
+        file = await self.backend.read(source)
+        entries = await self.backend.list(source + "/")
+        if file is None and len(entries) == 0:
+            raise MemoryToolError("not_found", messages.rename_not_found(source))
+        if source == destination:
+            raise MemoryToolError("already_exists", messages.destination_exists(destination))
+        if entries and is_under(destination, source):
+            raise MemoryToolError("forbidden", messages.rename_into_itself(source, destination))
+        destination_file = await self.backend.read(destination)
+        destination_is_directory = await self._is_directory(destination)
+        file_ancestor = await self._file_ancestor(destination)
+        if destination_file is not None or destination_is_directory:
+            raise MemoryToolError("already_exists", messages.destination_exists(destination))
+        if file_ancestor is not None:
+            raise MemoryToolError(
+                "not_a_directory",
+                messages.rename_under_file(source, destination, file_ancestor),
+            )
+        # Every file's new path must itself be valid (a deeper destination can break a limit).
+        moves: list[tuple[str, str]] = []
+        for entry in entries:
+            try:
+                moves.append((entry.path, rebase_path(entry.path, source, destination)))
+            except MemoryPathError as error:
+                raise MemoryToolError(
+                    "invalid_path",
+                    messages.rename_invalid_destination(source, destination, error.message),
+                    path_rule=error.rule,
+                ) from error
+
+        if file is not None:
+            await self._move_file(source, destination, file)
+        if moves:
+            await self._move_directory(source, destination, moves)
+        return messages.renamed(source, destination)
+
+    # -------------------------------------------------------------------------------------
+
+    async def _edit(self, path: str, change: _Change) -> str:
+        """Read-modify-write of one file with compare-and-set. ``change`` computes the new
+        content from the current one (raising to refuse); a lost race re-reads and
+        recomputes."""
+        if path == MEMORY_ROOT:
+            raise MemoryToolError("not_a_file", messages.not_a_file(path))
+
+        async def attempt(_: int) -> str | _Retry:
+            file = await self.backend.read(path)
+            if file is None:
+                if await self._is_directory(path):
+                    raise MemoryToolError("not_a_file", messages.not_a_file(path))
+                raise MemoryToolError("not_found", messages.not_found(path))
+            updated, result = change(file.content)
+            self._check_size(path, updated)
+            try:
+                await self.backend.update(path, updated, file.version)
+            except MemoryBackendError as error:
+                # A conflict is a lost race; a missing file was deleted meanwhile: both re-read.
+                if error.code in ("VERSION_CONFLICT", "NOT_FOUND"):
+                    return RETRY
+                self._raise_write_error(error, path, updated)
+            return result()
+
+        def exhausted() -> str:
+            raise MemoryToolError("conflict", messages.conflict(path, self._retry.attempts))
+
+        return await with_retries(self._retry, attempt, exhausted)
+
+    async def _move_file(self, source: str, destination: str, file: StoredFile) -> None:
+        move = _optional(self.backend, "move")
+        if move is not None:
+            try:
+                await move(source, destination)
+            except MemoryBackendError as error:
+                self._raise_move_error(error, source, destination)
+            return
+        copy = await self._copy(source, destination, file)
+        if await self._delete_original(copy):
+            await _ignore_not_found(self.backend.delete(copy.destination, copy.destination_version))
+            raise MemoryToolError("conflict", messages.conflict(source, self._retry.attempts))
+
+    async def _move_directory(
+        self, source: str, destination: str, moves: Sequence[tuple[str, str]]
+    ) -> None:
+        move_prefix = _optional(self.backend, "move_prefix")
+        if move_prefix is not None:
+            try:
+                await move_prefix(source + "/", destination + "/")
+            except MemoryBackendError as error:
+                self._raise_move_error(error, source, destination)
+            return
+        # Copy everything first; on any failure, delete the copies made so far.
+        copies: list[_Copy] = []
+        try:
+            for move_source, move_destination in moves:
+                file = await self.backend.read(move_source)
+                if file is None:
+                    continue  # deleted meanwhile: nothing to move
+                copies.append(await self._copy(move_source, move_destination, file))
+        except Exception:
+            for copy in copies:
+                with contextlib.suppress(Exception):
+                    await _ignore_not_found(
+                        self.backend.delete(copy.destination, copy.destination_version)
+                    )
+            raise
+        # Then delete the originals.
+        left: list[str] = []
+        for copy in copies:
+            if await self._delete_original(copy):
+                await _ignore_not_found(
+                    self.backend.delete(copy.destination, copy.destination_version)
+                )
+                left.append(copy.source)
+        if left:
+            raise MemoryToolError("conflict", messages.rename_partial(source, destination, left))
+
+    async def _copy(self, source: str, destination: str, file: StoredFile) -> _Copy:
+        try:
+            version = await self.backend.create(destination, file.content)
+        except MemoryBackendError as error:
+            if error.code == "EXISTS":
+                raise MemoryToolError(
+                    "already_exists", messages.destination_exists(destination)
+                ) from error
+            self._raise_write_error(error, destination, file.content)
+        return _Copy(source, destination, file.version, version)
+
+    async def _delete_original(self, copy: _Copy) -> bool:
+        """Deletes the original of a copy, only at the version that was copied. If a writer
+        changed it after the copy, the copy is brought up to date and the delete retried.
+        Returns True if the original could not be deleted before attempts ran out."""
+
+        async def attempt(_: int) -> bool | _Retry:
+            try:
+                await self.backend.delete(copy.source, copy.source_version)
+                return False
+            except MemoryBackendError as error:
+                if error.code == "NOT_FOUND":
+                    return False
+                if error.code != "VERSION_CONFLICT":
+                    raise
+            latest = await self.backend.read(copy.source)
+            if latest is None:
+                return False
+            copy.destination_version = await self.backend.update(
+                copy.destination, latest.content, copy.destination_version
+            )
+            copy.source_version = latest.version
+            return RETRY
+
+        return await with_retries(self._retry, attempt, lambda: True)
+
+    async def _is_directory(self, path: str) -> bool:
+        """Whether some file lies under ``path``."""
+        return len(await self.backend.list(path + "/", 1)) > 0
+
+    async def _file_ancestor(self, path: str) -> str | None:
+        """The highest proper ancestor of ``path`` (below ``/memories``) that is a file."""
+        for candidate in ancestor_paths(path)[1:]:
+            if await self.backend.read(candidate) is not None:
+                return candidate
+        return None
+
+    def _check_size(self, path: str, content: str) -> None:
+        size = utf8_byte_length(content)
+        limit = self.max_file_bytes
+        if size > limit:
+            raise MemoryToolError("too_large", messages.too_large(path, size, limit))
+
+    def _raise_write_error(self, error: MemoryBackendError, path: str, content: str) -> NoReturn:
+        """Raises a refused write as the engine reports it (a size overflow), or as it is."""
+        if error.code == "TOO_LARGE":
+            limit = error.limit if error.limit is not None else self.max_file_bytes
+            size = utf8_byte_length(content)
+            raise MemoryToolError("too_large", messages.too_large(path, size, limit)) from error
+        raise error
+
+    def _raise_move_error(
+        self, error: MemoryBackendError, source: str, destination: str
+    ) -> NoReturn:
+        """Raises a refused atomic move as the engine reports it, or as it is."""
+        if error.code == "NOT_FOUND":
+            raise MemoryToolError("not_found", messages.rename_not_found(source)) from error
+        if error.code == "EXISTS":
+            message = messages.destination_exists(destination)
+            raise MemoryToolError("already_exists", message) from error
+        raise error
+
+
+def command_input(command: object) -> object:
+    """The command as a JSON-like mapping.
+
+    A ``dict`` (as the tool runner passes it) is used as is. One of the Anthropic SDK's
+    ``BetaMemoryTool20250818*Command`` models (a pydantic model) becomes the mapping of the
+    fields it was given, so an absent field stays absent. Anything else is returned unchanged
+    (and refused by the checks as "not an object").
+    """
+    if isinstance(command, Mapping):
+        return command
+    fields_set = getattr(command, "model_fields_set", None)
+    if isinstance(fields_set, (set, frozenset)):
+        values: dict[str, Any] = vars(command)
+        data: dict[str, object] = {name: values[name] for name in fields_set if name in values}
+        extra = getattr(command, "__pydantic_extra__", None)
+        if isinstance(extra, dict):
+            data.update(cast(dict[str, object], extra))
+        if "command" not in data and isinstance(values.get("command"), str):
+            data["command"] = values["command"]  # a Literal default, e.g. command="view"
+        return data
+    return command
+
+
+def _as_input(command: object) -> CommandInput:
+    data = command_input(command)
+    if not isinstance(data, Mapping):
+        command_name(data)  # raises the invalid_command error
+    return cast(CommandInput, data)
+
+
+def _occurrences(haystack: str, needle: str) -> list[int]:
+    """Start indexes of every occurrence of ``needle``, overlapping ones included."""
+    starts: list[int] = []
+    i = haystack.find(needle)
+    while i != -1:
+        starts.append(i)
+        i = haystack.find(needle, i + 1)
+    return starts
+
+
+async def _ignore_not_found(operation: Awaitable[object]) -> None:
+    try:
+        await operation
+    except MemoryBackendError as error:
+        if error.code != "NOT_FOUND":
+            raise
+
+
+def _optional(backend: object, name: str) -> Callable[..., Awaitable[Any]] | None:
+    """An optional atomic operation of ``backend``, or ``None`` when it is not offered."""
+    operation = getattr(backend, name, None)
+    return cast("Callable[..., Awaitable[Any]] | None", operation) if callable(operation) else None
+
+
+def _positive_integer(name: str, value: int | None) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    return value
+
+
+__all__ = [
+    "DEFAULT_CAS_ATTEMPTS",
+    "DEFAULT_MAX_FILE_BYTES",
+    "DEFAULT_MAX_VIEW_CHARS",
+    "FileEntry",
+    "MemoryEngine",
+    "command_input",
+]

@@ -1,0 +1,65 @@
+"""The rules a memory path can break, and the error that names one."""
+
+from __future__ import annotations
+
+from typing import Final, Literal
+
+#: The name of a rule a memory path broke; see :data:`MEMORY_PATH_RULES`.
+MemoryPathRule = Literal[
+    "not-a-string",
+    "nul",
+    "invalid-unicode",
+    "control-character",
+    "invisible-character",
+    "lookalike-character",
+    "backslash",
+    "percent-encoded",
+    "outside-memories",
+    "empty-segment",
+    "dot-segment",
+    "hidden-segment",
+    "name-too-long",
+    "path-too-long",
+    "too-deep",
+]
+
+#: Every rule, in the order they are checked. When a path breaks several, the error names the
+#: first one here (for segment rules: the first offending segment from the left).
+MEMORY_PATH_RULES: Final[tuple[MemoryPathRule, ...]] = (
+    "not-a-string",
+    "nul",
+    "invalid-unicode",
+    "control-character",
+    "invisible-character",
+    "lookalike-character",
+    "backslash",
+    "percent-encoded",
+    "outside-memories",
+    "empty-segment",
+    "dot-segment",
+    "hidden-segment",
+    "name-too-long",
+    "path-too-long",
+    "too-deep",
+)
+
+
+class MemoryPathError(ValueError):
+    """A memory path was refused.
+
+    ``rule`` says which rule it broke (stable, for programs); the message names the path and
+    the rule and says what to write instead (for people and Claude).
+    """
+
+    rule: MemoryPathRule
+    path: object
+
+    def __init__(self, rule: MemoryPathRule, path: object, message: str) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.path = path
+
+    @property
+    def message(self) -> str:
+        """The message, exactly as the TypeScript package words it."""
+        return str(self.args[0])

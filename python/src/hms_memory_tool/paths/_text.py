@@ -1,0 +1,46 @@
+"""Byte counting and display of paths, the same in every port."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from ._characters import code_point_label, is_unsafe_to_show
+
+#: The longest path shown in full in a message, in code points.
+MAX_DISPLAY_CODE_POINTS: Final = 512
+
+
+def utf8_byte_length(text: str) -> int:
+    """The number of bytes of ``text`` in UTF-8.
+
+    A lone surrogate counts as 3 bytes (the size of the U+FFFD that replaces it when encoded),
+    as in the TypeScript package.
+    """
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+def compare_code_points(a: str, b: str) -> int:
+    """Orders two strings by Unicode code point (= UTF-8 byte order): negative, 0 or positive.
+
+    Python compares ``str`` by code point already; this exists so both ports name the order.
+    """
+    return (a > b) - (a < b)
+
+
+def display_path(path: str) -> str:
+    """How a path (or a name) is shown inside an error message.
+
+    As written, except that control, invisible, noncharacter and lone-surrogate code points
+    are replaced by ``<U+XXXX>``, the empty string shows as ``""``, and anything longer than
+    512 code points is cut there and ends with ``…``.
+    """
+    if path == "":
+        return '""'
+    out: list[str] = []
+    for count, ch in enumerate(path):
+        if count == MAX_DISPLAY_CODE_POINTS:
+            out.append("…")
+            break
+        cp = ord(ch)
+        out.append(f"<{code_point_label(cp)}>" if is_unsafe_to_show(cp) else ch)
+    return "".join(out)

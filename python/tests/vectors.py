@@ -1,0 +1,68 @@
+"""The shared command vectors (packages/memory-core/vectors/commands.json) and a runner that
+plays one case against any backend, as @hms/memory-core/testing's runCommandVector does."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hms_memory_tool.core import MemoryBackend, MemoryEngine, MemoryToolError
+
+REPO = Path(__file__).resolve().parents[2]
+VECTORS_FILE = REPO / "packages" / "memory-core" / "vectors" / "commands.json"
+
+
+def load_vectors() -> list[dict[str, Any]]:
+    data = json.loads(VECTORS_FILE.read_text(encoding="utf-8"))
+    assert data["format"] == 1
+    cases: list[dict[str, Any]] = data["cases"]
+    return cases
+
+
+@dataclass
+class Outcome:
+    output: str | None = None
+    error: str | None = None
+    error_code: str | None = None
+    files_after: dict[str, str] = field(default_factory=dict)
+
+
+async def run_vector(
+    case: dict[str, Any], backend: MemoryBackend, **engine_options: Any
+) -> Outcome:
+    """Writes the case's files with create, runs its command, reads back every file."""
+    for path, text in case["files"].items():
+        await backend.create(path, text)
+    options = case.get("options", {})
+    engine = MemoryEngine(
+        backend,
+        max_view_chars=options.get("max_view_chars"),
+        max_file_bytes=options.get("max_file_bytes"),
+        **engine_options,
+    )
+    outcome = Outcome()
+    try:
+        outcome.output = await engine.execute(case["command"])
+    except MemoryToolError as error:
+        outcome.error = str(error)
+        outcome.error_code = error.code
+    for entry in await backend.list("/memories/"):
+        file = await backend.read(entry.path)
+        if file is not None:
+            outcome.files_after[entry.path] = file.content
+    return outcome
+
+
+def check_outcome(case: dict[str, Any], outcome: Outcome) -> None:
+    """Asserts the exact output or error (message and code) and the files after."""
+    if "error" in case:
+        assert outcome.output is None, f"unexpected output {outcome.output!r}"
+        assert outcome.error == case["error"]
+        assert outcome.error_code == case["error_code"]
+    else:
+        assert outcome.error is None, f"unexpected error {outcome.error!r}"
+        assert outcome.output == case["output"]
+    expected = case.get("files_after", case["files"])
+    assert dict(sorted(outcome.files_after.items())) == dict(sorted(expected.items()))
