@@ -7,6 +7,8 @@ Unicode 14.0) and Node (15+), and both ports must refuse exactly the same paths.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from typing import Final
 
 
@@ -88,3 +90,33 @@ def code_point_label(cp: int) -> str:
 def is_unsafe_to_show(cp: int) -> bool:
     """Whether a code point is replaced by its ``<U+XXXX>`` label when a path is shown."""
     return is_control(cp) or is_surrogate(cp) or is_noncharacter(cp) or is_invisible(cp)
+
+
+def character_class(ranges: Iterable[tuple[int, int]]) -> re.Pattern[str]:
+    """A compiled regular expression matching one code point in any of ``ranges``."""
+    body = "".join(f"\\U{low:08x}-\\U{high:08x}" for low, high in ranges)
+    return re.compile(f"[{body}]")
+
+
+_NONCHARACTER_RANGES: Final = (
+    (0xFDD0, 0xFDEF),
+    *((plane + 0xFFFE, plane + 0xFFFF) for plane in range(0, 0x110000, 0x10000)),
+)
+
+#: Every code point :func:`is_unsafe_to_show` is true of (scanned in C, not code point by
+#: code point in Python).
+UNSAFE_TO_SHOW: Final = character_class(
+    [(0x00, 0x1F), (0x7F, 0x9F), (0xD800, 0xDFFF), *_NONCHARACTER_RANGES, *INVISIBLE_RANGES]
+)
+
+#: Every code point some character rule of the validator refuses: the above and look-alikes.
+REFUSED_CHARACTERS: Final = character_class(
+    [
+        (0x00, 0x1F),
+        (0x7F, 0x9F),
+        (0xD800, 0xDFFF),
+        *_NONCHARACTER_RANGES,
+        *INVISIBLE_RANGES,
+        *((cp, cp) for cp in LOOKALIKES),
+    ]
+)

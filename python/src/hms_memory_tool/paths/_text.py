@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
-from ._characters import code_point_label, is_unsafe_to_show
+from ._characters import UNSAFE_TO_SHOW, code_point_label
 
 #: The longest path shown in full in a message, in code points.
 MAX_DISPLAY_CODE_POINTS: Final = 512
@@ -36,11 +37,9 @@ def display_path(path: str) -> str:
     """
     if path == "":
         return '""'
-    out: list[str] = []
-    for count, ch in enumerate(path):
-        if count == MAX_DISPLAY_CODE_POINTS:
-            out.append("…")
-            break
-        cp = ord(ch)
-        out.append(f"<{code_point_label(cp)}>" if is_unsafe_to_show(cp) else ch)
-    return "".join(out)
+    shown = UNSAFE_TO_SHOW.sub(_label, path[:MAX_DISPLAY_CODE_POINTS])
+    return shown + "…" if len(path) > MAX_DISPLAY_CODE_POINTS else shown
+
+
+def _label(match: re.Match[str]) -> str:
+    return f"<{code_point_label(ord(match.group(0)))}>"

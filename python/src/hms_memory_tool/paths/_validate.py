@@ -7,6 +7,7 @@ from typing import Final
 
 from ._characters import (
     LOOKALIKES,
+    REFUSED_CHARACTERS,
     code_point_label,
     is_control,
     is_invisible,
@@ -162,10 +163,9 @@ def _check_characters(path: str) -> tuple[MemoryPathRule, str] | None:
     best: tuple[MemoryPathRule, str] | None = None
     best_rank = len(MEMORY_PATH_RULES)
 
-    for ch in path:
+    for match in REFUSED_CHARACTERS.finditer(path):
+        ch = match.group(0)
         cp = ord(ch)
-        if 0x20 <= cp < 0x7F:
-            continue  # printable ASCII: the common case
         rule: MemoryPathRule | None = None
         if cp == 0:
             rule = "nul"
