@@ -1,0 +1,328 @@
+"""The memory tool classes for the Anthropic Python SDK: :class:`HolographicMemoryTool`
+(async) and :class:`HolographicMemoryToolSync`."""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
+from types import TracebackType
+from typing import Any, cast
+
+from anthropic.lib.tools import (
+    BetaAbstractMemoryTool,
+    BetaAsyncAbstractMemoryTool,
+    BetaAsyncBuiltinFunctionTool,
+    BetaBuiltinFunctionTool,
+)
+from anthropic.types.beta import (
+    BetaCacheControlEphemeralParam,
+    BetaMemoryTool20250818CreateCommand,
+    BetaMemoryTool20250818DeleteCommand,
+    BetaMemoryTool20250818InsertCommand,
+    BetaMemoryTool20250818RenameCommand,
+    BetaMemoryTool20250818StrReplaceCommand,
+    BetaMemoryTool20250818ViewCommand,
+    BetaToolParam,
+)
+from typing_extensions import override
+
+from hms_memory_tool._loop import LoopThread
+from hms_memory_tool.core import MemoryBackend, MemoryEngine, RetryPolicy
+from hms_memory_tool.hms_backend import DEFAULT_TIMEOUT, open_hms_backend
+from hms_memory_tool.recall import (
+    DEFAULT_RECALL_K,
+    RecallHit,
+    format_recall,
+    parse_recall_input,
+    recall_tool_param,
+)
+
+
+def _recall_of(backend: MemoryBackend) -> Any:
+    recall = getattr(backend, "recall", None)
+    if not callable(recall):
+        raise TypeError(
+            f"recall needs a backend that can search, such as hms-mcp's; {type(backend).__name__} "
+            "has no recall(query, k) method"
+        )
+    return recall
+
+
+class HolographicMemoryTool(BetaAsyncAbstractMemoryTool):
+    """Claude's memory tool (``memory_20250818``) served from a Holographic Memory store, for
+    the SDK's async tool runner (``AsyncAnthropic().beta.messages.tool_runner``).
+
+    Usually made by :meth:`connect`, which starts or reaches an hms-mcp server::
+
+        async with HolographicMemoryTool.connect(command="hms-mcp") as memory:
+            runner = client.beta.messages.tool_runner(..., tools=[memory, memory.recall_tool()])
+
+    It can also serve any :class:`~hms_memory_tool.core.MemoryBackend` directly, e.g.
+    ``HolographicMemoryTool(InMemoryBackend())``. Every command returns the result string or
+    raises :class:`~hms_memory_tool.core.MemoryToolError`, the SDK's ``ToolError``.
+    """
+
+    def __init__(
+        self,
+        backend: MemoryBackend,
+        *,
+        max_file_bytes: int | None = None,
+        max_view_chars: int | None = None,
+        retry: RetryPolicy | None = None,
+        cache_control: BetaCacheControlEphemeralParam | None = None,
+    ) -> None:
+        super().__init__(cache_control=cache_control)
+        self.engine = MemoryEngine(
+            backend, max_file_bytes=max_file_bytes, max_view_chars=max_view_chars, retry=retry
+        )
+
+    @classmethod
+    @asynccontextmanager
+    async def connect(
+        cls,
+        *,
+        command: str | None = None,
+        args: Sequence[str] = (),
+        env: Mapping[str, str] | None = None,
+        url: str | None = None,
+        token: str | None = None,
+        namespace: str | None = None,
+        max_file_bytes: int | None = None,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        cache_control: BetaCacheControlEphemeralParam | None = None,
+    ) -> AsyncIterator[HolographicMemoryTool]:
+        """Connects to hms-mcp; an async context manager yielding the tool. On exit the
+        connection is closed and a server process it started is stopped.
+
+        :param command: the server to start, talking MCP over its stdio (with ``args`` and
+            extra ``env``). With neither ``command`` nor ``url``: ``HMS_MCP_BIN``, else
+            ``hms-mcp`` on ``PATH``.
+        :param url: a running ``hms-mcp --transport http`` to use instead.
+        :param token: the bearer token for ``url`` (default: ``HMS_MCP_TOKEN``).
+        :param namespace: the store to use, on a server started with ``--namespace-arg``.
+        :param max_file_bytes: lowers the server's ``max_text_bytes`` for this client (never
+            raises it).
+        :param timeout: seconds a call waits for the server before failing (``None``: no limit).
+        """
+        async with open_hms_backend(
+            command=command,
+            args=args,
+            env=env,
+            url=url,
+            token=token,
+            namespace=namespace,
+            timeout=timeout,
+        ) as backend:
+            yield cls(backend, max_file_bytes=max_file_bytes, cache_control=cache_control)
+
+    @property
+    def max_file_bytes(self) -> int:
+        """The size limit in force, in UTF-8 bytes (the server's, or a lower one of yours)."""
+        return self.engine.max_file_bytes
+
+    @override
+    async def call(self, input: object) -> str:
+        # The command goes to the engine as Claude sent it, so every field is checked (and
+        # every message worded) exactly as in the TypeScript package.
+        return await self.engine.execute(input)
+
+    @override
+    async def execute(self, command: object) -> str:
+        return await self.engine.execute(command)
+
+    @override
+    async def view(self, command: BetaMemoryTool20250818ViewCommand) -> str:
+        return await self.engine.view(command)
+
+    @override
+    async def create(self, command: BetaMemoryTool20250818CreateCommand) -> str:
+        return await self.engine.create(command)
+
+    @override
+    async def str_replace(self, command: BetaMemoryTool20250818StrReplaceCommand) -> str:
+        return await self.engine.str_replace(command)
+
+    @override
+    async def insert(self, command: BetaMemoryTool20250818InsertCommand) -> str:
+        return await self.engine.insert(command)
+
+    @override
+    async def delete(self, command: BetaMemoryTool20250818DeleteCommand) -> str:
+        return await self.engine.delete(command)
+
+    @override
+    async def rename(self, command: BetaMemoryTool20250818RenameCommand) -> str:
+        return await self.engine.rename(command)
+
+    async def recall(self, query: str, k: int = DEFAULT_RECALL_K) -> builtins.list[RecallHit]:
+        """The memory files most relevant to ``query``, best first (at most ``k``, 1 to 50)."""
+        query, k = parse_recall_input({"query": query, "k": k})
+        hits = await _recall_of(self.engine.backend)(query, k)
+        return cast(builtins.list[RecallHit], hits)
+
+    def recall_tool(self) -> BetaAsyncBuiltinFunctionTool:
+        """The companion ``memory_recall`` tool, for the same tool runner."""
+        _recall_of(self.engine.backend)
+        return _AsyncRecallTool(self)
+
+
+class _AsyncRecallTool(BetaAsyncBuiltinFunctionTool):
+    def __init__(self, memory: HolographicMemoryTool) -> None:
+        self._memory = memory
+
+    @override
+    def to_dict(self) -> BetaToolParam:
+        return cast(BetaToolParam, recall_tool_param())
+
+    @override
+    async def call(self, input: object) -> str:
+        query, k = parse_recall_input(input)
+        return format_recall(await self._memory.recall(query, k))
+
+
+class HolographicMemoryToolSync(BetaAbstractMemoryTool):
+    """Claude's memory tool (``memory_20250818``) served from a Holographic Memory store, for
+    the SDK's synchronous tool runner (``Anthropic().beta.messages.tool_runner``).
+
+    Usually made by :meth:`connect` and used as a context manager::
+
+        with HolographicMemoryToolSync.connect(command="hms-mcp") as memory:
+            client.beta.messages.tool_runner(..., tools=[memory, memory.recall_tool()])
+
+    It runs the MCP client on an event loop of its own in a background thread: it may be
+    called from any number of threads at once, and from worker threads of a running event
+    loop. :meth:`close` (or leaving the ``with`` block, or interpreter exit) closes the
+    connection, stops a server process it started and ends the thread.
+    """
+
+    def __init__(
+        self,
+        backend: MemoryBackend,
+        *,
+        max_file_bytes: int | None = None,
+        max_view_chars: int | None = None,
+        retry: RetryPolicy | None = None,
+        cache_control: BetaCacheControlEphemeralParam | None = None,
+        _loop: LoopThread | None = None,
+    ) -> None:
+        super().__init__(cache_control=cache_control)
+        self.engine = MemoryEngine(
+            backend, max_file_bytes=max_file_bytes, max_view_chars=max_view_chars, retry=retry
+        )
+        self._loop = _loop if _loop is not None else LoopThread()
+
+    @classmethod
+    def connect(
+        cls,
+        *,
+        command: str | None = None,
+        args: Sequence[str] = (),
+        env: Mapping[str, str] | None = None,
+        url: str | None = None,
+        token: str | None = None,
+        namespace: str | None = None,
+        max_file_bytes: int | None = None,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        cache_control: BetaCacheControlEphemeralParam | None = None,
+    ) -> HolographicMemoryToolSync:
+        """Connects to hms-mcp and returns the connected tool, which is also a context
+        manager (leaving it calls :meth:`close`). Options as
+        :meth:`HolographicMemoryTool.connect`."""
+        loop = LoopThread()
+        try:
+            backend = loop.hold(
+                open_hms_backend(
+                    command=command,
+                    args=args,
+                    env=env,
+                    url=url,
+                    token=token,
+                    namespace=namespace,
+                    timeout=timeout,
+                )
+            )
+            return cls(
+                backend, max_file_bytes=max_file_bytes, cache_control=cache_control, _loop=loop
+            )
+        except BaseException:
+            loop.close()
+            raise
+
+    def close(self) -> None:
+        """Closes the connection, stops a server process it started and ends the background
+        thread. Later calls fail with :class:`~hms_memory_tool.errors.HmsConnectionError`."""
+        self._loop.close()
+
+    def __enter__(self) -> HolographicMemoryToolSync:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    @property
+    def max_file_bytes(self) -> int:
+        """The size limit in force, in UTF-8 bytes (the server's, or a lower one of yours)."""
+        return self.engine.max_file_bytes
+
+    @override
+    def call(self, input: object) -> str:
+        return self._loop.run(self.engine.execute(input))
+
+    @override
+    def execute(self, command: object) -> str:
+        return self._loop.run(self.engine.execute(command))
+
+    @override
+    def view(self, command: BetaMemoryTool20250818ViewCommand) -> str:
+        return self._loop.run(self.engine.view(command))
+
+    @override
+    def create(self, command: BetaMemoryTool20250818CreateCommand) -> str:
+        return self._loop.run(self.engine.create(command))
+
+    @override
+    def str_replace(self, command: BetaMemoryTool20250818StrReplaceCommand) -> str:
+        return self._loop.run(self.engine.str_replace(command))
+
+    @override
+    def insert(self, command: BetaMemoryTool20250818InsertCommand) -> str:
+        return self._loop.run(self.engine.insert(command))
+
+    @override
+    def delete(self, command: BetaMemoryTool20250818DeleteCommand) -> str:
+        return self._loop.run(self.engine.delete(command))
+
+    @override
+    def rename(self, command: BetaMemoryTool20250818RenameCommand) -> str:
+        return self._loop.run(self.engine.rename(command))
+
+    def recall(self, query: str, k: int = DEFAULT_RECALL_K) -> builtins.list[RecallHit]:
+        """The memory files most relevant to ``query``, best first (at most ``k``, 1 to 50)."""
+        query, k = parse_recall_input({"query": query, "k": k})
+        recall = _recall_of(self.engine.backend)
+        return cast(builtins.list[RecallHit], self._loop.run(recall(query, k)))
+
+    def recall_tool(self) -> BetaBuiltinFunctionTool:
+        """The companion ``memory_recall`` tool, for the same tool runner."""
+        _recall_of(self.engine.backend)
+        return _SyncRecallTool(self)
+
+
+class _SyncRecallTool(BetaBuiltinFunctionTool):
+    def __init__(self, memory: HolographicMemoryToolSync) -> None:
+        self._memory = memory
+
+    @override
+    def to_dict(self) -> BetaToolParam:
+        return cast(BetaToolParam, recall_tool_param())
+
+    @override
+    def call(self, input: object) -> str:
+        query, k = parse_recall_input(input)
+        return format_recall(self._memory.recall(query, k))

@@ -1,0 +1,97 @@
+"""Every case of the shared vectors against a real hms-mcp process, driven the way the SDK
+drives the tool: well-formed commands as the SDK's own BetaMemoryTool20250818*Command models
+through the tool's command methods, malformed ones as raw JSON through call()."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pydantic
+import pytest
+from anthropic.types.beta import (
+    BetaMemoryTool20250818CreateCommand,
+    BetaMemoryTool20250818DeleteCommand,
+    BetaMemoryTool20250818InsertCommand,
+    BetaMemoryTool20250818RenameCommand,
+    BetaMemoryTool20250818StrReplaceCommand,
+    BetaMemoryTool20250818ViewCommand,
+)
+
+from hms_memory_tool import HolographicMemoryTool, MemoryToolError
+from hms_memory_tool._loop import LoopThread
+from hms_memory_tool.hms_backend import HmsMcpBackend
+
+from .vectors import Outcome, check_outcome, load_vectors
+
+CASES = load_vectors()
+
+SDK_COMMANDS: dict[str, type[pydantic.BaseModel]] = {
+    "view": BetaMemoryTool20250818ViewCommand,
+    "create": BetaMemoryTool20250818CreateCommand,
+    "str_replace": BetaMemoryTool20250818StrReplaceCommand,
+    "insert": BetaMemoryTool20250818InsertCommand,
+    "delete": BetaMemoryTool20250818DeleteCommand,
+    "rename": BetaMemoryTool20250818RenameCommand,
+}
+
+typed_commands = 0
+
+
+def sdk_command(command: object) -> pydantic.BaseModel | None:
+    """The command as the SDK's own model, when it is one (strictly: no coercion)."""
+    if not isinstance(command, dict) or command.get("command") not in SDK_COMMANDS:
+        return None
+    model = SDK_COMMANDS[command["command"]]
+    try:
+        parsed = model.model_validate(command, strict=True)
+    except pydantic.ValidationError:
+        return None
+    # Only if nothing was dropped or changed on the way in.
+    if parsed.model_dump(exclude_unset=True) != command:
+        return None
+    return parsed
+
+
+async def run_case(case: dict[str, Any], backend: HmsMcpBackend) -> Outcome:
+    global typed_commands
+    for path, text in case["files"].items():
+        await backend.create(path, text)
+    options = case.get("options", {})
+    memory = HolographicMemoryTool(
+        backend,
+        max_view_chars=options.get("max_view_chars"),
+        max_file_bytes=options.get("max_file_bytes"),
+    )
+    outcome = Outcome()
+    typed = sdk_command(case["command"])
+    try:
+        if typed is None:
+            outcome.output = await memory.call(case["command"])
+        else:
+            typed_commands += 1
+            outcome.output = await getattr(memory, case["command"]["command"])(typed)
+    except MemoryToolError as error:
+        outcome.error = str(error)
+        outcome.error_code = error.code
+    for entry in await backend.list("/memories/"):
+        file = await backend.read(entry.path)
+        if file is not None:
+            outcome.files_after[entry.path] = file.content
+    return outcome
+
+
+@pytest.mark.parametrize(
+    ("index", "case"), list(enumerate(CASES)), ids=[case["name"] for case in CASES]
+)
+def test_vector_against_hms_mcp(
+    index: int, case: dict[str, Any], shared_hms: tuple[LoopThread, HmsMcpBackend]
+) -> None:
+    loop, backend = shared_hms
+    assert backend.move is not None and backend.move_prefix is not None  # atomic operations
+    outcome = loop.run(run_case(case, backend.for_namespace(f"vector-{index}")))
+    check_outcome(case, outcome)
+
+
+def test_most_vectors_went_through_the_sdk_command_types() -> None:
+    # Runs after the cases above (file order): most commands are well-formed SDK commands.
+    assert typed_commands > len(CASES) // 2
