@@ -29,7 +29,9 @@ def namespaced_server(tmp_path: Path) -> StdioServer:
 
 
 @pytest.fixture(scope="module")
-def shared_hms(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LoopThread, HmsMcpBackend]]:
+def shared_hms(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[LoopThread, HmsMcpBackend]]:
     """One hms-mcp (with --namespace-arg) for a whole module, held open on a background loop;
     tests take a namespace each, so every one starts from an empty store."""
     server = StdioServer(tmp_path_factory.mktemp("shared") / "data", ["--namespace-arg"])

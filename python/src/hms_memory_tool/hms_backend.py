@@ -26,6 +26,7 @@ import builtins
 import os
 import re
 import shutil
+import sys
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
@@ -38,6 +39,9 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters, get_default_environment
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
+
+if sys.version_info < (3, 11):  # pragma: no cover - the backport anyio also uses
+    from exceptiongroup import BaseExceptionGroup  # type: ignore[import-not-found,unused-ignore]
 
 from hms_memory_tool.core import (
     FileEntry,
@@ -58,6 +62,13 @@ _PAGE: Final = 1000  # hms-mcp's largest list page
 _ERROR_TEXT: Final = re.compile(r"^([A-Z_]+): (.*)\Z", re.DOTALL)
 _BACKEND_CODES: Final = frozenset({"NOT_FOUND", "EXISTS", "VERSION_CONFLICT", "TOO_LARGE"})
 _SCRIPT_SUFFIXES: Final = (".js", ".mjs", ".cjs")
+_CONNECT_FAILURES: Final = (
+    MCPError,
+    OSError,
+    httpx2.HTTPError,
+    anyio.BrokenResourceError,
+    anyio.ClosedResourceError,
+)
 
 
 @dataclass(frozen=True)
@@ -380,6 +391,44 @@ async def open_hms_backend(
         raise ValueError(
             "token= is for url= (a server over HTTP); a server started over stdio needs none"
         )
+    try:
+        async with _connected(
+            command=command,
+            args=args,
+            env=env,
+            url=url,
+            token=token,
+            namespace=namespace,
+            timeout=timeout,
+        ) as backend:
+            yield backend
+    except BaseExceptionGroup as group:
+        # The MCP client's task groups wrap whatever is raised inside them (an error of ours,
+        # or of the code using the tool) in exception groups; hand on the one error itself.
+        sole = _sole_exception(group)
+        if sole is None:
+            raise
+        raise sole from None
+
+
+def _sole_exception(group: BaseExceptionGroup[BaseException]) -> BaseException | None:
+    error: BaseException = group
+    while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
+        error = error.exceptions[0]
+    return None if isinstance(error, BaseExceptionGroup) else error
+
+
+@asynccontextmanager
+async def _connected(
+    *,
+    command: str | None,
+    args: Sequence[str],
+    env: Mapping[str, str] | None,
+    url: str | None,
+    token: str | None,
+    namespace: str | None,
+    timeout: float | None,  # noqa: ASYNC109 - per call, not for this function
+) -> AsyncIterator[HmsMcpBackend]:
     async with AsyncExitStack() as stack:
         if url is not None:
             bearer = token if token is not None else os.environ.get("HMS_MCP_TOKEN")
@@ -400,10 +449,13 @@ async def open_hms_backend(
             where = " ".join([server.command, *server.args])
         try:
             await stack.enter_async_context(client)
-        except (MCPError, OSError, httpx2.HTTPError, anyio.BrokenResourceError) as error:
-            raise HmsConnectionError(
-                "CONNECTION_CLOSED", f"Could not connect to hms-mcp ({where}): {error!r}"
-            ) from error
+        except BaseException as error:
+            cause = _sole_exception(error) if isinstance(error, BaseExceptionGroup) else error
+            if isinstance(cause, _CONNECT_FAILURES):
+                raise HmsConnectionError(
+                    "CONNECTION_CLOSED", f"Could not connect to hms-mcp ({where}): {cause!r}"
+                ) from cause
+            raise
         tools = await _list_tools(client)
         if "get" not in tools or "remember" not in tools:
             raise HmsMcpError(
