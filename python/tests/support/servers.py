@@ -15,10 +15,11 @@ import signal
 import subprocess
 import time
 import urllib.request
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -151,7 +152,7 @@ class ScriptedModel:
     url: str
     process: subprocess.Popen[bytes]
 
-    def requests(self) -> list[dict[str, object]]:
+    def requests(self) -> list[dict[str, Any]]:
         with urllib.request.urlopen(f"{self.url}/requests", timeout=10) as response:
             data = json.loads(response.read())
         assert isinstance(data, list)
@@ -159,7 +160,7 @@ class ScriptedModel:
 
 
 @contextmanager
-def scripted_model(script: dict[str, object], directory: Path) -> Iterator[ScriptedModel]:
+def scripted_model(script: Mapping[str, Any], directory: Path) -> Iterator[ScriptedModel]:
     """The scripted stand-in for the Messages API (packages/scripted-model) on loopback."""
     if not SCRIPTED_MODEL_CLI.exists():
         pytest.fail(f"{SCRIPTED_MODEL_CLI} is missing: build the workspace with ./scripts/setup.sh")
