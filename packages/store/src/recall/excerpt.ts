@@ -78,7 +78,8 @@ export function cutAround(line: string, at: number, budget: number): string {
 /**
  * Picks the excerpt of `text`: the line with the most distinct matched terms (the first such
  * line on a tie; the first non-blank line when nothing matched), extended by the lines after
- * and then before it while it stays within {@link EXCERPT_CHARS} and {@link EXCERPT_LINES}.
+ * and then before it while it stays within {@link EXCERPT_CHARS} and {@link EXCERPT_LINES},
+ * without blank lines at either edge.
  * A single line longer than the budget is cut around its first match.
  */
 export function excerptOf(text: string, highlighted: string | undefined): Excerpt {
@@ -113,6 +114,10 @@ export function excerptOf(text: string, highlighted: string | undefined): Excerp
     size + 1 + (lines[i]?.length ?? 0) <= EXCERPT_CHARS;
   while (fits(last + 1)) size += 1 + (lines[++last]?.length ?? 0);
   while (fits(first - 1)) size += 1 + (lines[--first]?.length ?? 0);
+  // Blank lines at either edge add nothing to read.
+  const blank = (i: number) => (lines[i] ?? "").trim() === "";
+  while (first < best && blank(first)) first++;
+  while (last > best && blank(last)) last--;
   return {
     excerpt: lines.slice(first, last + 1).join("\n"),
     line_start: first + 1,
