@@ -21,6 +21,8 @@ export interface Config {
   readonly path: string;
   readonly maxTextBytes: number;
   readonly maxOpenNamespaces: number;
+  /** How long a write waits for another process's lock on a store, in ms. */
+  readonly busyTimeoutMs: number;
   readonly logLevel: LogLevel;
   readonly allowRemote: boolean;
   /** Extra Origin values allowed on HTTP requests (browser clients). */
@@ -157,6 +159,15 @@ export function buildCommand(version: string): Command {
         .argParser(integer(1, 100000)),
     )
     .addOption(
+      new Option(
+        "--busy-timeout <ms>",
+        "how long a write waits for another process's lock on a store before UNAVAILABLE",
+      )
+        .env("HMS_MCP_BUSY_TIMEOUT")
+        .default(10000)
+        .argParser(integer(0, 600000)),
+    )
+    .addOption(
       new Option("--log-level <level>", "log level (logs go to stderr)")
         .env("HMS_MCP_LOG_LEVEL")
         .choices([...LOG_LEVELS])
@@ -199,6 +210,7 @@ interface ParsedOptions {
   path: string;
   maxTextBytes: number;
   maxOpenNamespaces: number;
+  busyTimeout: number;
   logLevel: LogLevel;
   allowRemote?: boolean;
   allowedOrigins?: string[];
@@ -240,6 +252,7 @@ export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): C
     path: options.path,
     maxTextBytes: options.maxTextBytes,
     maxOpenNamespaces: options.maxOpenNamespaces,
+    busyTimeoutMs: options.busyTimeout,
     logLevel: options.logLevel,
     allowRemote,
     allowedOrigins: options.allowedOrigins ?? [],

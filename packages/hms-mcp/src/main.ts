@@ -25,6 +25,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     dataDir: config.dataDir,
     maxTextBytes: config.maxTextBytes,
     maxOpen: config.maxOpenNamespaces,
+    busyTimeoutMs: config.busyTimeoutMs,
   });
   const runtime: Runtime = {
     namespaces,
