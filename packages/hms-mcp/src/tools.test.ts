@@ -419,7 +419,7 @@ describe.each<TransportKind>(["stdio", "http"])("every tool over %s", (kind) => 
       name: "recall",
       arguments: { query: "resource body" },
     });
-    const text = (prompt.messages[0]?.content as { text: string }).text;
+    const text = (prompt.messages[0]?.content as { text?: string } | undefined)?.text;
     expect(text).toContain('<memory key="/memories/res ü.md" lines="1-1">');
   });
 });
