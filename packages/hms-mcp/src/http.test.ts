@@ -124,11 +124,12 @@ describe("HTTP on loopback without a token", () => {
     const host = await raw(server.url, { headers: { host: `evil.example:${port}` } });
     expect(host.status).toBe(403);
     expect(host.body).toContain("Host");
-    for (const headers of [
+    const good: Record<string, string>[] = [
       {},
       { origin: "http://localhost:6274" },
       { host: `localhost:${port}` },
-    ]) {
+    ];
+    for (const headers of good) {
       const accepted = await raw(server.url, { headers });
       expect(accepted.status).toBe(200);
       expect(accepted.headers["mcp-session-id"]).toEqual(expect.any(String));
