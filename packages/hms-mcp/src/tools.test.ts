@@ -195,6 +195,23 @@ describe.each<TransportKind>(["stdio", "http"])("every tool over %s", (kind) => 
     expect((await refused(client, "get", { key: "k" })).code).toBe("NOT_FOUND");
   });
 
+  it("holds memory-file keys to @hms/memory-paths, whatever the client checked", async () => {
+    for (const args of [
+      { key: "/memories/../../etc/passwd", text: "x" },
+      { key: "/memories/%2e%2e/x", text: "x" },
+      { key: "/memories/.ssh/id", text: "x" },
+      { key: "not/under/memories", text: "x", tags: ["memory-file"] },
+    ]) {
+      const error = await refused(client, "remember", args);
+      expect(error.code).toBe("INVALID_ARGUMENT");
+      expect(error.text).toContain("Invalid memory path");
+    }
+    await ok(client, "remember", { key: "/memories/ok/file.md", text: "x", tags: ["memory-file"] });
+    expect(
+      (await refused(client, "move", { from: "/memories/ok/file.md", to: "/memories/../x" })).code,
+    ).toBe("INVALID_ARGUMENT");
+  });
+
   it("refuses a namespace argument with NAMESPACE_DISABLED", async () => {
     const error = await refused(client, "list", { namespace: "other" });
     expect(error.code).toBe("NAMESPACE_DISABLED");

@@ -2,6 +2,7 @@
  * Memory files: records that back Claude's `/memories` directory. Their keys must also pass
  * the shared path rules of `@hms/memory-paths`, so a client that skips validation gains nothing.
  */
+import { checkMemoryPath } from "@hms/memory-paths";
 
 /** The tag the Claude memory tool puts on every memory file. */
 export const MEMORY_FILE_TAG = "memory-file";
@@ -15,13 +16,9 @@ export function isMemoryFile(key: string, tags: readonly string[]): boolean {
 }
 
 /**
- * Checks a memory-file key against the memory-path rules. Returns why the key is refused, or
- * `undefined` when it is accepted.
- *
- * The rules live in `@hms/memory-paths` and nowhere else; this is the one place the store
- * calls them. Until that package is on the main branch this accepts every key (the generic
- * key rules in limits.ts still apply).
+ * Checks a memory-file key against the memory-path rules of `@hms/memory-paths` (the one
+ * place those rules live). Returns why the key is refused, or `undefined` when it is accepted.
  */
-export function memoryFileKeyProblem(_key: string): string | undefined {
-  return undefined;
+export function memoryFileKeyProblem(key: string): string | undefined {
+  return checkMemoryPath(key)?.message;
 }

@@ -473,3 +473,49 @@ describe("stats", () => {
     });
   });
 });
+
+describe("memory files", () => {
+  it("hold their keys to the memory-path rules, by key or by tag, storing nothing when refused", () => {
+    for (const key of [
+      "/memories/../etc/passwd",
+      "/memories/.hidden",
+      "/memories//double",
+      "/memories/a%2fb",
+      "/memories/back\\slash",
+    ]) {
+      const error = refusal(() => store.remember({ key, text: "x" }));
+      expect({ key, code: error.code }).toEqual({ key, code: "INVALID_ARGUMENT" });
+      expect(error.message).toContain("Invalid memory path");
+    }
+    // Tagged memory-file, so it must be a memory path even though the key looks ordinary.
+    expect(
+      refusal(() => store.remember({ key: "notes/x", text: "x", tags: ["memory-file"] })).code,
+    ).toBe("INVALID_ARGUMENT");
+    // Not a memory file: ordinary keys keep the ordinary rules.
+    store.remember({ key: "/memories_backup/x", text: "x" });
+    store.remember({ key: "/memories/ok.md", text: "x", tags: ["memory-file"] });
+    expect(store.list().items.map((item) => item.key)).toEqual([
+      "/memories/ok.md",
+      "/memories_backup/x",
+    ]);
+  });
+
+  it("cannot be moved or re-tagged onto an invalid path", () => {
+    store.remember({ key: "/memories/dir/a.md", text: "x", tags: ["memory-file"] });
+    store.remember({ key: "plain", text: "x" });
+    expect(refusal(() => store.move("/memories/dir/a.md", "elsewhere/a.md")).code).toBe(
+      "INVALID_ARGUMENT",
+    );
+    expect(refusal(() => store.move("plain", "/memories/.secret")).code).toBe("INVALID_ARGUMENT");
+    expect(refusal(() => store.movePrefix("/memories/dir/", "/memories/.dir/")).code).toBe(
+      "INVALID_ARGUMENT",
+    );
+    expect(
+      refusal(() => store.remember({ key: "plain", text: "y", tags: ["memory-file"] })).code,
+    ).toBe("INVALID_ARGUMENT");
+    expect(store.list().items.map((item) => [item.key, item.version])).toEqual([
+      ["/memories/dir/a.md", 1],
+      ["plain", 1],
+    ]);
+  });
+});
