@@ -519,3 +519,35 @@ describe("memory files", () => {
     ]);
   });
 });
+
+describe("rememberMany", () => {
+  it("writes all in one transaction, or nothing when one is refused", () => {
+    const results = store.rememberMany([
+      { key: "bulk/1", text: "one" },
+      { key: "bulk/2", text: "two", tags: ["b"] },
+      { key: "bulk/1", text: "one again" },
+    ]);
+    expect(results.map((r) => [r.key, r.version, r.created])).toEqual([
+      ["bulk/1", 1, true],
+      ["bulk/2", 1, true],
+      ["bulk/1", 2, false],
+    ]);
+    const error = refusal(() =>
+      store.rememberMany([
+        { key: "bulk/3", text: "three" },
+        { key: "bulk/2", text: "conflict", expectedVersion: 7 },
+      ]),
+    );
+    expect(error.code).toBe("VERSION_CONFLICT");
+    expect(store.get("bulk/3")).toBeUndefined();
+    expect(
+      refusal(() =>
+        store.rememberMany([
+          { key: "bulk/4", text: "x" },
+          { key: "", text: "x" },
+        ]),
+      ).code,
+    ).toBe("INVALID_ARGUMENT");
+    expect(store.get("bulk/4")).toBeUndefined();
+  });
+});

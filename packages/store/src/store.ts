@@ -272,6 +272,21 @@ export class MemoryStore {
    * Every successful call increments the version.
    */
   remember(input: RememberInput): RememberResult {
+    const write = this.#prepareRemember(input);
+    return this.#write(() => write());
+  }
+
+  /**
+   * Applies many writes in one transaction: all of them or, if any is refused, none (the
+   * error is that write's). For bulk loads and restores; one commit instead of one per write.
+   */
+  rememberMany(inputs: readonly RememberInput[]): RememberResult[] {
+    const writes = inputs.map((input) => this.#prepareRemember(input));
+    return this.#write(() => writes.map((write) => write()));
+  }
+
+  /** Validates a write and returns the function that applies it inside a transaction. */
+  #prepareRemember(input: RememberInput): () => RememberResult {
     const key = checkKey(input.key, this.limits);
     const { text, bytes } = checkText(input.text, this.limits);
     const tags = input.tags === undefined ? undefined : checkTags(input.tags, this.limits);
@@ -288,7 +303,7 @@ export class MemoryStore {
       );
     }
     const hash = hashOf(text);
-    return this.#write(() => {
+    return () => {
       const head = this.#sql.head.get(key) as Head | undefined;
       const at = now();
       if (head === undefined) {
@@ -344,7 +359,7 @@ export class MemoryStore {
         for (const tag of finalTags) this.#sql.addTag.run(tag, head.id);
       }
       return { key, version, bytes, hash, created: false, updated_at: at };
-    });
+    };
   }
 
   /** The memory at `key`, or `undefined`. */

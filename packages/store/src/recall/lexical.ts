@@ -11,6 +11,7 @@ export class LexicalRanker implements Ranker {
   readonly build = "lexical" as const;
   readonly model = null;
   readonly #rank: BetterSqlite3.Statement;
+  readonly #rankAll: BetterSqlite3.Statement;
 
   constructor(db: BetterSqlite3.Database) {
     // bm25() is lower-is-better; the score is its negation.
@@ -23,12 +24,19 @@ export class LexicalRanker implements Ranker {
         AND (@tag IS NULL OR memories.id IN (SELECT memory_id FROM memory_tags WHERE tag = @tag))
       ORDER BY bm25(memories_fts), memories.key
       LIMIT @k`);
+    // Without a filter there is no need to join the memories table at all.
+    this.#rankAll = db.prepare(`
+      SELECT rowid AS id, -bm25(memories_fts) AS score FROM memories_fts
+      WHERE memories_fts MATCH @expr ORDER BY bm25(memories_fts), rowid LIMIT @k`);
   }
 
   rank(query: string, filter: RecallFilter, k: number): RankedId[] {
     const expr = matchExpression(query);
     if (expr === undefined) return [];
     const prefix = filter.prefix || undefined;
+    if (prefix === undefined && filter.tag === undefined) {
+      return this.#rankAll.all({ expr, k }) as RankedId[];
+    }
     return this.#rank.all({
       expr,
       lo: prefix ?? null,
