@@ -49,7 +49,10 @@ function vocabulary(rand, size) {
   const list = [...words];
   const cdf = [];
   let total = 0;
-  for (let rank = 1; rank <= list.length; rank++) cdf.push((total += 1 / rank));
+  for (let rank = 1; rank <= list.length; rank++) {
+    total += 1 / rank;
+    cdf.push(total);
+  }
   return () => {
     const x = rand() * total;
     let lo = 0;
