@@ -40,5 +40,5 @@ describe("generateTrace", () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-  });
+  }, 120_000); // 2,000 fsync'd writes: seconds alone, longer beside other suites
 });

@@ -1,0 +1,156 @@
+/**
+ * The storage contract of the memory engine. Any store that can keep versioned text under
+ * string keys can serve Claude's memory tool by implementing {@link MemoryBackend}; the
+ * engine does everything else (paths, directories, strings, retries).
+ *
+ * The contract maps 1:1 onto hms-mcp's tools (docs/design/hms-mcp-protocol.md) and onto the
+ * Python port's `MemoryBackend` protocol (same method names in snake_case, same error codes).
+ */
+
+/**
+ * A version token. The engine never does arithmetic on it or orders it; it only hands back
+ * what the backend gave it, to make a compare-and-set. hms-mcp uses integers; a backend over
+ * an object store could use ETag strings.
+ */
+export type MemoryVersion = number | string;
+
+/** A file as read: its whole text and the version that text has. */
+export interface StoredFile {
+  readonly content: string;
+  readonly version: MemoryVersion;
+}
+
+/** One file found by {@link MemoryBackend.list}. */
+export interface FileEntry {
+  /** The full key, e.g. `/memories/projects/acme.md`. */
+  readonly path: string;
+  /** The UTF-8 byte length of the file's text. */
+  readonly bytes: number;
+  readonly version: MemoryVersion;
+}
+
+/**
+ * Why a backend refused an operation. The codes and their meaning are those of hms-mcp:
+ *
+ * - `NOT_FOUND`: the file (or, for a prefix move, any file under the prefix) does not exist.
+ * - `EXISTS`: a create-if-absent (or a move destination) found the path taken.
+ * - `VERSION_CONFLICT`: the file exists but is not at the expected version.
+ * - `TOO_LARGE`: the text is over the backend's size limit; nothing was stored.
+ *
+ * Any other failure (network, disk, ...) is thrown as whatever error it is; the engine lets
+ * it through unchanged.
+ */
+export type MemoryBackendErrorCode = "NOT_FOUND" | "EXISTS" | "VERSION_CONFLICT" | "TOO_LARGE";
+
+/** A refusal the engine understands and acts on. See {@link MemoryBackendErrorCode}. */
+export class MemoryBackendError extends Error {
+  override readonly name = "MemoryBackendError";
+  readonly code: MemoryBackendErrorCode;
+  /** The path the operation was about. */
+  readonly path: string;
+  /** For `TOO_LARGE`: the backend's limit in UTF-8 bytes, when known. */
+  readonly limit: number | undefined;
+
+  constructor(
+    code: MemoryBackendErrorCode,
+    path: string,
+    message?: string,
+    details: { limit?: number } = {},
+  ) {
+    super(message ?? `${code}: ${path}`);
+    this.code = code;
+    this.path = path;
+    this.limit = details.limit;
+  }
+}
+
+/**
+ * Whether `error` is a {@link MemoryBackendError} (with the given code, if one is given).
+ * Checks the shape rather than `instanceof`, so errors made by another copy of this package
+ * (an ESM and a CJS copy loaded side by side) are recognised too.
+ */
+export function isMemoryBackendError(
+  error: unknown,
+  code?: MemoryBackendErrorCode,
+): error is MemoryBackendError {
+  if (typeof error !== "object" || error === null) return false;
+  const candidate = error as { name?: unknown; code?: unknown };
+  return (
+    candidate.name === "MemoryBackendError" &&
+    typeof candidate.code === "string" &&
+    (code === undefined || candidate.code === code)
+  );
+}
+
+/**
+ * Versioned storage of memory files. Keys are full memory paths (`/memories/...`), already
+ * validated by the engine; directories are implicit (a directory exists while some key lies
+ * under it), so the backend stores files only.
+ *
+ * Every method is asynchronous and each call is atomic on its own. Required methods are the
+ * minimum; the optional ones let the engine make a directory delete or a rename a single
+ * all-or-nothing step instead of a sequence of per-file steps.
+ */
+export interface MemoryBackend {
+  /** The file at `path`, or `null` if there is none. */
+  read(path: string): Promise<StoredFile | null>;
+
+  /**
+   * Every file whose key starts with `prefix` (a plain string prefix, not path-aware: the
+   * files under directory `/memories/a` are listed with prefix `/memories/a/`), at any depth,
+   * ordered by key in Unicode code point order. With `limit`, at most that many (the first
+   * ones in that order); the engine passes `limit: 1` to ask whether a directory exists.
+   */
+  list(prefix: string, limit?: number): Promise<FileEntry[]>;
+
+  /**
+   * Stores a new file only if `path` does not exist; returns its version.
+   * Throws `EXISTS` if it does, `TOO_LARGE` if `content` is over the limit.
+   */
+  create(path: string, content: string): Promise<MemoryVersion>;
+
+  /**
+   * Compare-and-set: replaces the text of `path` only if its version is `expectedVersion`;
+   * returns the new version, which must differ from every version the file had before.
+   * Throws `VERSION_CONFLICT` if the version differs, `NOT_FOUND` if the file does not exist,
+   * `TOO_LARGE` if `content` is over the limit. The three are distinguishable on purpose:
+   * the engine retries a conflict and reports a missing file.
+   */
+  update(path: string, content: string, expectedVersion: MemoryVersion): Promise<MemoryVersion>;
+
+  /**
+   * Deletes one file, if given only when it is at `expectedVersion`.
+   * Throws `NOT_FOUND` if it does not exist, `VERSION_CONFLICT` if the version differs.
+   */
+  delete(path: string, expectedVersion?: MemoryVersion): Promise<void>;
+
+  /**
+   * Optional, atomic: deletes every file whose key starts with `prefix` in one step and
+   * returns how many there were (0 is not an error). Without it the engine lists and
+   * deletes file by file.
+   */
+  deletePrefix?(prefix: string): Promise<number>;
+
+  /**
+   * Optional, atomic: renames one file, keeping its text. Throws `NOT_FOUND` if `from` does
+   * not exist (or, with `expectedVersion`, `VERSION_CONFLICT` if it is not at that version),
+   * `EXISTS` if `to` exists. Without it the engine copies, then deletes the original.
+   */
+  move?(from: string, to: string, expectedVersion?: MemoryVersion): Promise<void>;
+
+  /**
+   * Optional, atomic: renames every file whose key starts with `fromPrefix` to `toPrefix`
+   * followed by the rest of its key, in one step; returns how many were moved. Throws
+   * `NOT_FOUND` if no key starts with `fromPrefix`, `EXISTS` if any destination exists;
+   * either way nothing changes. The engine never passes a `toPrefix` that starts with
+   * `fromPrefix`. Without it the engine copies every file, then deletes the originals.
+   */
+  movePrefix?(fromPrefix: string, toPrefix: string): Promise<number>;
+
+  /**
+   * Optional: the largest text the backend stores, in UTF-8 bytes (hms-mcp's
+   * `max_text_bytes`). The engine checks every write against the smaller of this and its own
+   * `maxFileBytes` before anything is stored.
+   */
+  readonly maxFileBytes?: number;
+}

@@ -1,0 +1,310 @@
+import {
+  isMemoryBackendError,
+  type MemoryBackend,
+  type MemoryBackendErrorCode,
+} from "./backend.js";
+
+/**
+ * The two functions of a test framework the suites need. vitest, jest, mocha and node:test
+ * all provide them: `runBackendConformance(options, { describe, it })`.
+ */
+export interface TestApi {
+  describe(name: string, body: () => void): void;
+  it(name: string, body: () => Promise<void>): void;
+}
+
+/** How {@link runBackendConformance} gets backends. */
+export interface BackendFactory {
+  /** A fresh, empty backend; called once per test. */
+  makeBackend: () => MemoryBackend | Promise<MemoryBackend>;
+  /** Called after each test (close connections, remove files). */
+  disposeBackend?: (backend: MemoryBackend) => void | Promise<void>;
+  /** Shown in the suite's name. */
+  name?: string;
+}
+
+/**
+ * Registers tests that check a {@link MemoryBackend} keeps the contract the engine relies
+ * on: reads, creates, compare-and-set updates and deletes with distinguishable refusals,
+ * recursive listing in code point order with UTF-8 sizes, exact text round trips, the size
+ * limit (if the backend declares one), the optional atomic operations (if it offers them)
+ * and races between concurrent writers. The assertions are self-contained, so the suite
+ * runs under any framework.
+ */
+export function runBackendConformance(factory: BackendFactory, t: TestApi): void {
+  const test = (name: string, body: (backend: MemoryBackend) => Promise<void>) =>
+    t.it(name, async () => {
+      const backend = await factory.makeBackend();
+      try {
+        await body(backend);
+      } finally {
+        await factory.disposeBackend?.(backend);
+      }
+    });
+
+  t.describe(`MemoryBackend conformance${factory.name ? `: ${factory.name}` : ""}`, () => {
+    test("read of a missing file returns null", async (b) => {
+      equal(await b.read("/memories/missing.md"), null, "read of a missing file");
+    });
+
+    test("create stores a file that read returns with its version", async (b) => {
+      const version = await b.create("/memories/a.md", "hello\n");
+      const file = await b.read("/memories/a.md");
+      equal(file?.content, "hello\n", "content after create");
+      equal(file?.version, version, "version after create");
+    });
+
+    test("create refuses an existing path with EXISTS and keeps the old text", async (b) => {
+      await b.create("/memories/a.md", "first");
+      await rejectsWith(b.create("/memories/a.md", "second"), "EXISTS", "second create");
+      equal((await b.read("/memories/a.md"))?.content, "first", "content after refused create");
+    });
+
+    test("text round-trips exactly", async (b) => {
+      const texts = [
+        "",
+        "\n",
+        "no final newline",
+        "crlf\r\nlines\r\n",
+        "emoji 😀 and é € 日本",
+        "$& $1 $$ \\n %2e",
+        " leading and trailing spaces ",
+        "\u0000\u0001 control and \u202e bidi in content are allowed",
+      ];
+      for (const [i, text] of texts.entries()) {
+        await b.create(`/memories/t${i}`, text);
+        equal(
+          (await b.read(`/memories/t${i}`))?.content,
+          text,
+          `round trip of ${JSON.stringify(text)}`,
+        );
+      }
+    });
+
+    test("update with the current version replaces the text and changes the version", async (b) => {
+      const v1 = await b.create("/memories/a.md", "one");
+      const v2 = await b.update("/memories/a.md", "two", v1);
+      check(v2 !== v1, "the version must change on update");
+      const file = await b.read("/memories/a.md");
+      equal(file?.content, "two", "content after update");
+      equal(file?.version, v2, "version after update");
+      const v3 = await b.update("/memories/a.md", "two", v2);
+      check(v3 !== v2 && v3 !== v1, "an update to the same text still makes a new version");
+    });
+
+    test("update with a stale version fails with VERSION_CONFLICT and changes nothing", async (b) => {
+      const v1 = await b.create("/memories/a.md", "one");
+      await b.update("/memories/a.md", "two", v1);
+      await rejectsWith(
+        b.update("/memories/a.md", "three", v1),
+        "VERSION_CONFLICT",
+        "stale update",
+      );
+      equal((await b.read("/memories/a.md"))?.content, "two", "content after stale update");
+    });
+
+    test("update of a missing file fails with NOT_FOUND, not VERSION_CONFLICT", async (b) => {
+      const v1 = await b.create("/memories/a.md", "one");
+      await b.delete("/memories/a.md");
+      await rejectsWith(b.update("/memories/a.md", "two", v1), "NOT_FOUND", "update of deleted");
+      equal(await b.read("/memories/a.md"), null, "an update must not recreate the file");
+    });
+
+    test("delete removes a file; a missing file is NOT_FOUND", async (b) => {
+      await b.create("/memories/a.md", "x");
+      await b.delete("/memories/a.md");
+      equal(await b.read("/memories/a.md"), null, "read after delete");
+      await rejectsWith(b.delete("/memories/a.md"), "NOT_FOUND", "second delete");
+    });
+
+    test("delete with an expected version is a compare-and-set", async (b) => {
+      const v1 = await b.create("/memories/a.md", "one");
+      const v2 = await b.update("/memories/a.md", "two", v1);
+      await rejectsWith(b.delete("/memories/a.md", v1), "VERSION_CONFLICT", "stale delete");
+      equal((await b.read("/memories/a.md"))?.content, "two", "content after stale delete");
+      await b.delete("/memories/a.md", v2);
+      equal(await b.read("/memories/a.md"), null, "read after delete at current version");
+    });
+
+    test("list returns every file under a prefix, recursively, with UTF-8 sizes and versions", async (b) => {
+      const files: Record<string, string> = {
+        "/memories/a/x.md": "x",
+        "/memories/a/deep/er/y.md": "é€😀", // 9 bytes
+        "/memories/ab.md": "ab", // shares the string prefix "/memories/a" but not the directory
+        "/memories/b.md": "",
+      };
+      const versions: Record<string, unknown> = {};
+      for (const [path, text] of Object.entries(files)) versions[path] = await b.create(path, text);
+      const entries = await b.list("/memories/a/");
+      equal(
+        entries.map((e) => [e.path, e.bytes, e.version]),
+        [
+          ["/memories/a/deep/er/y.md", 9, versions["/memories/a/deep/er/y.md"]],
+          ["/memories/a/x.md", 1, versions["/memories/a/x.md"]],
+        ],
+        "list of /memories/a/",
+      );
+      equal(
+        (await b.list("/memories/")).map((e) => e.path),
+        ["/memories/a/deep/er/y.md", "/memories/a/x.md", "/memories/ab.md", "/memories/b.md"],
+        "list of /memories/",
+      );
+      equal(await b.list("/memories/none/"), [], "list of an empty prefix");
+    });
+
+    test("list orders keys by code point, not UTF-16 code unit", async (b) => {
+      const names = ["\uff61", "😀", "z", "\ue000", "é", "Z", "a b", "a-b", "a"];
+      for (const name of names) await b.create(`/memories/${name}`, name);
+      const expected = [...names].sort((x, y) => compareBytes(x, y)).map((n) => `/memories/${n}`);
+      equal(
+        (await b.list("/memories/")).map((e) => e.path),
+        expected,
+        "listing order",
+      );
+    });
+
+    test("list with a limit returns the first entries in order", async (b) => {
+      for (const name of ["c", "a", "b", "d"]) await b.create(`/memories/d/${name}`, name);
+      equal(
+        (await b.list("/memories/d/", 1)).map((e) => e.path),
+        ["/memories/d/a"],
+        "limit 1",
+      );
+      equal(
+        (await b.list("/memories/d/", 3)).map((e) => e.path),
+        ["/memories/d/a", "/memories/d/b", "/memories/d/c"],
+        "limit 3",
+      );
+    });
+
+    test("the size limit, if declared, admits exactly the limit and stores nothing beyond", async (b) => {
+      const limit = b.maxFileBytes;
+      if (limit === undefined) return; // nothing declared: nothing to hold the backend to
+      const atLimit = "é".repeat(Math.floor(limit / 2)) + (limit % 2 ? "a" : "");
+      const over = `${atLimit}a`;
+      const v1 = await b.create("/memories/limit.md", atLimit);
+      equal((await b.read("/memories/limit.md"))?.content, atLimit, "content at the limit");
+      await rejectsWith(b.create("/memories/over.md", over), "TOO_LARGE", "create over limit");
+      equal(await b.read("/memories/over.md"), null, "nothing stored by a refused create");
+      await rejectsWith(b.update("/memories/limit.md", over, v1), "TOO_LARGE", "update over limit");
+      equal((await b.read("/memories/limit.md"))?.content, atLimit, "content after refused update");
+    });
+
+    test("concurrent creates of one path: exactly one wins", async (b) => {
+      const results = await Promise.allSettled(
+        Array.from({ length: 8 }, (_, i) => b.create("/memories/race.md", `writer ${i}`)),
+      );
+      const won = results.filter((r) => r.status === "fulfilled");
+      equal(won.length, 1, "successful creates");
+      for (const r of results) {
+        if (r.status === "rejected")
+          check(isMemoryBackendError(r.reason, "EXISTS"), "losers get EXISTS");
+      }
+    });
+
+    test("concurrent updates from one version: exactly one wins", async (b) => {
+      const v1 = await b.create("/memories/race.md", "start");
+      const results = await Promise.allSettled(
+        Array.from({ length: 8 }, (_, i) => b.update("/memories/race.md", `writer ${i}`, v1)),
+      );
+      const winners = results.flatMap((r, i) => (r.status === "fulfilled" ? [i] : []));
+      equal(winners.length, 1, "successful updates");
+      equal((await b.read("/memories/race.md"))?.content, `writer ${winners[0]}`, "winner's text");
+      for (const r of results) {
+        if (r.status === "rejected") {
+          check(isMemoryBackendError(r.reason, "VERSION_CONFLICT"), "losers get VERSION_CONFLICT");
+        }
+      }
+    });
+
+    test("deletePrefix, if offered, deletes everything under the prefix only", async (b) => {
+      if (!b.deletePrefix) return;
+      for (const p of ["/memories/d/a", "/memories/d/e/f", "/memories/dd", "/memories/x"]) {
+        await b.create(p, p);
+      }
+      equal(await b.deletePrefix("/memories/d/"), 2, "count deleted");
+      equal(
+        (await b.list("/memories/")).map((e) => e.path),
+        ["/memories/dd", "/memories/x"],
+        "left",
+      );
+      equal(await b.deletePrefix("/memories/none/"), 0, "count for an empty prefix");
+    });
+
+    test("move, if offered, renames one file and refuses missing sources and taken targets", async (b) => {
+      if (!b.move) return;
+      await b.create("/memories/a.md", "text a");
+      await b.create("/memories/b.md", "text b");
+      await b.move("/memories/a.md", "/memories/dir/c.md");
+      equal(await b.read("/memories/a.md"), null, "source after move");
+      equal((await b.read("/memories/dir/c.md"))?.content, "text a", "target after move");
+      await rejectsWith(b.move("/memories/a.md", "/memories/z.md"), "NOT_FOUND", "missing source");
+      await rejectsWith(b.move("/memories/b.md", "/memories/dir/c.md"), "EXISTS", "taken target");
+      equal((await b.read("/memories/b.md"))?.content, "text b", "source after refused move");
+      equal((await b.read("/memories/dir/c.md"))?.content, "text a", "target after refused move");
+      const moved = await b.read("/memories/dir/c.md");
+      check(moved !== null, "the moved file is readable");
+      await b.update("/memories/dir/c.md", "edited", moved.version);
+      equal((await b.read("/memories/dir/c.md"))?.content, "edited", "a moved file is editable");
+    });
+
+    test("movePrefix, if offered, moves a whole directory or nothing", async (b) => {
+      if (!b.movePrefix) return;
+      for (const p of ["/memories/s/a", "/memories/s/b/c", "/memories/s2", "/memories/t/b/c"]) {
+        await b.create(p, p);
+      }
+      await rejectsWith(b.movePrefix("/memories/s/", "/memories/t/"), "EXISTS", "taken target");
+      equal(
+        (await b.list("/memories/")).map((e) => e.path),
+        ["/memories/s/a", "/memories/s/b/c", "/memories/s2", "/memories/t/b/c"],
+        "nothing moved by a refused movePrefix",
+      );
+      equal(await b.movePrefix("/memories/s/", "/memories/u/v/"), 2, "count moved");
+      equal(
+        (await b.list("/memories/")).map((e) => e.path),
+        ["/memories/s2", "/memories/t/b/c", "/memories/u/v/a", "/memories/u/v/b/c"],
+        "after movePrefix",
+      );
+      equal((await b.read("/memories/u/v/b/c"))?.content, "/memories/s/b/c", "moved text");
+      await rejectsWith(b.movePrefix("/memories/s/", "/memories/w/"), "NOT_FOUND", "empty source");
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------------------
+// Self-contained assertions.
+
+function check(condition: boolean, what: string): asserts condition {
+  if (!condition) throw new Error(`conformance: ${what}`);
+}
+
+function equal(actual: unknown, expected: unknown, what: string): void {
+  const a = JSON.stringify(actual);
+  const e = JSON.stringify(expected);
+  if (a !== e) throw new Error(`conformance: ${what}: expected ${e}, got ${a}`);
+}
+
+async function rejectsWith(
+  operation: Promise<unknown>,
+  code: MemoryBackendErrorCode,
+  what: string,
+): Promise<void> {
+  try {
+    await operation;
+  } catch (error) {
+    if (isMemoryBackendError(error, code)) return;
+    throw new Error(
+      `conformance: ${what}: expected a MemoryBackendError ${code}, got ${String(error)}`,
+    );
+  }
+  throw new Error(`conformance: ${what}: expected a MemoryBackendError ${code}, but it succeeded`);
+}
+
+function compareBytes(a: string, b: string): number {
+  const x = new TextEncoder().encode(a);
+  const y = new TextEncoder().encode(b);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    if (x[i] !== y[i]) return (x[i] as number) - (y[i] as number);
+  }
+  return x.length - y.length;
+}

@@ -1,0 +1,410 @@
+import { MemoryPathError } from "@hms/memory-paths";
+import { describe, expect, it } from "vitest";
+import type { MemoryBackend } from "./backend.js";
+import { DEFAULT_MAX_FILE_BYTES, MemoryEngine } from "./engine.js";
+import { MemoryToolError } from "./errors.js";
+import { type BackendOperation, InMemoryBackend } from "./in-memory-backend.js";
+
+const noWait = { sleep: async () => undefined };
+
+async function failure(promise: Promise<unknown>): Promise<MemoryToolError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(MemoryToolError);
+    return error as MemoryToolError;
+  }
+  throw new Error("expected the command to fail");
+}
+
+describe("MemoryEngine as an SDK handler object", () => {
+  it("runs a session of commands end to end", async () => {
+    const memory = new MemoryEngine(new InMemoryBackend());
+    expect(await memory.view({ command: "view", path: "/memories" })).toBe(
+      "Here're the files and directories up to 2 levels deep in /memories, excluding hidden items and node_modules:\n0B\t/memories",
+    );
+    await memory.create({ command: "create", path: "/memories/acme.md", file_text: "- email\n" });
+    await memory.insert({
+      command: "insert",
+      path: "/memories/acme.md",
+      insert_line: 1,
+      insert_text: "- mornings\n",
+    });
+    await memory.str_replace({
+      command: "str_replace",
+      path: "/memories/acme.md",
+      old_str: "email",
+      new_str: "email, never phone",
+    });
+    await memory.rename({
+      command: "rename",
+      old_path: "/memories/acme.md",
+      new_path: "/memories/clients/acme.md",
+    });
+    expect(await memory.view({ command: "view", path: "/memories/clients/acme.md" })).toBe(
+      "Here's the content of /memories/clients/acme.md with line numbers:\n     1\t- email, never phone\n     2\t- mornings",
+    );
+    expect(await memory.delete({ command: "delete", path: "/memories/clients" })).toBe(
+      "Successfully deleted /memories/clients",
+    );
+    expect((memory.backend as InMemoryBackend).snapshot()).toEqual({});
+  });
+
+  it("dispatches any command through execute and refuses what is not a command", async () => {
+    const memory = new MemoryEngine(new InMemoryBackend({ files: { "/memories/a": "x\n" } }));
+    expect(await memory.execute({ command: "view", path: "/memories/a" })).toContain("     1\tx");
+    for (const input of [null, "view", ["view"], 42]) {
+      const error = await failure(memory.execute(input as never));
+      expect(error.code).toBe("invalid_command");
+      expect(error.message).toMatch(/^Invalid memory command: expected an object/);
+    }
+    const error = await failure(memory.view(null as never));
+    expect(error.message).toBe(
+      'Invalid memory command: expected an object with a "command" field, got null.',
+    );
+  });
+
+  it("keeps the MemoryPathError as the cause of an invalid_path error", async () => {
+    const memory = new MemoryEngine(new InMemoryBackend());
+    const error = await failure(memory.view({ command: "view", path: "/memories/../x" }));
+    expect(error.code).toBe("invalid_path");
+    expect(error.pathRule).toBe("dot-segment");
+    expect(error.cause).toBeInstanceOf(MemoryPathError);
+    expect(error).toBeInstanceOf(Error);
+  });
+
+  it("validates paths before touching storage", async () => {
+    const operations: BackendOperation[] = [];
+    const backend = new InMemoryBackend({ beforeOperation: (op) => void operations.push(op) });
+    const memory = new MemoryEngine(backend);
+    await failure(memory.create({ command: "create", path: "/memories/.x", file_text: "a" }));
+    await failure(memory.rename({ command: "rename", old_path: "/memories/a", new_path: "/x" }));
+    await failure(memory.view({ command: "view", path: "/memories/a", view_range: [1] }));
+    await failure(
+      memory.create({ command: "create", path: "/memories/a", file_text: "x".repeat(40_000) }),
+    );
+    expect(operations).toEqual([]);
+  });
+});
+
+describe("size limit", () => {
+  it("defaults to 32 KiB: the limit passes, one byte more is refused and nothing stored", async () => {
+    const memory = new MemoryEngine(new InMemoryBackend());
+    expect(memory.maxFileBytes).toBe(DEFAULT_MAX_FILE_BYTES);
+    await memory.create({
+      command: "create",
+      path: "/memories/full.md",
+      file_text: `${"€".repeat(10_922)}aa`, // 32 766 + 2 = 32 768 bytes
+    });
+    const error = await failure(
+      memory.create({
+        command: "create",
+        path: "/memories/over.md",
+        file_text: "a".repeat(32_769),
+      }),
+    );
+    expect(error.code).toBe("too_large");
+    expect(error.message).toBe(
+      "Cannot write /memories/over.md: the new content would be 32769 bytes, over the 32768-byte limit for a memory file. Split the content across several smaller files.",
+    );
+    expect(Object.keys((memory.backend as InMemoryBackend).snapshot())).toEqual([
+      "/memories/full.md",
+    ]);
+  });
+
+  it("applies to the result of insert and str_replace", async () => {
+    const backend = new InMemoryBackend({ files: { "/memories/a": "x".repeat(32_767) } });
+    const memory = new MemoryEngine(backend);
+    const error = await failure(
+      memory.insert({ command: "insert", path: "/memories/a", insert_line: 0, insert_text: "" }),
+    );
+    expect(error.message).toContain("would be 32769 bytes, over the 32768-byte limit");
+    const replaced = await failure(
+      memory.str_replace({
+        command: "str_replace",
+        path: "/memories/a",
+        old_str: "xx",
+        new_str: "x",
+      }),
+    );
+    expect(replaced.code).toBe("multiple_matches");
+    expect(backend.snapshot()["/memories/a"]).toHaveLength(32_767);
+  });
+
+  it("uses the smaller of the backend's limit and the option: the option only lowers it", async () => {
+    expect(new MemoryEngine(new InMemoryBackend({ maxFileBytes: 100 })).maxFileBytes).toBe(100);
+    const lower = new MemoryEngine(new InMemoryBackend({ maxFileBytes: 100 }), {
+      maxFileBytes: 50,
+    });
+    expect(lower.maxFileBytes).toBe(50);
+    const higher = new MemoryEngine(new InMemoryBackend({ maxFileBytes: 100 }), {
+      maxFileBytes: 1000,
+    });
+    expect(higher.maxFileBytes).toBe(100);
+    const error = await failure(
+      higher.create({ command: "create", path: "/memories/a", file_text: "a".repeat(101) }),
+    );
+    expect(error.message).toContain("over the 100-byte limit");
+  });
+
+  it("reports a backend's own refusal with the backend's limit", async () => {
+    // A backend that enforces 5 bytes without declaring it up front.
+    const inner = new InMemoryBackend({ maxFileBytes: 5 });
+    const backend: MemoryBackend = {
+      read: (p) => inner.read(p),
+      list: (p, l) => inner.list(p, l),
+      create: (p, c) => inner.create(p, c),
+      update: (p, c, v) => inner.update(p, c, v),
+      delete: (p, v) => inner.delete(p, v),
+    };
+    const memory = new MemoryEngine(backend);
+    const error = await failure(
+      memory.create({ command: "create", path: "/memories/a", file_text: "123456" }),
+    );
+    expect(error.code).toBe("too_large");
+    expect(error.message).toBe(
+      "Cannot write /memories/a: the new content would be 6 bytes, over the 5-byte limit for a memory file. Split the content across several smaller files.",
+    );
+  });
+
+  it("refuses options that are not positive integers", () => {
+    const backend = new InMemoryBackend();
+    expect(() => new MemoryEngine(backend, { maxFileBytes: 0 })).toThrow(RangeError);
+    expect(() => new MemoryEngine(backend, { maxViewChars: 1.5 })).toThrow(RangeError);
+    expect(() => new MemoryEngine(backend, { retry: { attempts: 0 } })).toThrow(RangeError);
+  });
+});
+
+describe("long views", () => {
+  it("cut at 16000 code points by default and name the view_range to continue with", async () => {
+    const lines = Array.from({ length: 3000 }, (_, i) => `entry ${i + 1}: ${"x".repeat(20)}`);
+    const backend = new InMemoryBackend({ files: { "/memories/log.md": `${lines.join("\n")}\n` } });
+    const memory = new MemoryEngine(backend, { maxFileBytes: 1_000_000 });
+    const first = await memory.view({ command: "view", path: "/memories/log.md" });
+    const body = first.split("\n").slice(1, -1).join("\n");
+    expect(body.length).toBeLessThanOrEqual(16_000);
+    const note = first.split("\n").at(-1) as string;
+    const match =
+      /^\[Output truncated after line (\d+) of 3000 to stay within 16000 characters\. To continue, view \/memories\/log\.md with view_range \[(\d+), -1\]\.\]$/.exec(
+        note,
+      );
+    expect(match).not.toBeNull();
+    const [last, next] = [Number(match?.[1]), Number(match?.[2])];
+    expect(next).toBe(last + 1);
+    // The cut is as late as possible: one more line would not have fitted.
+    expect(
+      body.length + 1 + `${String(next).padStart(6)}\t${lines[next - 1]}`.length,
+    ).toBeGreaterThan(16_000);
+    // Following the notes visits every line exactly once.
+    const seen: number[] = [];
+    let range: number[] | undefined;
+    for (;;) {
+      const out = await memory.view({
+        command: "view",
+        path: "/memories/log.md",
+        view_range: range,
+      });
+      for (const line of out.split("\n").slice(1)) {
+        const numbered = /^ *(\d+)\t/.exec(line);
+        if (numbered) seen.push(Number(numbered[1]));
+      }
+      const more = /view_range \[(\d+), -1\]\.\]$/.exec(out);
+      if (!more) break;
+      range = [Number(more[1]), -1];
+    }
+    expect(seen).toEqual(Array.from({ length: 3000 }, (_, i) => i + 1));
+  });
+});
+
+describe("concurrent changes", () => {
+  it("gives up after 25 lost races with a clear message and without writing", async () => {
+    let races = 0;
+    // A rival writer changes the file between each read of the engine and its write.
+    const backend: InMemoryBackend = new InMemoryBackend({
+      files: { "/memories/hot.md": "count: 0\n" },
+      beforeOperation: rival(async (operation) => {
+        if (operation !== "update") return;
+        races++;
+        const file = await backend.read("/memories/hot.md");
+        await backend.update(
+          "/memories/hot.md",
+          `${file?.content}rival ${races}\n`,
+          file?.version ?? 0,
+        );
+      }),
+    });
+    const memory = new MemoryEngine(backend, { retry: noWait });
+    const error = await failure(
+      memory.insert({
+        command: "insert",
+        path: "/memories/hot.md",
+        insert_line: 0,
+        insert_text: "x",
+      }),
+    );
+    expect(error.code).toBe("conflict");
+    expect(error.message).toBe(
+      "Could not change /memories/hot.md: other writers changed it at the same time, and all 25 attempts to apply this change lost the race. Nothing was changed; view it and try again.",
+    );
+    expect(races).toBe(25);
+    const content = backend.snapshot()["/memories/hot.md"] as string;
+    expect(content.split("\n")).toHaveLength(1 + 25 + 1);
+    expect(content).not.toMatch(/^x$/m);
+  });
+
+  it("reports a file deleted between the read and the write as missing", async () => {
+    let deleted = false;
+    const backend: InMemoryBackend = new InMemoryBackend({
+      files: { "/memories/a.md": "a\n" },
+      beforeOperation: rival(async (operation) => {
+        if (operation === "update" && !deleted) {
+          deleted = true;
+          await backend.delete("/memories/a.md");
+        }
+      }),
+    });
+    const memory = new MemoryEngine(backend, { retry: noWait });
+    const error = await failure(
+      memory.str_replace({
+        command: "str_replace",
+        path: "/memories/a.md",
+        old_str: "a",
+        new_str: "b",
+      }),
+    );
+    expect(error.code).toBe("not_found");
+  });
+});
+
+describe("rename without atomic operations", () => {
+  it("undoes its copies when a copy fails, leaving the original in place", async () => {
+    let creates = 0;
+    const files = { "/memories/d/a": "1", "/memories/d/b": "2", "/memories/d/c": "3" };
+    const backend = new InMemoryBackend({
+      files,
+      atomicOperations: false,
+      beforeOperation: (operation) => {
+        if (operation === "create" && ++creates === 3) throw new Error("disk full");
+      },
+    });
+    const memory = new MemoryEngine(backend);
+    await expect(
+      memory.rename({ command: "rename", old_path: "/memories/d", new_path: "/memories/e" }),
+    ).rejects.toThrow("disk full");
+    expect(backend.snapshot()).toEqual(files);
+  });
+
+  it("carries an edit made to a file after it was copied over to the new place", async () => {
+    let edited = false;
+    const backend: InMemoryBackend = new InMemoryBackend({
+      files: { "/memories/d/a": "old" },
+      atomicOperations: false,
+      beforeOperation: rival(async (operation, path) => {
+        if (operation === "delete" && path === "/memories/d/a" && !edited) {
+          edited = true; // another writer edits the original between copy and delete
+          const file = await backend.read(path);
+          await backend.update(path, "new", file?.version ?? 0);
+        }
+      }),
+    });
+    const memory = new MemoryEngine(backend, { retry: noWait });
+    await memory.rename({ command: "rename", old_path: "/memories/d", new_path: "/memories/e" });
+    expect(backend.snapshot()).toEqual({ "/memories/e/a": "new" });
+  });
+
+  it("leaves in place, and names, a file that other writers keep changing", async () => {
+    let edits = 0;
+    const backend: InMemoryBackend = new InMemoryBackend({
+      files: { "/memories/d/a": "a", "/memories/d/hot": "0", "/memories/d/z": "z" },
+      atomicOperations: false,
+      // Every attempt to delete the original of /memories/d/hot finds it edited again.
+      beforeOperation: rival(async (operation, path) => {
+        if (operation !== "delete" || path !== "/memories/d/hot") return;
+        const file = await backend.read(path);
+        if (file) await backend.update(path, String(++edits), file.version);
+      }),
+    });
+    const memory = new MemoryEngine(backend, { retry: noWait });
+    const error = await failure(
+      memory.rename({ command: "rename", old_path: "/memories/d", new_path: "/memories/e" }),
+    );
+    expect(error.code).toBe("conflict");
+    expect(error.message).toBe(
+      "Renamed /memories/d to /memories/e except 1 file that other writers kept changing, left in place: /memories/d/hot. View and rename it again.",
+    );
+    expect(backend.snapshot()).toEqual({
+      "/memories/d/hot": "25",
+      "/memories/e/a": "a",
+      "/memories/e/z": "z",
+    });
+  });
+
+  it("undoes a single-file copy whose original keeps changing", async () => {
+    const backend: InMemoryBackend = new InMemoryBackend({
+      files: { "/memories/hot": "0" },
+      atomicOperations: false,
+      beforeOperation: rival(async (operation, path) => {
+        if (operation !== "delete" || path !== "/memories/hot") return;
+        const file = await backend.read(path);
+        if (file) await backend.update(path, `${Number(file.content) + 1}`, file.version);
+      }),
+    });
+    const memory = new MemoryEngine(backend, { retry: noWait });
+    const error = await failure(
+      memory.rename({ command: "rename", old_path: "/memories/hot", new_path: "/memories/cold" }),
+    );
+    expect(error.message).toBe(
+      "Could not change /memories/hot: other writers changed it at the same time, and all 25 attempts to apply this change lost the race. Nothing was changed; view it and try again.",
+    );
+    expect(backend.snapshot()).toEqual({ "/memories/hot": "25" }); // 25 rival edits, no copy left
+  });
+
+  it("moves a single file the same way", async () => {
+    const backend = new InMemoryBackend({ files: { "/memories/a": "x" }, atomicOperations: false });
+    const memory = new MemoryEngine(backend);
+    expect(
+      await memory.rename({
+        command: "rename",
+        old_path: "/memories/a",
+        new_path: "/memories/b/c",
+      }),
+    ).toBe("Successfully renamed /memories/a to /memories/b/c");
+    expect(backend.snapshot()).toEqual({ "/memories/b/c": "x" });
+  });
+});
+
+describe("keys another writer stored", () => {
+  it("are left out of listings when they are not valid memory paths", async () => {
+    const backend = new InMemoryBackend({
+      files: {
+        "/memories/ok.md": "1",
+        "/memories/.hidden": "22",
+        "/memories/bad\nname": "333",
+        "/memories/d//x": "4444",
+      },
+    });
+    const memory = new MemoryEngine(backend);
+    expect(await memory.view({ command: "view", path: "/memories" })).toBe(
+      "Here're the files and directories up to 2 levels deep in /memories, excluding hidden items and node_modules:\n1B\t/memories\n1B\t/memories/ok.md",
+    );
+  });
+});
+
+/**
+ * A beforeOperation hook that acts as a rival writer of the same backend: its own calls to
+ * the backend run the hook again, which then does nothing.
+ */
+function rival(
+  act: (operation: BackendOperation, path: string) => Promise<void>,
+): (operation: BackendOperation, path: string) => Promise<void> {
+  let acting = false;
+  return async (operation, path) => {
+    if (acting) return;
+    acting = true;
+    try {
+      await act(operation, path);
+    } finally {
+      acting = false;
+    }
+  };
+}
