@@ -79,8 +79,20 @@ const INSTRUCTIONS =
   "edits), list to browse keys, move and forget to reorganize. Errors start with a code such " +
   "as NOT_FOUND or VERSION_CONFLICT.";
 
-/** The tool list (JSON Schemas computed once per runtime shape). */
-function describeTools(namespaceArg: boolean): { tools: Tool[]; inputs: Map<string, z.ZodObject> } {
+type ToolList = { tools: Tool[]; inputs: Map<string, z.ZodObject> };
+const toolLists = new Map<boolean, ToolList>();
+
+/** The tool list and input schemas, computed once per mode (not per connection). */
+function describeTools(namespaceArg: boolean): ToolList {
+  let list = toolLists.get(namespaceArg);
+  if (list === undefined) {
+    list = buildToolList(namespaceArg);
+    toolLists.set(namespaceArg, list);
+  }
+  return list;
+}
+
+function buildToolList(namespaceArg: boolean): ToolList {
   const inputs = new Map<string, z.ZodObject>();
   const tools = TOOLS.map((tool): Tool => {
     const input = namespaceArg
