@@ -3,7 +3,12 @@
 // package it measures; this table only says where.
 import { spawnSync } from "node:child_process";
 
-const benches = {};
+const benches = {
+  // nDCG@10 on SciFact through the real recall tool (--split test|train, --data DIR).
+  "recall-quality": { package: "hms-mcp", script: "bench:recall-quality" },
+  // Cold start, write throughput, get/list latency, recall latency at 100k memories, memory.
+  "server-perf": { package: "hms-mcp", script: "bench:server-perf" },
+};
 
 const [name, ...args] = process.argv.slice(2);
 const bench = name ? benches[name] : undefined;

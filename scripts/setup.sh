@@ -16,6 +16,15 @@ if [ ! -x "$pnpm_bin" ] || [ "$("$pnpm_bin" --version 2>/dev/null)" != "$PNPM_VE
 fi
 export PATH="$root/.tools/node_modules/.bin:$PATH"
 
+# Native addons (better-sqlite3) have no reachable prebuilt binary here and build from source;
+# node-gyp would download Node's headers, so point it at the ones installed with Node.
+if [ -z "${npm_config_nodedir:-}" ]; then
+  node_prefix="$(dirname "$(dirname "$(command -v node)")")"
+  if [ -f "$node_prefix/include/node/node_api.h" ]; then
+    export npm_config_nodedir="$node_prefix"
+  fi
+fi
+
 echo "setup: pnpm install" >&2
 pnpm install --frozen-lockfile >&2
 echo "setup: building packages" >&2

@@ -1,0 +1,222 @@
+// Speed of hms-mcp through its real tools over stdio: cold start, write throughput, get and
+// list latency, and recall latency at 100,000 synthetic memories, with resident memory.
+// Ratios are against a plain `get` measured in the same run.
+//
+//   pnpm bench server-perf [--memories 100000] [--queries 300]
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { MemoryStore, storeFileName } from "@hms/store";
+import {
+  call,
+  option,
+  pool,
+  quantile,
+  round,
+  rssMiB,
+  spawnServer,
+  summarize,
+  tempDir,
+  time,
+} from "./support.mjs";
+
+const MEMORIES = Number(option("memories", "HMS_BENCH_MEMORIES", "100000"));
+const QUERIES = Number(option("queries", "HMS_BENCH_QUERIES", "300"));
+
+/** Deterministic pseudo-random numbers (mulberry32). */
+function random(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A vocabulary of pronounceable words with Zipf-distributed frequencies, like prose. */
+function vocabulary(rand, size) {
+  const syllables = "ka ri to me sa lu no pe vi da go chi ran tel mor vin sul bex qua zor".split(
+    " ",
+  );
+  const words = new Set();
+  while (words.size < size) {
+    const n = 1 + Math.floor(rand() * 3);
+    let word = "";
+    for (let i = 0; i < n; i++) word += syllables[Math.floor(rand() * syllables.length)];
+    words.add(word + (rand() < 0.3 ? String(Math.floor(rand() * 100)) : ""));
+  }
+  const list = [...words];
+  const cdf = [];
+  let total = 0;
+  for (let rank = 1; rank <= list.length; rank++) {
+    total += 1 / rank;
+    cdf.push(total);
+  }
+  return () => {
+    const x = rand() * total;
+    let lo = 0;
+    let hi = cdf.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cdf[mid] < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return list[lo];
+  };
+}
+
+function memoryText(rand, word) {
+  const lines = 3 + Math.floor(rand() * 8);
+  const out = [];
+  for (let l = 0; l < lines; l++) {
+    const n = 5 + Math.floor(rand() * 10);
+    out.push(Array.from({ length: n }, word).join(" "));
+  }
+  return out.join("\n");
+}
+
+const rand = random(42);
+const word = vocabulary(rand, 30000);
+const data = tempDir("perf");
+const results = { benchmark: "server-perf (hms-mcp tools over stdio)", memories: MEMORIES };
+try {
+  // Cold start: spawn to first tool result, on an existing small store; median of 20.
+  {
+    const first = await spawnServer(data.dir, ["--namespace", "cold"]);
+    await call(first.client, "remember", { key: "k", text: "warm the file" });
+    await first.close();
+    const runs = [];
+    for (let i = 0; i < 20; i++) {
+      const start = performance.now();
+      const server = await spawnServer(data.dir, ["--namespace", "cold"]);
+      await call(server.client, "get", { key: "k" });
+      runs.push(performance.now() - start);
+      await server.close();
+    }
+    results.cold_start_ms = {
+      median: round(quantile(runs, 0.5), 1),
+      p90: round(quantile(runs, 0.9), 1),
+    };
+  }
+
+  // Writes, gets and lists through the tools on a fresh store.
+  {
+    const server = await spawnServer(data.dir, ["--namespace", "writes"]);
+    const texts = Array.from({ length: 1000 }, () => memoryText(rand, word));
+    const sequential = [];
+    const started = performance.now();
+    for (let i = 0; i < texts.length; i++) {
+      sequential.push(
+        (
+          await time(() =>
+            call(server.client, "remember", { key: `/memories/seq/${i}.md`, text: texts[i] }),
+          )
+        ).ms,
+      );
+    }
+    const seqSeconds = (performance.now() - started) / 1000;
+    const parallel = await time(() =>
+      pool(
+        texts.map((text, i) => ({ text, i })),
+        16,
+        ({ text, i }) => call(server.client, "remember", { key: `/memories/par/${i}.md`, text }),
+      ),
+    );
+    const gets = [];
+    for (let i = 0; i < 1000; i++) {
+      gets.push(
+        (
+          await time(() =>
+            call(server.client, "get", { key: `/memories/seq/${(i * 7) % 1000}.md` }),
+          )
+        ).ms,
+      );
+    }
+    const lists = [];
+    for (let i = 0; i < 200; i++) {
+      lists.push(
+        (await time(() => call(server.client, "list", { prefix: "/memories/seq/", limit: 100 })))
+          .ms,
+      );
+    }
+    const get = summarize(gets);
+    const write = summarize(sequential);
+    results.write = {
+      sequential: { writes_per_s: round(texts.length / seqSeconds, 0), ...write },
+      concurrent_16: { writes_per_s: round(texts.length / (parallel.ms / 1000), 0) },
+      write_vs_get_p50: round(write.p50_ms / get.p50_ms, 1),
+    };
+    results.get_latency = get;
+    results.list_100_latency = {
+      ...summarize(lists),
+      vs_get_p50: round(quantile(lists, 0.5) / get.p50_ms, 1),
+    };
+    await server.close();
+  }
+
+  // Recall at MEMORIES synthetic memories, loaded in bulk with the store library, then
+  // queried through the recall tool of a freshly spawned server.
+  {
+    const file = join(data.dir, "namespaces", storeFileName("large"));
+    const store = MemoryStore.open(file, { namespace: "large" });
+    const load = performance.now();
+    for (let start = 0; start < MEMORIES; start += 5000) {
+      const batch = [];
+      for (let i = start; i < Math.min(MEMORIES, start + 5000); i++) {
+        batch.push({
+          key: `/memories/notes/${i}.md`,
+          text: memoryText(rand, word),
+          tags: ["memory-file"],
+        });
+      }
+      store.rememberMany(batch);
+    }
+    results.bulk_load_seconds = round((performance.now() - load) / 1000, 1);
+    store.close();
+
+    const server = await spawnServer(data.dir, ["--namespace", "large"]);
+    const queries = Array.from({ length: QUERIES }, () =>
+      Array.from({ length: 2 + Math.floor(rand() * 5) }, word).join(" "),
+    );
+    for (const query of queries.slice(0, 20)) await call(server.client, "recall", { query }); // warm-up
+    const recalls = [];
+    let hits = 0;
+    for (const query of queries) {
+      const { ms, value } = await time(() => call(server.client, "recall", { query, k: 10 }));
+      recalls.push(ms);
+      hits += value.hits.length;
+    }
+    const tagged = [];
+    for (const query of queries.slice(0, 100)) {
+      tagged.push(
+        (await time(() => call(server.client, "recall", { query, k: 10, tag: "memory-file" }))).ms,
+      );
+    }
+    const gets = [];
+    for (let i = 0; i < 300; i++) {
+      gets.push(
+        (
+          await time(() =>
+            call(server.client, "get", { key: `/memories/notes/${(i * 331) % MEMORIES}.md` }),
+          )
+        ).ms,
+      );
+    }
+    const recall = summarize(recalls);
+    const get = summarize(gets);
+    results.recall_large = {
+      memories: MEMORIES,
+      avg_hits: round(hits / queries.length, 1),
+      ...recall,
+      tag_filtered: summarize(tagged),
+      get_at_same_size: get,
+      recall_vs_get_p50: round(recall.p50_ms / get.p50_ms, 1),
+    };
+    results.server_memory_after_recall = rssMiB(server.pid);
+    await server.close();
+  }
+  console.log(JSON.stringify(results, null, 2));
+} finally {
+  data.remove();
+}

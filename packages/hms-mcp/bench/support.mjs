@@ -1,0 +1,99 @@
+// Shared helpers for hms-mcp benchmarks: spawn the built server, time calls, summarize.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+
+export const BIN =
+  process.env.HMS_MCP_BIN ?? resolve(dirname(fileURLToPath(import.meta.url)), "../dist/cli.js");
+
+/** A temporary data directory, removed by the returned function. */
+export function tempDir(name) {
+  const dir = mkdtempSync(join(tmpdir(), `hms-bench-${name}-`));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Spawns hms-mcp over stdio and connects the official MCP client. */
+export async function spawnServer(dataDir, args = []) {
+  const env = { ...process.env };
+  for (const name of Object.keys(env)) if (name.startsWith("HMS_MCP_")) delete env[name];
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, "--data-dir", dataDir, "--log-level", "warn", ...args],
+    env,
+    stderr: "inherit",
+  });
+  const client = new Client({ name: "hms-mcp-bench", version: "0" });
+  await client.connect(transport);
+  return { client, pid: transport.pid, close: () => client.close() };
+}
+
+/** Calls a tool; throws on a tool error. Returns the structured content. */
+export async function call(client, name, args) {
+  const result = await client.callTool({ name, arguments: args });
+  if (result.isError) throw new Error(`${name}: ${result.content?.[0]?.text}`);
+  return result.structuredContent;
+}
+
+/** Times `fn` once, in milliseconds. */
+export async function time(fn) {
+  const start = performance.now();
+  const value = await fn();
+  return { ms: performance.now() - start, value };
+}
+
+/** The q-quantile (0..1) of a list of numbers. */
+export function quantile(values, q) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[index];
+}
+
+export function summarize(values) {
+  return {
+    n: values.length,
+    p50_ms: round(quantile(values, 0.5)),
+    p99_ms: round(quantile(values, 0.99)),
+    mean_ms: round(values.reduce((a, b) => a + b, 0) / values.length),
+  };
+}
+
+export function round(value, digits = 3) {
+  const scale = 10 ** digits;
+  return Math.round(value * scale) / scale;
+}
+
+/** Resident set size of a process, in MiB (Linux /proc). */
+export function rssMiB(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]);
+    const peak = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1]);
+    return { rss_mib: round(kb / 1024, 1), peak_rss_mib: round(peak / 1024, 1) };
+  } catch {
+    return { rss_mib: null, peak_rss_mib: null };
+  }
+}
+
+/** Runs `task(item)` over `items` with at most `concurrency` in flight. */
+export async function pool(items, concurrency, task) {
+  let next = 0;
+  const workers = Array.from({ length: concurrency }, async () => {
+    while (next < items.length) {
+      const item = items[next++];
+      await task(item);
+    }
+  });
+  await Promise.all(workers);
+}
+
+/** Reads a flag value: `--name value` from argv, else the environment variable, else a default. */
+export function option(name, envName, fallback) {
+  const argv = process.argv.slice(2);
+  const at = argv.indexOf(`--${name}`);
+  if (at !== -1 && argv[at + 1] !== undefined) return argv[at + 1];
+  return process.env[envName] ?? fallback;
+}

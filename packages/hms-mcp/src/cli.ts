@@ -1,0 +1,61 @@
+import { ConfigError, parseConfig } from "./config.js";
+import { createLogger } from "./log.js";
+import { startServer } from "./main.js";
+import { SERVER_INFO } from "./version.js";
+
+/**
+ * The hms-mcp command. Logs go to stderr; under stdio, stdout carries only the protocol, so
+ * console.log is pointed at stderr too in case any dependency writes to it.
+ */
+async function main(): Promise<void> {
+  let config: ReturnType<typeof parseConfig>;
+  try {
+    config = parseConfig(process.argv.slice(2), process.env, SERVER_INFO.version);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`hms-mcp: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  if (config.transport === "stdio") console.log = console.error;
+  const log = createLogger(config.logLevel);
+  const running = await startServer(config, log);
+  log.info(
+    {
+      transport: config.transport,
+      url: running.url,
+      dataDir: config.dataDir,
+      namespace: config.namespace,
+      namespaceArg: config.namespaceArg,
+      auth: config.token !== undefined,
+      version: SERVER_INFO.version,
+    },
+    running.url ? `hms-mcp listening on ${running.url}` : "hms-mcp serving on stdio",
+  );
+
+  const shutdown = (reason: string) => {
+    log.info({ reason }, "shutting down");
+    running.stop().then(
+      () => {
+        log.info("stopped");
+        process.exit(0);
+      },
+      (error: unknown) => {
+        log.error({ err: error }, "shutdown failed");
+        process.exit(1);
+      },
+    );
+  };
+  process.once("SIGINT", () => shutdown("SIGINT"));
+  process.once("SIGTERM", () => shutdown("SIGTERM"));
+  if (config.transport === "stdio") {
+    // The client closing our stdin is the end of the session.
+    process.stdin.once("end", () => shutdown("stdin closed"));
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`hms-mcp: failed to start: ${(error as Error)?.stack ?? error}\n`);
+  process.exit(1);
+});

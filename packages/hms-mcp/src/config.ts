@@ -1,0 +1,269 @@
+import { isIP } from "node:net";
+import { resolve } from "node:path";
+import {
+  checkNamespace,
+  DEFAULT_LIMITS,
+  DEFAULT_MAX_OPEN,
+  DEFAULT_NAMESPACE,
+  defaultDataDir,
+  MAX_TEXT_BYTES_CEILING,
+} from "@hms/store";
+import { Command, InvalidArgumentError, Option } from "commander";
+
+/** Everything a running server is configured with. */
+export interface Config {
+  readonly dataDir: string;
+  readonly namespace: string;
+  readonly namespaceArg: boolean;
+  readonly transport: "stdio" | "http";
+  readonly host: string;
+  readonly port: number;
+  readonly path: string;
+  readonly maxTextBytes: number;
+  readonly maxOpenNamespaces: number;
+  /** How long a write waits for another process's lock on a store, in ms. */
+  readonly busyTimeoutMs: number;
+  readonly logLevel: LogLevel;
+  readonly allowRemote: boolean;
+  /** Extra Origin values allowed on HTTP requests (browser clients). */
+  readonly allowedOrigins: readonly string[];
+  /** Extra Host header values allowed on HTTP requests. */
+  readonly allowedHosts: readonly string[];
+  /** Bearer token every HTTP request must carry (from HMS_MCP_TOKEN only). */
+  readonly token: string | undefined;
+}
+
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** A configuration the server refuses to start with; the message says why and what to do. */
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+}
+
+function integer(min: number, max: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
+      throw new InvalidArgumentError(`expected an integer from ${min} to ${max}`);
+    }
+    return n;
+  };
+}
+
+function namespaceName(value: string): string {
+  try {
+    return checkNamespace(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
+
+function urlPath(value: string): string {
+  if (!/^\/[A-Za-z0-9._~!$&'()*+,;=:@/-]*$/.test(value)) {
+    throw new InvalidArgumentError("expected a URL path starting with '/'");
+  }
+  return value;
+}
+
+function commaList(value: string): string[] {
+  return value
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item !== "");
+}
+
+const TRUE = new Set(["1", "true", "yes", "on"]);
+const FALSE = new Set(["0", "false", "no", "off", ""]);
+
+/** A boolean flag that can also be turned on by an environment variable. */
+function flagOrEnv(flag: boolean | undefined, env: NodeJS.ProcessEnv, name: string): boolean {
+  if (flag) return true;
+  const value = env[name];
+  if (value === undefined) return false;
+  const normal = value.trim().toLowerCase();
+  if (TRUE.has(normal)) return true;
+  if (FALSE.has(normal)) return false;
+  throw new ConfigError(`${name}=${JSON.stringify(value)} is not a boolean; use 1 or 0`);
+}
+
+/** True for addresses that only this machine can reach. */
+export function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, "$1").toLowerCase();
+  if (bare === "localhost") return true;
+  if (isIP(bare) === 4) return bare.startsWith("127.");
+  if (isIP(bare) === 6) return bare === "::1" || bare === "0:0:0:0:0:0:0:1";
+  return false;
+}
+
+/** The command-line interface: every flag, with its environment variable and default. */
+export function buildCommand(version: string): Command {
+  return new Command("hms-mcp")
+    .description(
+      "MCP server for the Holographic Memory store: durable, versioned, searchable memories " +
+        "over stdio (default) or streamable HTTP.\n\n" +
+        "Environment only: HMS_MCP_TOKEN, the bearer token every HTTP request must carry.",
+    )
+    .version(version, "-V, --version", "print the version and exit")
+    .helpOption("-h, --help", "print this help and exit")
+    .addOption(
+      new Option("--data-dir <dir>", `where the stores live (default: ${defaultDataDir()})`).env(
+        "HMS_MCP_DATA_DIR",
+      ),
+    )
+    .addOption(
+      new Option("--namespace <name>", "the namespace (store) to serve")
+        .env("HMS_MCP_NAMESPACE")
+        .default(DEFAULT_NAMESPACE)
+        .argParser(namespaceName),
+    )
+    .addOption(
+      new Option(
+        "--namespace-arg",
+        "let every tool take a namespace argument (env: HMS_MCP_NAMESPACE_ARG=1)",
+      ),
+    )
+    .addOption(
+      new Option("--transport <kind>", "stdio or http")
+        .env("HMS_MCP_TRANSPORT")
+        .choices(["stdio", "http"])
+        .default("stdio"),
+    )
+    .addOption(
+      new Option("--host <address>", "HTTP: address to listen on")
+        .env("HMS_MCP_HOST")
+        .default("127.0.0.1"),
+    )
+    .addOption(
+      new Option("--port <port>", "HTTP: port to listen on (0 picks a free one)")
+        .env("HMS_MCP_PORT")
+        .default(8765)
+        .argParser(integer(0, 65535)),
+    )
+    .addOption(
+      new Option("--path <path>", "HTTP: the MCP endpoint's path")
+        .env("HMS_MCP_PATH")
+        .default("/mcp")
+        .argParser(urlPath),
+    )
+    .addOption(
+      new Option("--max-text-bytes <bytes>", "largest memory text in UTF-8 bytes")
+        .env("HMS_MCP_MAX_TEXT_BYTES")
+        .default(DEFAULT_LIMITS.maxTextBytes)
+        .argParser(integer(1, MAX_TEXT_BYTES_CEILING)),
+    )
+    .addOption(
+      new Option("--max-open-namespaces <n>", "most namespace stores kept open at once")
+        .env("HMS_MCP_MAX_OPEN_NAMESPACES")
+        .default(DEFAULT_MAX_OPEN)
+        .argParser(integer(1, 100000)),
+    )
+    .addOption(
+      new Option(
+        "--busy-timeout <ms>",
+        "how long a write waits for another process's lock on a store before UNAVAILABLE",
+      )
+        .env("HMS_MCP_BUSY_TIMEOUT")
+        .default(10000)
+        .argParser(integer(0, 600000)),
+    )
+    .addOption(
+      new Option("--log-level <level>", "log level (logs go to stderr)")
+        .env("HMS_MCP_LOG_LEVEL")
+        .choices([...LOG_LEVELS])
+        .default("info"),
+    )
+    .addOption(
+      new Option(
+        "--allow-remote",
+        "HTTP: allow a non-loopback --host (also needs HMS_MCP_TOKEN) (env: HMS_MCP_ALLOW_REMOTE=1)",
+      ),
+    )
+    .addOption(
+      new Option(
+        "--allowed-origins <list>",
+        "HTTP: comma-separated Origin values to accept (browser clients); others get 403",
+      )
+        .env("HMS_MCP_ALLOWED_ORIGINS")
+        .argParser(commaList),
+    )
+    .addOption(
+      new Option(
+        "--allowed-hosts <list>",
+        "HTTP: comma-separated extra Host header values to accept (e.g. a DNS name)",
+      )
+        .env("HMS_MCP_ALLOWED_HOSTS")
+        .argParser(commaList),
+    )
+    .showHelpAfterError()
+    .allowExcessArguments(false);
+}
+
+/** Options as commander parsed them. */
+interface ParsedOptions {
+  dataDir?: string;
+  namespace: string;
+  namespaceArg?: boolean;
+  transport: "stdio" | "http";
+  host: string;
+  port: number;
+  path: string;
+  maxTextBytes: number;
+  maxOpenNamespaces: number;
+  busyTimeout: number;
+  logLevel: LogLevel;
+  allowRemote?: boolean;
+  allowedOrigins?: string[];
+  allowedHosts?: string[];
+}
+
+/**
+ * The configuration from parsed options and the environment (flags win over variables), with
+ * the checks no single option can make. Throws ConfigError for a configuration that must not
+ * run, such as a remote listener without a token.
+ */
+export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): Config {
+  const namespaceArg = flagOrEnv(options.namespaceArg, env, "HMS_MCP_NAMESPACE_ARG");
+  const allowRemote = flagOrEnv(options.allowRemote, env, "HMS_MCP_ALLOW_REMOTE");
+  const token = env.HMS_MCP_TOKEN;
+  if (token !== undefined && token.trim() === "") {
+    throw new ConfigError("HMS_MCP_TOKEN is set but empty; set a real token or unset it");
+  }
+  const host = options.host.trim();
+  if (host === "") throw new ConfigError("--host must not be empty");
+  if (options.transport === "http" && !isLoopback(host) && (token === undefined || !allowRemote)) {
+    const missing = [
+      token === undefined ? "a token (HMS_MCP_TOKEN)" : undefined,
+      allowRemote ? undefined : "--allow-remote",
+    ].filter(Boolean);
+    throw new ConfigError(
+      `refusing to listen on ${host}: it is not a loopback address, and serving memories ` +
+        `beyond this machine needs both a token (set HMS_MCP_TOKEN; clients send ` +
+        `Authorization: Bearer <token>) and --allow-remote. Missing: ${missing.join(" and ")}.`,
+    );
+  }
+  return {
+    dataDir: resolve(options.dataDir ?? defaultDataDir(env)),
+    namespace: options.namespace,
+    namespaceArg,
+    transport: options.transport,
+    host,
+    port: options.port,
+    path: options.path,
+    maxTextBytes: options.maxTextBytes,
+    maxOpenNamespaces: options.maxOpenNamespaces,
+    busyTimeoutMs: options.busyTimeout,
+    logLevel: options.logLevel,
+    allowRemote,
+    allowedOrigins: options.allowedOrigins ?? [],
+    allowedHosts: options.allowedHosts ?? [],
+    token,
+  };
+}
+
+/** Parses argv (without node and script) and the environment into a Config. */
+export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv, version: string) {
+  const command = buildCommand(version);
+  command.parse([...argv], { from: "user" });
+  return resolveConfig(command.opts<ParsedOptions>(), env);
+}

@@ -1,0 +1,65 @@
+import { isStoreError } from "@hms/store";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+
+/** Every error code of the hms-mcp contract (docs/design/hms-mcp-protocol.md). */
+export type ErrorCode =
+  | "INVALID_ARGUMENT"
+  | "NOT_FOUND"
+  | "EXISTS"
+  | "VERSION_CONFLICT"
+  | "TOO_LARGE"
+  | "NAMESPACE_DISABLED"
+  | "UNAVAILABLE"
+  | "INTERNAL";
+
+/** The `_meta` key that carries `{ code, message, ...details }` on a failed tool call. */
+export const ERROR_META_KEY = "hms-mcp/error";
+
+/** A refusal a tool reports to its caller as a tool error. */
+export class ToolError extends Error {
+  override readonly name = "ToolError";
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The tool result of a failure: `isError`, one text block `CODE: message`, the same in
+ * `_meta["hms-mcp/error"]`, and no structuredContent (MCP clients validate structuredContent
+ * against the output schema even on errors).
+ */
+export function errorResult(error: ToolError): CallToolResult {
+  return {
+    isError: true,
+    content: [{ type: "text", text: `${error.code}: ${error.message}` }],
+    _meta: {
+      [ERROR_META_KEY]: { code: error.code, message: error.message, ...error.details },
+    },
+  };
+}
+
+/** Maps anything thrown by a tool to a ToolError; unexpected errors become INTERNAL. */
+export function toToolError(error: unknown): { error: ToolError; unexpected: boolean } {
+  if (error instanceof ToolError) return { error, unexpected: false };
+  if (isStoreError(error)) {
+    return { error: new ToolError(error.code, error.message, error.details), unexpected: false };
+  }
+  if ((error as { code?: unknown } | null)?.code === "SQLITE_BUSY") {
+    return {
+      error: new ToolError(
+        "UNAVAILABLE",
+        "the store stayed locked by another process past the busy timeout; retry the call",
+      ),
+      unexpected: false,
+    };
+  }
+  return {
+    error: new ToolError("INTERNAL", "the server failed to carry out the call; see its log"),
+    unexpected: true,
+  };
+}

@@ -1,0 +1,253 @@
+import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
+import {
+  createServer,
+  type Server as HttpServer,
+  type IncomingMessage,
+  type ServerResponse,
+} from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { isLoopback } from "./config.js";
+import { createMcpServer, type Runtime } from "./server.js";
+
+export interface HttpOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly path: string;
+  readonly token: string | undefined;
+  readonly allowedOrigins: readonly string[];
+  readonly allowedHosts: readonly string[];
+  /** Largest request body in bytes. */
+  readonly maxBodyBytes: number;
+  /** Most sessions at once; the least recently used is closed to make room. */
+  readonly maxSessions?: number;
+}
+
+/** A running HTTP listener. */
+export interface HttpEndpoint {
+  /** The endpoint's URL, with the port actually bound. */
+  readonly url: string;
+  /** Stops accepting connections and closes every session. */
+  close(): Promise<void>;
+}
+
+interface Session {
+  readonly transport: StreamableHTTPServerTransport;
+  readonly server: Server;
+}
+
+function sha256(value: string): Buffer {
+  return createHash("sha256").update(value, "utf8").digest();
+}
+
+/**
+ * Checks `Authorization: Bearer <token>` in constant time: both sides are hashed to 32 bytes
+ * first, so neither the comparison nor an early length check reveals anything about the token.
+ */
+export function bearerMatches(header: string | undefined, tokenHash: Buffer): boolean {
+  const match = /^Bearer ([^\s].*)$/i.exec(header ?? "");
+  const presented = sha256(match?.[1] ?? "");
+  return timingSafeEqual(presented, tokenHash) && match !== null;
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers = {}): void {
+  res.writeHead(status, { "content-type": "application/json", ...headers });
+  res.end(JSON.stringify(body));
+}
+
+function jsonRpcError(res: ServerResponse, status: number, message: string, code = -32000) {
+  send(res, status, { jsonrpc: "2.0", error: { code, message }, id: null });
+}
+
+async function readBody(req: IncomingMessage, max: number): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > max) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** Host header values a loopback listener answers to (DNS-rebinding protection). */
+function loopbackHosts(host: string, port: number, extra: readonly string[]): Set<string> {
+  const names = new Set([
+    "localhost",
+    "127.0.0.1",
+    "[::1]",
+    host.includes(":") ? `[${host}]` : host,
+  ]);
+  const allowed = new Set<string>();
+  for (const name of names) {
+    allowed.add(`${name}:${port}`);
+    if (port === 80) allowed.add(name);
+  }
+  for (const value of extra) allowed.add(value.toLowerCase());
+  return allowed;
+}
+
+/**
+ * Serves MCP over streamable HTTP: one session (one MCP server) per client, all sharing the
+ * runtime's stores. Every request is checked in this order: bearer token (401, with nothing
+ * else said), Host and Origin (403), path (404), then handed to the session's transport.
+ */
+export async function startHttp(runtime: Runtime, options: HttpOptions): Promise<HttpEndpoint> {
+  const tokenHash = options.token === undefined ? undefined : sha256(options.token);
+  const sessions = new Map<string, Session>();
+  const maxSessions = options.maxSessions ?? 1000;
+  const origins = new Set(options.allowedOrigins);
+  let hosts: Set<string> | undefined;
+
+  const closeSession = async (id: string) => {
+    const session = sessions.get(id);
+    if (session === undefined) return;
+    sessions.delete(id);
+    await session.server.close().catch(() => {});
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    if (tokenHash !== undefined && !bearerMatches(req.headers.authorization, tokenHash)) {
+      send(res, 401, { error: "unauthorized" }, { "www-authenticate": 'Bearer realm="hms-mcp"' });
+      return;
+    }
+    const hostHeader = (req.headers.host ?? "").toLowerCase();
+    if (hosts !== undefined && !hosts.has(hostHeader)) {
+      jsonRpcError(res, 403, `Host ${JSON.stringify(hostHeader)} is not allowed`);
+      return;
+    }
+    const origin = req.headers.origin;
+    if (origin !== undefined && !origins.has(origin)) {
+      jsonRpcError(
+        res,
+        403,
+        `Origin ${JSON.stringify(origin)} is not allowed; start the server with --allowed-origins to accept it`,
+      );
+      return;
+    }
+    const url = new URL(req.url ?? "/", "http://localhost");
+    if (url.pathname !== options.path) {
+      jsonRpcError(res, 404, `Not found: the MCP endpoint is ${options.path}`);
+      return;
+    }
+
+    let parsedBody: unknown;
+    if (req.method === "POST") {
+      const body = await readBody(req, options.maxBodyBytes);
+      if (body === undefined) {
+        jsonRpcError(res, 413, `Request body is over ${options.maxBodyBytes} bytes`);
+        return;
+      }
+      try {
+        parsedBody = JSON.parse(body);
+      } catch {
+        jsonRpcError(res, 400, "Parse error: the body is not JSON", -32700);
+        return;
+      }
+    }
+
+    const sessionId = req.headers["mcp-session-id"];
+    if (typeof sessionId === "string") {
+      const session = sessions.get(sessionId);
+      if (session === undefined) {
+        jsonRpcError(res, 404, "Session not found; initialize a new session", -32001);
+        return;
+      }
+      if (req.method === "GET") {
+        // No server-initiated messages are ever sent, so no standalone SSE stream is offered
+        // (the transport spec allows 405 here); clients then simply POST.
+        res.writeHead(405, { allow: "POST, DELETE" }).end();
+        return;
+      }
+      // Most recently used last, for eviction.
+      sessions.delete(sessionId);
+      sessions.set(sessionId, session);
+      await session.transport.handleRequest(req, res, parsedBody);
+      return;
+    }
+    if (req.method !== "POST" || !isInitializeRequest(parsedBody)) {
+      jsonRpcError(res, 400, "Bad request: no session; start one with an initialize request");
+      return;
+    }
+    if (runtime.calls.stopping) {
+      jsonRpcError(res, 503, "The server is shutting down");
+      return;
+    }
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      enableJsonResponse: true,
+      maxRequestBodySize: options.maxBodyBytes,
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, server });
+        while (sessions.size > maxSessions) {
+          const oldest = sessions.keys().next().value as string;
+          runtime.log.warn({ session: oldest }, "closing the least recently used session");
+          void closeSession(oldest);
+        }
+        runtime.log.debug({ session: id }, "session opened");
+      },
+      onsessionclosed: (id) => {
+        sessions.delete(id);
+        runtime.log.debug({ session: id }, "session closed");
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+    };
+    const server = createMcpServer(runtime);
+    await server.connect(transport);
+    await transport.handleRequest(req, res, parsedBody);
+  };
+
+  let active = 0;
+  let drained: (() => void) | undefined;
+  const http: HttpServer = createServer((req, res) => {
+    active++;
+    res.once("close", () => {
+      active--;
+      if (active === 0) drained?.();
+    });
+    handle(req, res).catch((error: unknown) => {
+      runtime.log.error({ err: error }, "HTTP request failed");
+      if (!res.headersSent) jsonRpcError(res, 500, "Internal server error", -32603);
+      else res.end();
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen(options.port, options.host, () => {
+      http.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = http.address() as AddressInfo;
+  if (isLoopback(options.host) || options.allowedHosts.length > 0) {
+    hosts = loopbackHosts(options.host, port, options.allowedHosts);
+    if (!isLoopback(options.host)) {
+      // A remote listener with --allowed-hosts accepts only those names.
+      hosts = new Set(options.allowedHosts.map((h) => h.toLowerCase()));
+    }
+  }
+  const shownHost = options.host.includes(":") ? `[${options.host}]` : options.host;
+
+  return {
+    url: `http://${shownHost}:${port}${options.path}`,
+    async close() {
+      const closed = new Promise<void>((resolve) => http.close(() => resolve()));
+      http.closeIdleConnections();
+      // Let requests in progress finish and send their responses (bounded).
+      if (active > 0) {
+        await new Promise<void>((resolve) => {
+          drained = resolve;
+          setTimeout(resolve, 5000).unref();
+        });
+      }
+      await Promise.all([...sessions.keys()].map(closeSession));
+      http.closeAllConnections();
+      await closed;
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import { Namespaces } from "@hms/store";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { Logger } from "pino";
+import type { Config } from "./config.js";
+import { type HttpEndpoint, startHttp } from "./http.js";
+import { createLogger } from "./log.js";
+import { CallTracker, createMcpServer, type Runtime } from "./server.js";
+import { SERVER_INFO } from "./version.js";
+
+/** A started server. */
+export interface RunningServer {
+  readonly runtime: Runtime;
+  /** The HTTP endpoint's URL, when serving HTTP. */
+  readonly url: string | undefined;
+  /** Refuses new calls, lets calls in flight finish, closes connections and stores. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts hms-mcp with `config`: opens the default namespace's store (so a broken data
+ * directory fails at start, not at the first call) and serves stdio or HTTP.
+ */
+export async function startServer(config: Config, log: Logger = createLogger(config.logLevel)) {
+  const namespaces = new Namespaces({
+    dataDir: config.dataDir,
+    maxTextBytes: config.maxTextBytes,
+    maxOpen: config.maxOpenNamespaces,
+    busyTimeoutMs: config.busyTimeoutMs,
+  });
+  const runtime: Runtime = {
+    namespaces,
+    namespace: config.namespace,
+    namespaceArg: config.namespaceArg,
+    server: SERVER_INFO,
+    log,
+    calls: new CallTracker(),
+  };
+  namespaces.get(config.namespace);
+
+  let endpoint: HttpEndpoint | undefined;
+  let closeStdio: (() => Promise<void>) | undefined;
+  if (config.transport === "http") {
+    endpoint = await startHttp(runtime, {
+      host: config.host,
+      port: config.port,
+      path: config.path,
+      token: config.token,
+      allowedOrigins: config.allowedOrigins,
+      allowedHosts: config.allowedHosts,
+      // JSON may escape each character of the text as \uXXXX (6 bytes), plus the envelope.
+      maxBodyBytes: config.maxTextBytes * 6 + 1024 * 1024,
+    });
+  } else {
+    const server = createMcpServer(runtime);
+    await server.connect(new StdioServerTransport());
+    closeStdio = () => server.close();
+  }
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      await runtime.calls.stop();
+      await endpoint?.close();
+      await closeStdio?.();
+      namespaces.close();
+    })();
+    return stopping;
+  };
+  return { runtime, url: endpoint?.url, stop } satisfies RunningServer;
+}

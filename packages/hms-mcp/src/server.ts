@@ -1,0 +1,337 @@
+import { checkNamespace, type MemoryStore, type Namespaces } from "@hms/store";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { Logger } from "pino";
+import { z } from "zod";
+import { errorResult, ToolError, toToolError } from "./errors.js";
+import { TOOLS, type ToolContext, type ToolDefinition } from "./tools.js";
+
+/** MCP's error code for a resource that does not exist. */
+const RESOURCE_NOT_FOUND = -32002;
+
+/** The URI scheme of memory resources: `hms-mcp://{namespace}/{percent-encoded key}`. */
+export const RESOURCE_TEMPLATE = "hms-mcp://{namespace}/{key}";
+
+/** The part of the server every connection shares. */
+export interface Runtime {
+  readonly namespaces: Namespaces;
+  /** The namespace of calls that name none. */
+  readonly namespace: string;
+  /** Whether tools take a `namespace` argument. */
+  readonly namespaceArg: boolean;
+  readonly server: { readonly name: string; readonly version: string };
+  readonly log: Logger;
+  /** Called around each request that touches the store; false once the server is stopping. */
+  readonly calls: CallTracker;
+}
+
+/** Counts calls in flight so shutdown can let them finish, and refuses new ones after. */
+export class CallTracker {
+  #inFlight = 0;
+  #stopping = false;
+  #idle: (() => void)[] = [];
+
+  get stopping(): boolean {
+    return this.#stopping;
+  }
+
+  /** Runs `body` as a call; throws UNAVAILABLE once stopping. */
+  run<T>(body: () => T): T {
+    if (this.#stopping) {
+      throw new ToolError(
+        "UNAVAILABLE",
+        "the server is shutting down; retry against a running server",
+      );
+    }
+    this.#inFlight++;
+    try {
+      return body();
+    } finally {
+      this.#inFlight--;
+      if (this.#inFlight === 0) for (const resolve of this.#idle.splice(0)) resolve();
+    }
+  }
+
+  /** Refuses new calls and resolves once the calls in flight have finished. */
+  stop(): Promise<void> {
+    this.#stopping = true;
+    if (this.#inFlight === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#idle.push(resolve));
+  }
+}
+
+const INSTRUCTIONS =
+  "hms-mcp is a durable, searchable memory store. Use recall to find memories relevant to a " +
+  "question (ranked, with excerpts and line ranges), search for literal text, get to read a " +
+  "memory, remember to write one (with expected_version or if_absent for safe concurrent " +
+  "edits), list to browse keys, move and forget to reorganize. Errors start with a code such " +
+  "as NOT_FOUND or VERSION_CONFLICT.";
+
+type ToolList = { tools: Tool[]; inputs: Map<string, z.ZodObject> };
+const toolLists = new Map<boolean, ToolList>();
+
+/** The tool list and input schemas, computed once per mode (not per connection). */
+function describeTools(namespaceArg: boolean): ToolList {
+  let list = toolLists.get(namespaceArg);
+  if (list === undefined) {
+    list = buildToolList(namespaceArg);
+    toolLists.set(namespaceArg, list);
+  }
+  return list;
+}
+
+function buildToolList(namespaceArg: boolean): ToolList {
+  const inputs = new Map<string, z.ZodObject>();
+  const tools = TOOLS.map((tool): Tool => {
+    const input = namespaceArg
+      ? tool.input.extend({
+          namespace: z
+            .string()
+            .describe("The namespace (store) to use; default: the server's --namespace.")
+            .optional(),
+        })
+      : tool.input;
+    inputs.set(tool.name, input);
+    return {
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: jsonSchema(input, "input") as Tool["inputSchema"],
+      outputSchema: jsonSchema(tool.output, "output") as Tool["outputSchema"],
+      annotations: { title: tool.title, ...tool.annotations },
+    };
+  });
+  return { tools, inputs };
+}
+
+function jsonSchema(schema: z.ZodObject, io: "input" | "output"): Record<string, unknown> {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io }) as Record<string, unknown>;
+  return rest;
+}
+
+/** One readable line per validation problem: `path: message`. */
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const path = issue.path.join(".");
+      if (issue.code === "unrecognized_keys") {
+        return `unknown argument${issue.keys.length > 1 ? "s" : ""} ${issue.keys.join(", ")}`;
+      }
+      return path ? `${path}: ${issue.message}` : issue.message;
+    })
+    .join("; ");
+}
+
+/** Refuses a `namespace` argument unless the server was started with --namespace-arg. */
+function checkNamespaceAllowed(runtime: Runtime, args: Record<string, unknown>): void {
+  if ("namespace" in args && !runtime.namespaceArg) {
+    throw new ToolError(
+      "NAMESPACE_DISABLED",
+      "this server serves only its own namespace; start it with --namespace-arg to let calls choose a namespace",
+    );
+  }
+}
+
+/** The store a validated call addresses. */
+function contextFor(runtime: Runtime, namespaceArg: unknown): ToolContext {
+  const namespace = namespaceArg === undefined ? runtime.namespace : checkNamespace(namespaceArg);
+  return { store: runtime.namespaces.get(namespace), namespace, server: runtime.server };
+}
+
+/** Key of a memory resource URI, or undefined when the URI is not one. */
+export function parseResourceUri(uri: string): { namespace: string; key: string } | undefined {
+  const match = /^hms-mcp:\/\/([^/]+)\/(.+)$/.exec(uri);
+  if (!match) return undefined;
+  try {
+    return { namespace: match[1] as string, key: decodeURIComponent(match[2] as string) };
+  } catch {
+    return undefined;
+  }
+}
+
+export function resourceUri(namespace: string, key: string): string {
+  return `hms-mcp://${namespace}/${encodeURIComponent(key)}`;
+}
+
+function mimeTypeOf(key: string): string {
+  return /\.(md|markdown)$/i.test(key) ? "text/markdown" : "text/plain";
+}
+
+/**
+ * A new MCP server for one connection (one stdio pipe or one HTTP session), sharing the
+ * runtime's stores with every other connection.
+ */
+export function createMcpServer(runtime: Runtime): Server {
+  const server = new Server(
+    { name: runtime.server.name, version: runtime.server.version, title: "Holographic Memory" },
+    {
+      capabilities: { tools: {}, resources: {}, prompts: {} },
+      instructions: INSTRUCTIONS,
+    },
+  );
+  const { tools, inputs } = describeTools(runtime.namespaceArg);
+  const byName = new Map<string, ToolDefinition>(TOOLS.map((tool) => [tool.name, tool]));
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+
+  server.setRequestHandler(CallToolRequestSchema, (request): CallToolResult => {
+    const { name } = request.params;
+    const tool = byName.get(name);
+    const input = inputs.get(name);
+    if (tool === undefined || input === undefined) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    }
+    const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+    try {
+      return runtime.calls.run(() => {
+        checkNamespaceAllowed(runtime, args);
+        const parsed = input.safeParse(args);
+        if (!parsed.success) {
+          throw new ToolError("INVALID_ARGUMENT", describeIssues(parsed.error));
+        }
+        const { namespace, ...toolArgs } = parsed.data as Record<string, unknown>;
+        const output = tool.run(toolArgs, contextFor(runtime, namespace));
+        return {
+          content: [{ type: "text", text: output.text }],
+          structuredContent: output.structured,
+        };
+      });
+    } catch (thrown) {
+      const { error, unexpected } = toToolError(thrown);
+      if (unexpected) runtime.log.error({ err: thrown, tool: name }, "tool call failed");
+      else runtime.log.debug({ tool: name, code: error.code }, error.message);
+      return errorResult(error);
+    }
+  });
+
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+    resourceTemplates: [
+      {
+        uriTemplate: RESOURCE_TEMPLATE,
+        name: "memory",
+        title: "A memory",
+        description:
+          "The text of the memory with this key (percent-encoded) in this namespace" +
+          (runtime.namespaceArg ? "." : ` (only ${runtime.namespace} on this server).`),
+        mimeType: "text/plain",
+      },
+    ],
+  }));
+
+  server.setRequestHandler(ListResourcesRequestSchema, (request) =>
+    runtime.calls.run(() => {
+      const store: MemoryStore = runtime.namespaces.get(runtime.namespace);
+      let page: ReturnType<MemoryStore["list"]>;
+      try {
+        page = store.list({ cursor: request.params?.cursor, limit: 1000 });
+      } catch (error) {
+        throw new McpError(ErrorCode.InvalidParams, (error as Error).message);
+      }
+      return {
+        resources: page.items.map((item) => ({
+          uri: resourceUri(runtime.namespace, item.key),
+          name: item.key,
+          mimeType: mimeTypeOf(item.key),
+          size: item.bytes,
+        })),
+        ...(page.next_cursor === null ? {} : { nextCursor: page.next_cursor }),
+      };
+    }),
+  );
+
+  server.setRequestHandler(ReadResourceRequestSchema, (request) =>
+    runtime.calls.run(() => {
+      const { uri } = request.params;
+      const parsed = parseResourceUri(uri);
+      if (parsed === undefined) {
+        throw new McpError(RESOURCE_NOT_FOUND, `Not a memory resource: ${uri}`, { uri });
+      }
+      if (parsed.namespace !== runtime.namespace && !runtime.namespaceArg) {
+        throw new McpError(
+          RESOURCE_NOT_FOUND,
+          `This server serves only namespace ${runtime.namespace}; start it with --namespace-arg to read others`,
+          { uri },
+        );
+      }
+      let memory: ReturnType<MemoryStore["get"]>;
+      try {
+        memory = runtime.namespaces.get(parsed.namespace).get(parsed.key);
+      } catch (error) {
+        throw new McpError(ErrorCode.InvalidParams, (error as Error).message, { uri });
+      }
+      if (memory === undefined) {
+        throw new McpError(RESOURCE_NOT_FOUND, `No memory at ${uri}`, { uri });
+      }
+      return { contents: [{ uri, mimeType: mimeTypeOf(memory.key), text: memory.text }] };
+    }),
+  );
+
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({
+    prompts: [
+      {
+        name: "recall",
+        title: "Recall memories",
+        description: "Recall the memories most relevant to a query and put them in context.",
+        arguments: [
+          { name: "query", description: "What to recall.", required: true },
+          { name: "k", description: "How many memories (1 to 50, default 5).", required: false },
+        ],
+      },
+    ],
+  }));
+
+  server.setRequestHandler(GetPromptRequestSchema, (request) =>
+    runtime.calls.run(() => {
+      if (request.params.name !== "recall") {
+        throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${request.params.name}`);
+      }
+      const query = request.params.arguments?.query;
+      const kText = request.params.arguments?.k;
+      const k = kText === undefined || kText === "" ? undefined : Number(kText);
+      if (typeof query !== "string") {
+        throw new McpError(ErrorCode.InvalidParams, "The recall prompt needs a query argument");
+      }
+      let hits: ReturnType<MemoryStore["recall"]>["hits"];
+      try {
+        hits = runtime.namespaces.get(runtime.namespace).recall(query, { k }).hits;
+      } catch (error) {
+        throw new McpError(ErrorCode.InvalidParams, (error as Error).message);
+      }
+      const body =
+        hits.length === 0
+          ? "No stored memory matches this query."
+          : hits
+              .map(
+                (hit) =>
+                  `<memory key=${JSON.stringify(hit.key)} lines="${hit.line_start}-${hit.line_end}">\n${hit.excerpt}\n</memory>`,
+              )
+              .join("\n");
+      return {
+        description: `Memories relevant to: ${query}`,
+        messages: [
+          {
+            role: "user" as const,
+            content: {
+              type: "text" as const,
+              text: `Memories relevant to "${query}" (best first):\n\n${body}`,
+            },
+          },
+        ],
+      };
+    }),
+  );
+
+  return server;
+}

@@ -1,0 +1,196 @@
+/**
+ * Helpers for tests that run the real hms-mcp process (the built dist/cli.js, or the binary
+ * HMS_MCP_BIN names) and talk to it with the official MCP client over stdio or HTTP.
+ * Not part of the package's build.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+
+/** The hms-mcp program under test. */
+export const BIN =
+  process.env.HMS_MCP_BIN ?? resolve(dirname(fileURLToPath(import.meta.url)), "../dist/cli.js");
+
+export type TransportKind = "stdio" | "http";
+
+/** A fresh temporary data directory and a function that removes it. */
+export function tempDataDir(): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), "hms-mcp-test-"));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** The environment a test server runs with: this one, minus any HMS_MCP_* settings. */
+export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value !== undefined && !name.startsWith("HMS_MCP_")) env[name] = value;
+  }
+  return { ...env, ...extra };
+}
+
+/** Connects an MCP client and lists tools once, so the client validates structured results. */
+async function ready(client: Client): Promise<Client> {
+  await client.listTools();
+  return client;
+}
+
+/** A stdio server process with a connected client. */
+export async function startStdio(options: {
+  dataDir: string;
+  args?: string[];
+  env?: Record<string, string>;
+}): Promise<{ client: Client; pid: number; stderr: () => string; close: () => Promise<void> }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, "--data-dir", options.dataDir, "--log-level", "warn", ...(options.args ?? [])],
+    env: cleanEnv(options.env),
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString("utf8");
+  });
+  const client = new Client({ name: "hms-mcp-test", version: "0" });
+  await client.connect(transport);
+  return {
+    client: await ready(client),
+    pid: transport.pid as number,
+    stderr: () => stderr,
+    close: () => client.close(),
+  };
+}
+
+/** A server process started with `--transport http --port 0`, and the URL it printed. */
+export interface HttpProcess {
+  readonly url: string;
+  readonly child: ChildProcess;
+  stderr(): string;
+  /** A new client session, optionally sending a bearer token. */
+  connect(token?: string): Promise<Client>;
+  /** SIGTERM, then wait for exit; returns the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Waits for a child to exit; returns its exit code (null when killed by a signal). */
+export function exited(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((done) => child.once("exit", (code) => done(code)));
+}
+
+export async function startHttpProcess(options: {
+  dataDir: string;
+  args?: string[];
+  env?: Record<string, string>;
+}): Promise<HttpProcess> {
+  const child = spawn(
+    process.execPath,
+    [
+      BIN,
+      "--transport",
+      "http",
+      "--port",
+      "0",
+      "--data-dir",
+      options.dataDir,
+      ...(options.args ?? []),
+    ],
+    { env: cleanEnv(options.env), stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let stderr = "";
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    const lines = createInterface({ input: child.stderr as NodeJS.ReadableStream });
+    lines.on("line", (line) => {
+      stderr += `${line}\n`;
+      const match = /listening on (http:\/\/\S+?)"/.exec(line);
+      if (match) resolveUrl(match[1] as string);
+    });
+    child.once("exit", (code) => reject(new Error(`hms-mcp exited with ${code}:\n${stderr}`)));
+  });
+  return {
+    url,
+    child,
+    stderr: () => stderr,
+    async connect(token) {
+      const transport = new StreamableHTTPClientTransport(new URL(url), {
+        requestInit: token ? { headers: { Authorization: `Bearer ${token}` } } : {},
+      });
+      const client = new Client({ name: "hms-mcp-test", version: "0" });
+      await client.connect(transport);
+      return ready(client);
+    },
+    async stop() {
+      child.kill("SIGTERM");
+      return exited(child);
+    },
+  };
+}
+
+/** A connected client over either transport, and how to shut it all down. */
+export interface Connection {
+  readonly client: Client;
+  close(): Promise<void>;
+}
+
+/** Starts a server over `kind` and connects one client to it. */
+export async function connect(
+  kind: TransportKind,
+  options: { dataDir: string; args?: string[]; env?: Record<string, string> },
+): Promise<Connection> {
+  if (kind === "stdio") {
+    const started = await startStdio(options);
+    return { client: started.client, close: started.close };
+  }
+  const server = await startHttpProcess(options);
+  const client = await server.connect();
+  return {
+    client,
+    async close() {
+      await client.close();
+      await server.stop();
+    },
+  };
+}
+
+/** Calls a tool and returns its result (success or tool error). */
+export async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+/** Calls a tool that must succeed and returns its structured content. */
+export async function ok<T = Record<string, unknown>>(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<T> {
+  const result = await call(client, name, args);
+  if (result.isError) {
+    const text = result.content.map((part) => ("text" in part ? part.text : "")).join("");
+    throw new Error(`${name} failed: ${text}`);
+  }
+  return result.structuredContent as T;
+}
+
+/** Calls a tool that must fail and returns its error code, message and `_meta` details. */
+export async function refused(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<{ code: string; text: string; meta: Record<string, unknown>; result: CallToolResult }> {
+  const result = await call(client, name, args);
+  if (!result.isError) throw new Error(`${name} succeeded but was expected to fail`);
+  const text = result.content.map((part) => ("text" in part ? part.text : "")).join("");
+  const code = /^([A-Z_]+): /.exec(text)?.[1] ?? "";
+  const meta = (result._meta?.["hms-mcp/error"] ?? {}) as Record<string, unknown>;
+  return { code, text, meta, result };
+}

@@ -1,0 +1,442 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type Connection,
+  call,
+  connect,
+  ok,
+  refused,
+  type TransportKind,
+  tempDataDir,
+} from "./test-support.js";
+
+interface Record {
+  key: string;
+  text: string;
+  tags: string[];
+  metadata: { [name: string]: unknown };
+  version: number;
+  hash: string;
+  bytes: number;
+  created_at: string;
+  updated_at: string;
+}
+
+describe.each<TransportKind>(["stdio", "http"])("every tool over %s", (kind) => {
+  const data = tempDataDir();
+  let connection: Connection;
+  let client: Client;
+
+  beforeAll(async () => {
+    connection = await connect(kind, { dataDir: data.dir });
+    client = connection.client;
+  });
+
+  afterAll(async () => {
+    await connection.close();
+    data.remove();
+  });
+
+  it("lists the contract's tools with schemas and annotations", async () => {
+    const { tools } = await client.listTools();
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    expect([...byName.keys()].sort()).toEqual(
+      ["export", "forget", "get", "list", "move", "recall", "remember", "search", "stats"].sort(),
+    );
+    for (const tool of tools) {
+      expect(tool.inputSchema.type).toBe("object");
+      expect(tool.outputSchema?.type).toBe("object");
+      expect(tool.description?.length).toBeGreaterThan(20);
+      expect(tool.inputSchema.properties).not.toHaveProperty("namespace");
+    }
+    const hints = (name: string) => byName.get(name)?.annotations;
+    expect(hints("remember")).toMatchObject({ destructiveHint: true, idempotentHint: false });
+    expect(hints("forget")).toMatchObject({ destructiveHint: true, idempotentHint: true });
+    expect(hints("move")).toMatchObject({ destructiveHint: true });
+    for (const name of ["get", "list", "recall", "search", "stats", "export"]) {
+      expect(hints(name)).toMatchObject({ readOnlyHint: true });
+    }
+    expect(byName.get("forget")?.inputSchema.properties).toHaveProperty("prefix");
+  });
+
+  it("remember then get returns the whole record, with a text summary", async () => {
+    const written = await ok(client, "remember", {
+      key: "/memories/notes.md",
+      text: "line one\nline two\n",
+      tags: ["memory-file"],
+      metadata: { source: "test" },
+    });
+    expect(written).toMatchObject({
+      key: "/memories/notes.md",
+      version: 1,
+      bytes: 18,
+      created: true,
+    });
+    const result = await call(client, "get", { key: "/memories/notes.md" });
+    expect(result.isError).toBeFalsy();
+    const record = result.structuredContent as unknown as Record;
+    expect(record).toMatchObject({
+      text: "line one\nline two\n",
+      tags: ["memory-file"],
+      metadata: { source: "test" },
+      version: 1,
+      hash: written.hash,
+    });
+    expect(result.content[0]).toMatchObject({ type: "text" });
+    expect((result.content[0] as { text: string }).text).toContain("line two");
+  });
+
+  it("reports errors as isError with CODE: message, _meta details and no structuredContent", async () => {
+    const missing = await refused(client, "get", { key: "no/such/key" });
+    expect(missing.code).toBe("NOT_FOUND");
+    expect(missing.text).toBe("NOT_FOUND: no/such/key does not exist");
+    expect(missing.meta).toMatchObject({
+      code: "NOT_FOUND",
+      message: "no/such/key does not exist",
+    });
+    expect(missing.result.structuredContent).toBeUndefined();
+  });
+
+  it("enforces compare-and-set: EXISTS, VERSION_CONFLICT, NOT_FOUND", async () => {
+    await ok(client, "remember", { key: "cas/k", text: "v1" });
+    expect(
+      (await refused(client, "remember", { key: "cas/k", text: "x", if_absent: true })).code,
+    ).toBe("EXISTS");
+    await ok(client, "remember", { key: "cas/k", text: "v2", expected_version: 1 });
+    const conflict = await refused(client, "remember", {
+      key: "cas/k",
+      text: "v3",
+      expected_version: 1,
+    });
+    expect(conflict.text).toBe(
+      "VERSION_CONFLICT: cas/k is at version 2, not the expected version 1",
+    );
+    expect(conflict.meta).toMatchObject({ code: "VERSION_CONFLICT", current_version: 2 });
+    const absent = await refused(client, "remember", {
+      key: "cas/none",
+      text: "x",
+      expected_version: 1,
+    });
+    expect(absent.code).toBe("NOT_FOUND");
+    const both = await refused(client, "remember", {
+      key: "cas/k",
+      text: "x",
+      expected_version: 2,
+      if_absent: true,
+    });
+    expect(both.code).toBe("INVALID_ARGUMENT");
+    expect((await ok<Record>(client, "get", { key: "cas/k" })).text).toBe("v2");
+    expect((await refused(client, "get", { key: "cas/none" })).code).toBe("NOT_FOUND");
+  });
+
+  it("stores exactly max_text_bytes and refuses one byte more, storing nothing", async () => {
+    const stats = await ok<{ max_text_bytes: number }>(client, "stats");
+    expect(stats.max_text_bytes).toBe(32768);
+    // "€" is 3 UTF-8 bytes: the limit reached with multi-byte characters.
+    const atLimit = `${"€".repeat(10000)}${"a".repeat(32768 - 30000)}`;
+    expect((await ok(client, "remember", { key: "size/fits", text: atLimit })).bytes).toBe(32768);
+    const over = await refused(client, "remember", { key: "size/over", text: `${atLimit}a` });
+    expect(over.code).toBe("TOO_LARGE");
+    expect(over.text).toContain("32769 bytes, over the limit of 32768");
+    expect((await refused(client, "get", { key: "size/over" })).code).toBe("NOT_FOUND");
+    const replace = await refused(client, "remember", { key: "size/fits", text: `${atLimit}!` });
+    expect(replace.code).toBe("TOO_LARGE");
+    expect((await ok<Record>(client, "get", { key: "size/fits" })).version).toBe(1);
+  });
+
+  it("answers bad arguments with INVALID_ARGUMENT tool errors, not protocol errors", async () => {
+    const cases: [string, { [name: string]: unknown }][] = [
+      ["remember", { key: 5, text: "x" }],
+      ["remember", { key: "k" }],
+      ["remember", { key: "k", text: "x", bogus: true }],
+      ["remember", { key: "k", text: "x", expected_version: 0 }],
+      ["remember", { key: "k", text: "x", expected_version: 1.5 }],
+      ["remember", { key: "k", text: "x", tags: "not-a-list" }],
+      ["remember", { key: "k", text: "x", tags: ["has space"] }],
+      ["remember", { key: "k", text: "x", metadata: [1, 2] }],
+      ["remember", { key: "", text: "x" }],
+      ["remember", { key: "bad\u0007key", text: "x" }],
+      ["remember", { key: "k".repeat(513), text: "x" }],
+      ["recall", { query: "x", k: 0 }],
+      ["recall", { query: "x", k: 51 }],
+      ["recall", {}],
+      ["list", { limit: 0 }],
+      ["list", { limit: 1001 }],
+      ["list", { cursor: "forged" }],
+      ["export", { cursor: "forged" }],
+      ["forget", {}],
+      ["forget", { key: "a", prefix: "b" }],
+      ["forget", { prefix: "" }],
+      ["forget", { prefix: "p", expected_version: 1 }],
+      ["move", { from: "a" }],
+      ["move", { from: "a", to: "b", from_prefix: "c", to_prefix: "d" }],
+      ["move", { from_prefix: "a/", to_prefix: "a/b/" }],
+      ["search", { text: "" }],
+      ["get", {}],
+      ["stats", { extra: 1 }],
+    ];
+    for (const [tool, args] of cases) {
+      const error = await refused(client, tool, args);
+      expect({ tool, args, code: error.code }).toEqual({ tool, args, code: "INVALID_ARGUMENT" });
+      expect(error.meta.code).toBe("INVALID_ARGUMENT");
+    }
+    expect(
+      (await refused(client, "remember", { key: "k", text: "x", tags: ["a".repeat(65)] })).code,
+    ).toBe("TOO_LARGE");
+    expect(
+      (
+        await refused(client, "remember", {
+          key: "k",
+          text: "x",
+          metadata: { v: "a".repeat(9000) },
+        })
+      ).code,
+    ).toBe("TOO_LARGE");
+    expect((await refused(client, "get", { key: "k" })).code).toBe("NOT_FOUND");
+  });
+
+  it("holds memory-file keys to @hms/memory-paths, whatever the client checked", async () => {
+    for (const args of [
+      { key: "/memories/../../etc/passwd", text: "x" },
+      { key: "/memories/%2e%2e/x", text: "x" },
+      { key: "/memories/.ssh/id", text: "x" },
+      { key: "not/under/memories", text: "x", tags: ["memory-file"] },
+    ]) {
+      const error = await refused(client, "remember", args);
+      expect(error.code).toBe("INVALID_ARGUMENT");
+      expect(error.text).toContain("Invalid memory path");
+    }
+    await ok(client, "remember", { key: "/memories/ok/file.md", text: "x", tags: ["memory-file"] });
+    expect(
+      (await refused(client, "move", { from: "/memories/ok/file.md", to: "/memories/../x" })).code,
+    ).toBe("INVALID_ARGUMENT");
+  });
+
+  it("refuses a namespace argument with NAMESPACE_DISABLED", async () => {
+    const error = await refused(client, "list", { namespace: "other" });
+    expect(error.code).toBe("NAMESPACE_DISABLED");
+    expect(error.text).toContain("--namespace-arg");
+  });
+
+  it("lists in key order, by prefix and tag, a page at a time", async () => {
+    for (const key of ["ls/b", "ls/a", "ls/c/1", "ls/c/2", "lsx"]) {
+      await ok(client, "remember", { key, text: key, tags: key.startsWith("ls/c") ? ["c"] : [] });
+    }
+    const keys: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: {
+        items: { key: string; bytes: number; version: number }[];
+        next_cursor: string | null;
+      } = await ok(client, "list", { prefix: "ls/", limit: 2, ...(cursor ? { cursor } : {}) });
+      keys.push(...page.items.map((item) => item.key));
+      cursor = page.next_cursor;
+    } while (cursor !== null);
+    expect(keys).toEqual(["ls/a", "ls/b", "ls/c/1", "ls/c/2"]);
+    const tagged = await ok<{
+      items: { key: string; bytes: number; version: number; tags: string[] }[];
+    }>(client, "list", { tag: "c" });
+    expect(tagged.items).toEqual([
+      expect.objectContaining({ key: "ls/c/1", bytes: 6, version: 1, tags: ["c"] }),
+      expect.objectContaining({ key: "ls/c/2", bytes: 6, version: 1, tags: ["c"] }),
+    ]);
+  });
+
+  it("forgets a key (with expected version) or a whole prefix", async () => {
+    for (const key of ["fg/a/1", "fg/a/2", "fg/a%", "fg/b"])
+      await ok(client, "remember", { key, text: "x" });
+    expect((await refused(client, "forget", { key: "fg/b", expected_version: 9 })).code).toBe(
+      "VERSION_CONFLICT",
+    );
+    expect(await ok(client, "forget", { key: "fg/b", expected_version: 1 })).toEqual({
+      deleted: 1,
+    });
+    expect((await refused(client, "forget", { key: "fg/b" })).code).toBe("NOT_FOUND");
+    expect(await ok(client, "forget", { prefix: "fg/a/" })).toEqual({ deleted: 2 });
+    expect(await ok(client, "forget", { prefix: "fg/zzz" })).toEqual({ deleted: 0 });
+    const left = await ok<{ items: { key: string }[] }>(client, "list", { prefix: "fg/" });
+    expect(left.items.map((item) => item.key)).toEqual(["fg/a%"]);
+  });
+
+  it("moves a key or a prefix atomically", async () => {
+    await ok(client, "remember", { key: "mv/a", text: "alpha", tags: ["t"] });
+    await ok(client, "remember", { key: "mv/dir/1", text: "one" });
+    await ok(client, "remember", { key: "mv/dir/2", text: "two" });
+    await ok(client, "remember", { key: "mv/taken/2", text: "in the way" });
+    expect(await ok(client, "move", { from: "mv/a", to: "mv/b", expected_version: 1 })).toEqual({
+      moved: 1,
+    });
+    expect(await ok<Record>(client, "get", { key: "mv/b" })).toMatchObject({
+      text: "alpha",
+      tags: ["t"],
+      version: 2,
+    });
+    expect((await refused(client, "move", { from: "mv/a", to: "mv/c" })).code).toBe("NOT_FOUND");
+    expect((await refused(client, "move", { from: "mv/b", to: "mv/dir/1" })).code).toBe("EXISTS");
+    expect(
+      (await refused(client, "move", { from: "mv/b", to: "mv/c", expected_version: 1 })).code,
+    ).toBe("VERSION_CONFLICT");
+    const blocked = await refused(client, "move", {
+      from_prefix: "mv/dir/",
+      to_prefix: "mv/taken/",
+    });
+    expect(blocked.code).toBe("EXISTS");
+    expect((await ok<Record>(client, "get", { key: "mv/dir/1" })).version).toBe(1);
+    expect(
+      (await refused(client, "move", { from_prefix: "mv/none/", to_prefix: "mv/x/" })).code,
+    ).toBe("NOT_FOUND");
+    expect(await ok(client, "move", { from_prefix: "mv/dir/", to_prefix: "mv/new/" })).toEqual({
+      moved: 2,
+    });
+    const keys = await ok<{ items: { key: string }[] }>(client, "list", { prefix: "mv/" });
+    expect(keys.items.map((item) => item.key)).toEqual([
+      "mv/b",
+      "mv/new/1",
+      "mv/new/2",
+      "mv/taken/2",
+    ]);
+  });
+
+  it("recalls the relevant memory first, filters by tag, and gives correct line ranges", async () => {
+    const pets =
+      "# Pets\n\nThe user has two cats.\nThey are called Miso and Tofu.\nBoth are grey.\n";
+    await ok(client, "remember", { key: "/memories/pets.md", text: pets, tags: ["memory-file"] });
+    await ok(client, "remember", {
+      key: "/memories/customers.md",
+      text: "# Customers\nAcme Corp prefers email follow-ups.\nGlobex wants phone calls.",
+      tags: ["memory-file"],
+    });
+    await ok(client, "remember", {
+      key: "scratch/cats",
+      text: "cats cats cats",
+      tags: ["scratch"],
+    });
+    type Hits = {
+      hits: { key: string; score: number; excerpt: string; line_start: number; line_end: number }[];
+      build: string;
+    };
+    const acme = await ok<Hits>(client, "recall", { query: "how should I follow up with Acme?" });
+    expect(acme.build).toBe("lexical");
+    expect(acme.hits[0]?.key).toBe("/memories/customers.md");
+    expect(acme.hits[0]?.excerpt).toContain("Acme Corp prefers email follow-ups.");
+
+    const miso = await ok<Hits>(client, "recall", { query: "Miso", tag: "memory-file", k: 3 });
+    expect(miso.hits.map((hit) => hit.key)).toEqual(["/memories/pets.md"]);
+    const hit = miso.hits[0];
+    const lines = pets.split("\n");
+    expect(hit?.excerpt).toBe(lines.slice((hit?.line_start ?? 1) - 1, hit?.line_end).join("\n"));
+    expect(hit?.line_start).toBeLessThanOrEqual(4);
+    expect(hit?.line_end).toBeGreaterThanOrEqual(4);
+
+    const cats = await ok<Hits>(client, "recall", { query: "cats", tag: "memory-file" });
+    expect(cats.hits.map((h) => h.key)).toEqual(["/memories/pets.md"]);
+    const all = await ok<Hits>(client, "recall", { query: "cats" });
+    expect(all.hits.map((h) => h.key).sort()).toEqual(["/memories/pets.md", "scratch/cats"]);
+    expect(all.hits[0]?.score).toBeGreaterThanOrEqual(
+      all.hits[1]?.score ?? Number.POSITIVE_INFINITY,
+    );
+    const scoped = await ok<Hits>(client, "recall", { query: "cats", prefix: "scratch/" });
+    expect(scoped.hits.map((h) => h.key)).toEqual(["scratch/cats"]);
+  });
+
+  it("accepts hostile recall queries without errors", async () => {
+    const queries = [
+      "",
+      '"',
+      'cats" OR "',
+      "NEAR(cats Miso)",
+      "cats AND NOT",
+      "*",
+      "^Miso",
+      "text:cats",
+      "((((",
+      "-cats",
+      "🐈‍⬛ 🧠",
+      "記憶の猫",
+      "кошки AND",
+      "\u0000\u0001",
+      "a:b:c d*e^f (g) {h} [i] 'j' \"k\" + | \\",
+    ];
+    for (const query of queries) {
+      const result = await call(client, "recall", { query });
+      expect({ query, isError: result.isError ?? false }).toEqual({ query, isError: false });
+    }
+  });
+
+  it("searches literal text case-insensitively with line numbers", async () => {
+    await ok(client, "remember", {
+      key: "sr/a",
+      text: "alpha\nThe NEEDLE (1)\nneedle again",
+      tags: ["s"],
+    });
+    await ok(client, "remember", { key: "sr/b", text: "no match here" });
+    const found = await ok<{ hits: { key: string; line: number; snippet: string }[] }>(
+      client,
+      "search",
+      { text: "needle (", prefix: "sr/" },
+    );
+    expect(found.hits).toEqual([{ key: "sr/a", line: 2, snippet: "The NEEDLE (1)" }]);
+    const tagged = await ok<{ hits: unknown[] }>(client, "search", {
+      text: "needle",
+      tag: "s",
+      limit: 1,
+    });
+    expect(tagged.hits).toHaveLength(1);
+  });
+
+  it("exports whole records page by page", async () => {
+    for (let i = 0; i < 3; i++) await ok(client, "remember", { key: `ex/${i}`, text: `body ${i}` });
+    const first = await ok<{ memories: Record[]; next_cursor: string | null }>(client, "export", {
+      prefix: "ex/",
+      limit: 2,
+    });
+    expect(first.memories.map((m) => m.text)).toEqual(["body 0", "body 1"]);
+    const second = await ok<{ memories: Record[]; next_cursor: string | null }>(client, "export", {
+      prefix: "ex/",
+      limit: 2,
+      cursor: first.next_cursor,
+    });
+    expect(second.memories.map((m) => m.key)).toEqual(["ex/2"]);
+    expect(second.next_cursor).toBeNull();
+  });
+
+  it("reports stats with limits, build and versions", async () => {
+    const stats = await ok(client, "stats");
+    expect(stats).toMatchObject({
+      namespace: "default",
+      max_text_bytes: 32768,
+      limits: { max_key_bytes: 512, max_tags: 32, max_tag_bytes: 64, max_metadata_bytes: 8192 },
+      recall: { build: "lexical", model: null },
+      schema_version: 2,
+      server: { name: "hms-mcp" },
+    });
+    expect(stats.memories).toBeGreaterThan(0);
+    expect(stats.bytes).toBeGreaterThan(0);
+  });
+
+  it("serves memories as resources and wraps recall in a prompt", async () => {
+    await ok(client, "remember", { key: "/memories/res ü.md", text: "resource body" });
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates[0]?.uriTemplate).toBe("hms-mcp://{namespace}/{key}");
+    const { resources } = await client.listResources();
+    const entry = resources.find((resource) => resource.name === "/memories/res ü.md");
+    expect(entry?.uri).toBe("hms-mcp://default/%2Fmemories%2Fres%20%C3%BC.md");
+    const read = await client.readResource({ uri: entry?.uri ?? "" });
+    expect(read.contents[0]).toMatchObject({ text: "resource body", mimeType: "text/markdown" });
+    await expect(client.readResource({ uri: "hms-mcp://default/missing" })).rejects.toThrow(
+      /No memory/,
+    );
+    await expect(client.readResource({ uri: "hms-mcp://other/x" })).rejects.toThrow(
+      /--namespace-arg/,
+    );
+
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((prompt) => prompt.name)).toEqual(["recall"]);
+    const prompt = await client.getPrompt({
+      name: "recall",
+      arguments: { query: "resource body" },
+    });
+    const text = (prompt.messages[0]?.content as { text?: string } | undefined)?.text;
+    expect(text).toContain('<memory key="/memories/res ü.md" lines="1-1">');
+  });
+});

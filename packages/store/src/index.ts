@@ -1,0 +1,49 @@
+/**
+ * @hms/store: the Holographic Memory store. SQLite (WAL) records with versions, tags and
+ * metadata; compare-and-set writes; atomic prefix deletes and moves; BM25 recall with excerpts;
+ * one isolated file per namespace.
+ */
+export { defaultDataDir } from "./data-dir.js";
+export { isStoreError, StoreError, type StoreErrorCode } from "./errors.js";
+export { compareKeys, decodeCursor, encodeCursor, prefixSuccessor } from "./keys.js";
+export { DEFAULT_LIMITS, type Limits, MAX_TEXT_BYTES_CEILING, utf8Bytes } from "./limits.js";
+export { isMemoryFile, MEMORY_FILE_TAG, MEMORY_ROOT } from "./memory-file.js";
+export {
+  checkNamespace,
+  DEFAULT_MAX_OPEN,
+  DEFAULT_NAMESPACE,
+  NAMESPACE_PATTERN,
+  Namespaces,
+  type NamespacesOptions,
+  storeFileName,
+} from "./namespaces.js";
+export { EXCERPT_CHARS, EXCERPT_LINES } from "./recall/excerpt.js";
+export { LexicalRanker } from "./recall/lexical.js";
+export { matchExpression, queryTerms, STOPWORDS } from "./recall/query.js";
+export type { RankedId, Ranker, RecallBuild, RecallFilter } from "./recall/ranker.js";
+export { MIGRATIONS, type Migration, migrate, SCHEMA_VERSION, schemaVersion } from "./schema.js";
+export { SNIPPET_CHARS } from "./search.js";
+export {
+  DEFAULT_PAGE,
+  DEFAULT_RECALL_K,
+  type ExportPage,
+  type ListItem,
+  type ListPage,
+  MAX_PAGE,
+  MAX_QUERY_BYTES,
+  MAX_RECALL_K,
+  MAX_SEARCH_CHARS,
+  type MemoryRecord,
+  MemoryStore,
+  type PageOptions,
+  type RecallHit,
+  type RecallOptions,
+  type RecallResult,
+  type RememberInput,
+  type RememberResult,
+  type SearchHit,
+  type SearchOptions,
+  type Selection,
+  type StoreOptions,
+  type StoreStats,
+} from "./store.js";

@@ -1,0 +1,83 @@
+import { mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { checkNamespace, Namespaces, storeFileName } from "./namespaces.js";
+import { MemoryStore } from "./store.js";
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "hms-ns-"));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("namespaces", () => {
+  it("accepts plain names and refuses everything else", () => {
+    for (const name of ["default", "a", "user-42", "agent_7", "0", "x".repeat(64)]) {
+      expect(checkNamespace(name)).toBe(name);
+    }
+    for (const name of [
+      "",
+      "A",
+      "-a",
+      "_a",
+      "a/b",
+      "..",
+      "a.b",
+      "a b",
+      "x".repeat(65),
+      "é",
+      "a\0",
+    ]) {
+      expect(() => checkNamespace(name)).toThrow(/namespace .* is not valid/);
+    }
+  });
+
+  it("keeps each namespace in its own file, named from a hash", () => {
+    const namespaces = new Namespaces({ dataDir: dir });
+    try {
+      namespaces.get("alice").remember({ key: "secret", text: "alice's", tags: ["t"] });
+      namespaces.get("bob").remember({ key: "other", text: "bob's" });
+      const bob = namespaces.get("bob");
+      expect(bob.get("secret")).toBeUndefined();
+      expect(bob.list().items.map((item) => item.key)).toEqual(["other"]);
+      expect(bob.recall("alice").hits).toEqual([]);
+      expect(bob.search("alice").hits).toEqual([]);
+      expect(bob.export().memories.map((m) => m.key)).toEqual(["other"]);
+      const files = readdirSync(join(dir, "namespaces")).filter((f) => f.endsWith(".sqlite"));
+      expect(files.sort()).toEqual([storeFileName("alice"), storeFileName("bob")].sort());
+      for (const file of files) expect(file).toMatch(/^ns-[0-9a-f]{32}\.sqlite$/);
+    } finally {
+      namespaces.close();
+    }
+  });
+
+  it("bounds how many stores are open, reopening on demand", () => {
+    const namespaces = new Namespaces({ dataDir: dir, maxOpen: 2 });
+    try {
+      const a = namespaces.get("a");
+      a.remember({ key: "k", text: "in a" });
+      namespaces.get("b");
+      namespaces.get("c");
+      expect(namespaces.openCount).toBe(2);
+      expect(a.open).toBe(false);
+      expect(namespaces.get("a").get("k")?.text).toBe("in a");
+    } finally {
+      namespaces.close();
+    }
+  });
+
+  it("refuses a store file that belongs to another namespace", () => {
+    const namespaces = new Namespaces({ dataDir: dir });
+    namespaces.get("alice").remember({ key: "k", text: "x" });
+    namespaces.close();
+    const folder = join(dir, "namespaces");
+    renameSync(join(folder, storeFileName("alice")), join(folder, storeFileName("mallory")));
+    for (const suffix of ["-wal", "-shm"]) {
+      rmSync(join(folder, storeFileName("alice") + suffix), { force: true });
+    }
+    expect(() =>
+      MemoryStore.open(join(folder, storeFileName("mallory")), { namespace: "mallory" }),
+    ).toThrow(/holds namespace alice/);
+  });
+});

@@ -1,0 +1,64 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { MIGRATIONS, migrate, SCHEMA_VERSION, schemaVersion } from "./schema.js";
+import { MemoryStore } from "./store.js";
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "hms-schema-"));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("schema migrations", () => {
+  it("numbers migrations 1, 2, ... and ends at SCHEMA_VERSION", () => {
+    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+    expect(SCHEMA_VERSION).toBe(MIGRATIONS.length);
+  });
+
+  it("upgrades a version-1 file with data to the current schema, indexing old rows", () => {
+    const file = join(dir, "old.sqlite");
+    const old = new Database(file);
+    migrate(old, 1);
+    expect(schemaVersion(old)).toBe(1);
+    old
+      .prepare(
+        `INSERT INTO memories (key, text, tags, metadata, version, hash, bytes, created_at, updated_at)
+         VALUES ('legacy', 'written before recall existed', '["old"]', '{}', 3, 'sha256:x', 29,
+                 '2025-01-01T00:00:00.000Z', '2025-01-02T00:00:00.000Z')`,
+      )
+      .run();
+    old.prepare("INSERT INTO memory_tags (tag, memory_id) VALUES ('old', 1)").run();
+    old.close();
+
+    const store = MemoryStore.open(file);
+    try {
+      expect(store.stats().schema_version).toBe(SCHEMA_VERSION);
+      expect(store.get("legacy")).toMatchObject({ version: 3, tags: ["old"] });
+      expect(store.recall("recall", { tag: "old" }).hits.map((hit) => hit.key)).toEqual(["legacy"]);
+      store.remember({ key: "legacy", text: "rewritten" });
+      expect(store.recall("recall").hits).toEqual([]);
+      expect(store.recall("rewritten").hits.map((hit) => hit.key)).toEqual(["legacy"]);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("refuses a file from a newer schema instead of guessing", () => {
+    const file = join(dir, "new.sqlite");
+    const db = new Database(file);
+    db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    db.close();
+    expect(() => MemoryStore.open(file)).toThrow(/newer than/);
+  });
+
+  it("leaves the file in WAL mode", () => {
+    const file = join(dir, "mode.sqlite");
+    MemoryStore.open(file).close();
+    const db = new Database(file);
+    expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+    db.close();
+  });
+});

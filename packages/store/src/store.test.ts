@@ -1,0 +1,553 @@
+import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { StoreError } from "./errors.js";
+import { MemoryStore } from "./store.js";
+
+let dir: string;
+let store: MemoryStore;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "hms-store-"));
+  store = MemoryStore.open(join(dir, "store.sqlite"));
+});
+
+afterEach(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Runs `action` and returns the StoreError it throws (failing if it does not throw one). */
+function refusal(action: () => unknown): StoreError {
+  try {
+    action();
+  } catch (error) {
+    if (error instanceof StoreError) return error;
+    throw error;
+  }
+  throw new Error("expected a StoreError");
+}
+
+describe("remember and get", () => {
+  it("creates a record with version 1, hash, size and times", () => {
+    const text = "héllo\nworld";
+    const result = store.remember({ key: "notes/a", text, tags: ["t1"], metadata: { n: 1 } });
+    expect(result).toMatchObject({ key: "notes/a", version: 1, bytes: 12, created: true });
+    const record = store.get("notes/a");
+    expect(record).toMatchObject({
+      key: "notes/a",
+      text,
+      tags: ["t1"],
+      metadata: { n: 1 },
+      version: 1,
+      bytes: 12,
+      hash: `sha256:${createHash("sha256").update(text).digest("hex")}`,
+    });
+    expect(record?.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(record?.updated_at).toBe(record?.created_at);
+    expect(result.hash).toBe(record?.hash);
+  });
+
+  it("replaces, incrementing the version and keeping omitted tags and metadata", () => {
+    store.remember({ key: "k", text: "one", tags: ["a", "b"], metadata: { x: 1 } });
+    const second = store.remember({ key: "k", text: "two" });
+    expect(second).toMatchObject({ version: 2, created: false });
+    expect(store.get("k")).toMatchObject({ text: "two", tags: ["a", "b"], metadata: { x: 1 } });
+    store.remember({ key: "k", text: "three", tags: [], metadata: {} });
+    expect(store.get("k")).toMatchObject({ version: 3, tags: [], metadata: {} });
+    expect(store.list({ tag: "a" }).items).toEqual([]);
+  });
+
+  it("returns undefined for a missing key", () => {
+    expect(store.get("missing")).toBeUndefined();
+  });
+
+  it("refuses if_absent on an existing key with EXISTS", () => {
+    store.remember({ key: "k", text: "one" });
+    const error = refusal(() => store.remember({ key: "k", text: "two", ifAbsent: true }));
+    expect(error.code).toBe("EXISTS");
+    expect(store.get("k")?.text).toBe("one");
+    expect(store.remember({ key: "new", text: "x", ifAbsent: true }).created).toBe(true);
+  });
+
+  it("applies expected_version as compare-and-set", () => {
+    store.remember({ key: "k", text: "one" });
+    store.remember({ key: "k", text: "two", expectedVersion: 1 });
+    const error = refusal(() => store.remember({ key: "k", text: "three", expectedVersion: 1 }));
+    expect(error.code).toBe("VERSION_CONFLICT");
+    expect(error.message).toBe("k is at version 2, not the expected version 1");
+    expect(error.details).toMatchObject({ current_version: 2, expected_version: 1 });
+    expect(store.get("k")).toMatchObject({ text: "two", version: 2 });
+  });
+
+  it("answers NOT_FOUND to expected_version on a missing key, and stores nothing", () => {
+    const error = refusal(() => store.remember({ key: "k", text: "x", expectedVersion: 1 }));
+    expect(error.code).toBe("NOT_FOUND");
+    expect(store.get("k")).toBeUndefined();
+  });
+
+  it("refuses expected_version together with if_absent", () => {
+    const error = refusal(() =>
+      store.remember({ key: "k", text: "x", expectedVersion: 1, ifAbsent: true }),
+    );
+    expect(error.code).toBe("INVALID_ARGUMENT");
+  });
+
+  it("stores a text of exactly max_text_bytes and refuses one byte more", () => {
+    const small = MemoryStore.open(join(dir, "small.sqlite"), { maxTextBytes: 10 });
+    try {
+      // "é" is 2 bytes in UTF-8: 4 × 2 + 2 = 10 bytes.
+      expect(small.remember({ key: "fits", text: "éééé12" }).bytes).toBe(10);
+      const error = refusal(() => small.remember({ key: "over", text: "éééé123" }));
+      expect(error.code).toBe("TOO_LARGE");
+      expect(error.message).toContain("11 bytes, over the limit of 10 bytes");
+      expect(small.get("over")).toBeUndefined();
+      expect(small.stats().memories).toBe(1);
+    } finally {
+      small.close();
+    }
+  });
+
+  it("refuses bad keys with INVALID_ARGUMENT", () => {
+    for (const key of [
+      "",
+      "a\u0000b",
+      "tab\there",
+      "del\u007f",
+      "c1\u0085",
+      "x".repeat(513),
+      "\uD800",
+    ]) {
+      expect(refusal(() => store.remember({ key, text: "x" })).code).toBe("INVALID_ARGUMENT");
+    }
+    expect(store.remember({ key: "é".repeat(256), text: "x" }).key).toHaveLength(256);
+    expect(store.stats().memories).toBe(1);
+  });
+
+  it("validates tags: characters, count and length", () => {
+    expect(refusal(() => store.remember({ key: "k", text: "x", tags: ["a b"] })).code).toBe(
+      "INVALID_ARGUMENT",
+    );
+    expect(refusal(() => store.remember({ key: "k", text: "x", tags: [""] })).code).toBe(
+      "INVALID_ARGUMENT",
+    );
+    const many = Array.from({ length: 33 }, (_, i) => `t${i}`);
+    expect(refusal(() => store.remember({ key: "k", text: "x", tags: many })).code).toBe(
+      "TOO_LARGE",
+    );
+    expect(
+      refusal(() => store.remember({ key: "k", text: "x", tags: ["a".repeat(65)] })).code,
+    ).toBe("TOO_LARGE");
+    expect(store.get("k")).toBeUndefined();
+    store.remember({
+      key: "k",
+      text: "x",
+      tags: ["A.b_c:d-1", "dup", "dup", ...many.slice(0, 30)],
+    });
+    expect(store.get("k")?.tags).toHaveLength(32);
+  });
+
+  it("validates metadata: an object of at most 8192 bytes", () => {
+    for (const metadata of [[1], null, "s"]) {
+      expect(
+        refusal(() =>
+          store.remember({
+            key: "k",
+            text: "x",
+            metadata: metadata as unknown as Record<string, unknown>,
+          }),
+        ).code,
+      ).toBe("INVALID_ARGUMENT");
+    }
+    // {"v":"..."} is 8 bytes of syntax plus the value.
+    store.remember({ key: "fits", text: "x", metadata: { v: "a".repeat(8184) } });
+    expect(
+      refusal(() => store.remember({ key: "k", text: "x", metadata: { v: "a".repeat(8185) } }))
+        .code,
+    ).toBe("TOO_LARGE");
+    expect(store.get("k")).toBeUndefined();
+  });
+
+  it("round-trips any Unicode text, including NUL and emoji", () => {
+    const text = "nul\u0000inside, emoji 🧠, CJK 記憶, RTL שלום\r\nend";
+    store.remember({ key: "u", text });
+    expect(store.get("u")?.text).toBe(text);
+  });
+
+  it("persists across close and reopen", () => {
+    store.remember({ key: "k", text: "durable", tags: ["t"] });
+    store.close();
+    store = MemoryStore.open(join(dir, "store.sqlite"));
+    expect(store.get("k")).toMatchObject({ text: "durable", tags: ["t"], version: 1 });
+    expect(store.recall("durable").hits[0]?.key).toBe("k");
+  });
+});
+
+describe("list and export", () => {
+  it("orders keys by code point and pages with an opaque cursor", () => {
+    // Code point order puts U+FF5E before U+1F600, unlike UTF-16 code unit order.
+    const keys = ["b", "a", "é", "\u{1F600}", "\uFF5E", "a/b", "A"];
+    for (const key of keys) store.remember({ key, text: key });
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = store.list({ limit: 3, cursor });
+      expect(page.items.length).toBeLessThanOrEqual(3);
+      seen.push(...page.items.map((item) => item.key));
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor !== undefined);
+    expect(seen).toEqual(["A", "a", "a/b", "b", "é", "\uFF5E", "\u{1F600}"]);
+  });
+
+  it("treats LIKE and GLOB wildcards in a prefix literally", () => {
+    for (const key of ["a%b", "a_b", "axb", "a*c", "a?c", "a[c", "ab"]) {
+      store.remember({ key, text: "x" });
+    }
+    const keysUnder = (prefix: string) => store.list({ prefix }).items.map((item) => item.key);
+    expect(keysUnder("a%")).toEqual(["a%b"]);
+    expect(keysUnder("a_")).toEqual(["a_b"]);
+    expect(keysUnder("a*")).toEqual(["a*c"]);
+    expect(keysUnder("a?")).toEqual(["a?c"]);
+    expect(keysUnder("a[")).toEqual(["a[c"]);
+    expect(keysUnder("")).toHaveLength(7);
+  });
+
+  it("handles a prefix ending in the highest code point", () => {
+    store.remember({ key: "z\u{10FFFF}a", text: "x" });
+    store.remember({ key: "z\u{10FFFF}", text: "x" });
+    store.remember({ key: "{", text: "x" });
+    expect(store.list({ prefix: "z\u{10FFFF}" }).items.map((item) => item.key)).toEqual([
+      "z\u{10FFFF}",
+      "z\u{10FFFF}a",
+    ]);
+  });
+
+  it("filters by tag, and reports sizes, versions and tags", () => {
+    store.remember({ key: "m1", text: "abc", tags: ["keep"] });
+    store.remember({ key: "m2", text: "abcd", tags: ["other"] });
+    store.remember({ key: "m1", text: "abcdef" });
+    expect(store.list({ tag: "keep" }).items).toEqual([
+      expect.objectContaining({ key: "m1", bytes: 6, version: 2, tags: ["keep"] }),
+    ]);
+  });
+
+  it("refuses a cursor it did not make", () => {
+    for (const cursor of ["nope", "k1.", "k1.***", "k1.YQ=="]) {
+      expect(refusal(() => store.list({ cursor })).code).toBe("INVALID_ARGUMENT");
+    }
+  });
+
+  it("refuses a limit outside 1 to 1000", () => {
+    for (const limit of [0, 1001, 1.5]) {
+      expect(refusal(() => store.list({ limit })).code).toBe("INVALID_ARGUMENT");
+    }
+  });
+
+  it("exports whole records, a page at a time", () => {
+    for (let i = 0; i < 5; i++) store.remember({ key: `e${i}`, text: `text ${i}`, tags: ["x"] });
+    store.remember({ key: "other", text: "y" });
+    const first = store.export({ prefix: "e", limit: 3 });
+    expect(first.memories.map((m) => m.key)).toEqual(["e0", "e1", "e2"]);
+    expect(first.memories[0]).toMatchObject({ text: "text 0", tags: ["x"], version: 1 });
+    const second = store.export({ prefix: "e", limit: 3, cursor: first.next_cursor ?? "" });
+    expect(second.memories.map((m) => m.key)).toEqual(["e3", "e4"]);
+    expect(second.next_cursor).toBeNull();
+  });
+});
+
+describe("forget", () => {
+  it("deletes one key, with an optional expected version", () => {
+    store.remember({ key: "k", text: "x" });
+    expect(refusal(() => store.forget("k", { expectedVersion: 2 })).code).toBe("VERSION_CONFLICT");
+    expect(store.forget("k", { expectedVersion: 1 })).toEqual({ deleted: 1 });
+    expect(store.get("k")).toBeUndefined();
+    expect(refusal(() => store.forget("k")).code).toBe("NOT_FOUND");
+  });
+
+  it("deletes a whole prefix literally, and 0 is not an error", () => {
+    for (const key of ["/m/a/1", "/m/a/2", "/m/a%", "/m/ab", "/m/b"]) {
+      store.remember({ key, text: "x", tags: ["t"] });
+    }
+    expect(store.forgetPrefix("/m/a/")).toEqual({ deleted: 2 });
+    expect(store.forgetPrefix("/m/a_")).toEqual({ deleted: 0 });
+    expect(store.list().items.map((item) => item.key)).toEqual(["/m/a%", "/m/ab", "/m/b"]);
+    expect(store.list({ tag: "t" }).items).toHaveLength(3);
+    expect(refusal(() => store.forgetPrefix("")).code).toBe("INVALID_ARGUMENT");
+  });
+});
+
+describe("move", () => {
+  it("renames one key, keeping text, tags, metadata and created_at", () => {
+    store.remember({ key: "a", text: "body", tags: ["t"], metadata: { m: true } });
+    const before = store.get("a");
+    expect(store.move("a", "b")).toEqual({ moved: 1 });
+    expect(store.get("a")).toBeUndefined();
+    expect(store.get("b")).toMatchObject({
+      text: "body",
+      tags: ["t"],
+      metadata: { m: true },
+      version: 2,
+      created_at: before?.created_at,
+    });
+    expect(store.list({ tag: "t" }).items.map((item) => item.key)).toEqual(["b"]);
+    expect(store.recall("body").hits[0]?.key).toBe("b");
+  });
+
+  it("refuses a missing source, an existing destination and a stale version", () => {
+    store.remember({ key: "a", text: "1" });
+    store.remember({ key: "b", text: "2" });
+    expect(refusal(() => store.move("missing", "c")).code).toBe("NOT_FOUND");
+    expect(refusal(() => store.move("a", "b")).code).toBe("EXISTS");
+    expect(refusal(() => store.move("a", "a")).code).toBe("EXISTS");
+    expect(refusal(() => store.move("a", "c", { expectedVersion: 5 })).code).toBe(
+      "VERSION_CONFLICT",
+    );
+    expect(store.list().items.map((item) => item.key)).toEqual(["a", "b"]);
+    expect(store.move("a", "c", { expectedVersion: 1 })).toEqual({ moved: 1 });
+  });
+
+  it("moves a whole prefix in one transaction", () => {
+    for (const key of ["/d/x", "/d/y/z", "/dd"]) store.remember({ key, text: key });
+    expect(store.movePrefix("/d/", "/e/")).toEqual({ moved: 2 });
+    expect(store.list().items.map((item) => item.key)).toEqual(["/dd", "/e/x", "/e/y/z"]);
+    expect(store.get("/e/y/z")).toMatchObject({ text: "/d/y/z", version: 2 });
+  });
+
+  it("changes nothing when any destination exists", () => {
+    for (const key of ["/d/1", "/d/2", "/d/3", "/e/2"]) store.remember({ key, text: key });
+    const error = refusal(() => store.movePrefix("/d/", "/e/"));
+    expect(error.code).toBe("EXISTS");
+    expect(error.message).toContain("/e/2");
+    expect(store.list().items.map((item) => item.key)).toEqual(["/d/1", "/d/2", "/d/3", "/e/2"]);
+    expect(store.get("/d/1")?.version).toBe(1);
+  });
+
+  it("refuses a missing prefix, a move under itself, and destinations that are too long", () => {
+    store.remember({ key: "/d/x", text: "x" });
+    expect(refusal(() => store.movePrefix("/nothing/", "/e/")).code).toBe("NOT_FOUND");
+    expect(refusal(() => store.movePrefix("/d/", "/d/sub/")).code).toBe("INVALID_ARGUMENT");
+    expect(refusal(() => store.movePrefix("/d/", `/${"x".repeat(510)}/`)).code).toBe(
+      "INVALID_ARGUMENT",
+    );
+    expect(store.get("/d/x")?.version).toBe(1);
+  });
+});
+
+describe("recall", () => {
+  beforeEach(() => {
+    store.remember({
+      key: "/memories/pets.md",
+      text: "# Pets\n\nThe user has two cats.\nThey are called Miso and Tofu.\n",
+      tags: ["memory-file"],
+    });
+    store.remember({
+      key: "/memories/work.md",
+      text: "# Work\nAcme Corp prefers email follow-ups.\nNever call before 10am.",
+      tags: ["memory-file"],
+    });
+    store.remember({ key: "note/cats", text: "cats cats cats everywhere", tags: ["scratch"] });
+  });
+
+  it("ranks the obviously relevant memory first, with higher scores first", () => {
+    const { hits, build } = store.recall("How does Acme like to be followed up?");
+    expect(build).toBe("lexical");
+    expect(hits[0]?.key).toBe("/memories/work.md");
+    for (let i = 1; i < hits.length; i++) {
+      expect(hits[i - 1]?.score).toBeGreaterThanOrEqual(hits[i]?.score ?? 0);
+    }
+  });
+
+  it("stems: 'following' finds 'follow-ups'", () => {
+    expect(store.recall("following").hits.map((hit) => hit.key)).toEqual(["/memories/work.md"]);
+  });
+
+  it("filters by tag and by prefix", () => {
+    expect(store.recall("cats", { tag: "memory-file" }).hits.map((hit) => hit.key)).toEqual([
+      "/memories/pets.md",
+    ]);
+    expect(store.recall("cats", { prefix: "note/" }).hits.map((hit) => hit.key)).toEqual([
+      "note/cats",
+    ]);
+    expect(store.recall("cats").hits).toHaveLength(2);
+  });
+
+  it("gives an excerpt and its 1-based inclusive line range", () => {
+    const hit = store.recall("Miso", { tag: "memory-file" }).hits[0];
+    expect(hit?.key).toBe("/memories/pets.md");
+    const lines = store.get("/memories/pets.md")?.text.split("\n") ?? [];
+    expect(hit?.excerpt).toBe(lines.slice((hit?.line_start ?? 0) - 1, hit?.line_end).join("\n"));
+    expect(hit?.line_start).toBeLessThanOrEqual(4);
+    expect(hit?.line_end).toBeGreaterThanOrEqual(4);
+    expect(hit?.excerpt).toContain("Miso");
+  });
+
+  it("limits hits to k", () => {
+    expect(store.recall("cats", { k: 1 }).hits).toHaveLength(1);
+    expect(refusal(() => store.recall("cats", { k: 0 })).code).toBe("INVALID_ARGUMENT");
+    expect(refusal(() => store.recall("cats", { k: 51 })).code).toBe("INVALID_ARGUMENT");
+  });
+
+  it("never raises a syntax error, whatever the query", () => {
+    const hostile = [
+      "",
+      "   ",
+      '"',
+      '"unbalanced',
+      "cats AND",
+      "OR",
+      "NOT cats",
+      "NEAR(cats dogs, 2)",
+      "cats*",
+      "*",
+      "^cats",
+      "text:cats",
+      "memories_fts:cats",
+      "(cats",
+      ")",
+      "{cats}",
+      "cats + - ! @ # $ % & = ~ ` | \\ / ; , . < >",
+      "\u0000",
+      "🐈🐈‍⬛",
+      "記憶 猫",
+      "кошки",
+      "  AND OR NOT  ",
+      "'",
+      "a".repeat(5000),
+      Array.from({ length: 500 }, (_, i) => `w${i}`).join(" "),
+    ];
+    for (const query of hostile) {
+      const { hits } = store.recall(query);
+      expect(Array.isArray(hits)).toBe(true);
+    }
+    expect(store.recall("NOT cats").hits.length).toBeGreaterThan(0);
+    expect(store.recall("").hits).toEqual([]);
+    expect(store.recall("🐈").hits).toEqual([]);
+  });
+
+  it("finds non-Latin words", () => {
+    store.remember({ key: "ru", text: "кошки живут дома" });
+    expect(store.recall("КОШКИ").hits[0]?.key).toBe("ru");
+  });
+});
+
+describe("search", () => {
+  it("finds literal text case-insensitively, line by line", () => {
+    store.remember({ key: "a", text: "first line\nThe Special (case)\nspecial again" });
+    store.remember({ key: "b", text: "nothing here" });
+    expect(store.search("SPECIAL (").hits).toEqual([
+      { key: "a", line: 2, snippet: "The Special (case)" },
+    ]);
+    expect(store.search("special").hits.map((hit) => hit.line)).toEqual([2, 3]);
+    expect(store.search("special", { limit: 1 }).hits).toHaveLength(1);
+    expect(store.search("%").hits).toEqual([]);
+  });
+
+  it("filters by prefix and tag, and refuses empty or multi-line text", () => {
+    store.remember({ key: "p/1", text: "needle", tags: ["t"] });
+    store.remember({ key: "q/1", text: "needle" });
+    expect(store.search("needle", { prefix: "p/" }).hits.map((hit) => hit.key)).toEqual(["p/1"]);
+    expect(store.search("needle", { tag: "t" }).hits.map((hit) => hit.key)).toEqual(["p/1"]);
+    expect(refusal(() => store.search("")).code).toBe("INVALID_ARGUMENT");
+    expect(refusal(() => store.search("a\nb")).code).toBe("INVALID_ARGUMENT");
+  });
+
+  it("matches non-ASCII letters regardless of case", () => {
+    store.remember({ key: "g", text: "ΣΟΦΙΑ und Straße" });
+    expect(store.search("σοφια").hits).toHaveLength(1);
+    expect(store.search("STRASSE").hits).toHaveLength(0);
+    expect(store.search("straße").hits).toHaveLength(1);
+  });
+});
+
+describe("stats", () => {
+  it("counts memories and bytes and names the recall build", () => {
+    store.remember({ key: "a", text: "12345" });
+    store.remember({ key: "b", text: "é" });
+    expect(store.stats()).toEqual({
+      memories: 2,
+      bytes: 7,
+      schema_version: 2,
+      recall: { build: "lexical", model: null },
+    });
+  });
+});
+
+describe("memory files", () => {
+  it("hold their keys to the memory-path rules, by key or by tag, storing nothing when refused", () => {
+    for (const key of [
+      "/memories/../etc/passwd",
+      "/memories/.hidden",
+      "/memories//double",
+      "/memories/a%2fb",
+      "/memories/back\\slash",
+    ]) {
+      const error = refusal(() => store.remember({ key, text: "x" }));
+      expect({ key, code: error.code }).toEqual({ key, code: "INVALID_ARGUMENT" });
+      expect(error.message).toContain("Invalid memory path");
+    }
+    // Tagged memory-file, so it must be a memory path even though the key looks ordinary.
+    expect(
+      refusal(() => store.remember({ key: "notes/x", text: "x", tags: ["memory-file"] })).code,
+    ).toBe("INVALID_ARGUMENT");
+    // Not a memory file: ordinary keys keep the ordinary rules.
+    store.remember({ key: "/memories_backup/x", text: "x" });
+    store.remember({ key: "/memories/ok.md", text: "x", tags: ["memory-file"] });
+    expect(store.list().items.map((item) => item.key)).toEqual([
+      "/memories/ok.md",
+      "/memories_backup/x",
+    ]);
+  });
+
+  it("cannot be moved or re-tagged onto an invalid path", () => {
+    store.remember({ key: "/memories/dir/a.md", text: "x", tags: ["memory-file"] });
+    store.remember({ key: "plain", text: "x" });
+    expect(refusal(() => store.move("/memories/dir/a.md", "elsewhere/a.md")).code).toBe(
+      "INVALID_ARGUMENT",
+    );
+    expect(refusal(() => store.move("plain", "/memories/.secret")).code).toBe("INVALID_ARGUMENT");
+    expect(refusal(() => store.movePrefix("/memories/dir/", "/memories/.dir/")).code).toBe(
+      "INVALID_ARGUMENT",
+    );
+    expect(
+      refusal(() => store.remember({ key: "plain", text: "y", tags: ["memory-file"] })).code,
+    ).toBe("INVALID_ARGUMENT");
+    expect(store.list().items.map((item) => [item.key, item.version])).toEqual([
+      ["/memories/dir/a.md", 1],
+      ["plain", 1],
+    ]);
+  });
+});
+
+describe("rememberMany", () => {
+  it("writes all in one transaction, or nothing when one is refused", () => {
+    const results = store.rememberMany([
+      { key: "bulk/1", text: "one" },
+      { key: "bulk/2", text: "two", tags: ["b"] },
+      { key: "bulk/1", text: "one again" },
+    ]);
+    expect(results.map((r) => [r.key, r.version, r.created])).toEqual([
+      ["bulk/1", 1, true],
+      ["bulk/2", 1, true],
+      ["bulk/1", 2, false],
+    ]);
+    const error = refusal(() =>
+      store.rememberMany([
+        { key: "bulk/3", text: "three" },
+        { key: "bulk/2", text: "conflict", expectedVersion: 7 },
+      ]),
+    );
+    expect(error.code).toBe("VERSION_CONFLICT");
+    expect(store.get("bulk/3")).toBeUndefined();
+    expect(
+      refusal(() =>
+        store.rememberMany([
+          { key: "bulk/4", text: "x" },
+          { key: "", text: "x" },
+        ]),
+      ).code,
+    ).toBe("INVALID_ARGUMENT");
+    expect(store.get("bulk/4")).toBeUndefined();
+  });
+});

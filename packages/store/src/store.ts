@@ -1,0 +1,714 @@
+import { createHash } from "node:crypto";
+import type BetterSqlite3 from "better-sqlite3";
+import Database from "better-sqlite3";
+import { StoreError } from "./errors.js";
+import { decodeCursor, encodeCursor, prefixSuccessor } from "./keys.js";
+import {
+  checkInteger,
+  checkKey,
+  checkMetadata,
+  checkPrefix,
+  checkTag,
+  checkTags,
+  checkText,
+  DEFAULT_LIMITS,
+  type Limits,
+  MAX_TEXT_BYTES_CEILING,
+} from "./limits.js";
+import { isMemoryFile, memoryFileKeyProblem } from "./memory-file.js";
+import { excerptOf } from "./recall/excerpt.js";
+import { Highlighter } from "./recall/highlight.js";
+import { LexicalRanker } from "./recall/lexical.js";
+import type { Ranker, RecallBuild } from "./recall/ranker.js";
+import { migrate, schemaVersion } from "./schema.js";
+import { foldCase, type LineHit, matchingLines } from "./search.js";
+
+/** A stored memory, as the hms-mcp contract names its fields. */
+export interface MemoryRecord {
+  readonly key: string;
+  readonly text: string;
+  readonly tags: string[];
+  readonly metadata: Record<string, unknown>;
+  /** 1 on creation, +1 on every change (including a move). */
+  readonly version: number;
+  /** `sha256:` + lowercase hex of the UTF-8 text. */
+  readonly hash: string;
+  /** UTF-8 byte length of the text. */
+  readonly bytes: number;
+  /** ISO 8601 UTC with milliseconds. */
+  readonly created_at: string;
+  readonly updated_at: string;
+}
+
+export interface RememberInput {
+  readonly key: string;
+  readonly text: string;
+  /** Replaces the tags; omitted keeps the existing ones (none on a create). */
+  readonly tags?: readonly string[] | undefined;
+  /** Replaces the metadata; omitted keeps the existing object (`{}` on a create). */
+  readonly metadata?: Record<string, unknown> | undefined;
+  /** Write only if the memory exists at exactly this version. */
+  readonly expectedVersion?: number | undefined;
+  /** Write only if the key does not exist. */
+  readonly ifAbsent?: boolean | undefined;
+}
+
+export interface RememberResult {
+  readonly key: string;
+  readonly version: number;
+  readonly bytes: number;
+  readonly hash: string;
+  /** True when this call created the memory, false when it replaced one. */
+  readonly created: boolean;
+  readonly updated_at: string;
+}
+
+/** Selects memories by key prefix and/or tag. */
+export interface Selection {
+  readonly prefix?: string | undefined;
+  readonly tag?: string | undefined;
+}
+
+export interface PageOptions extends Selection {
+  /** A `next_cursor` from the previous page. */
+  readonly cursor?: string | undefined;
+  /** Page size, 1 to {@link MAX_PAGE}. */
+  readonly limit?: number | undefined;
+}
+
+export interface ListItem {
+  readonly key: string;
+  readonly bytes: number;
+  readonly version: number;
+  readonly tags: string[];
+  readonly updated_at: string;
+}
+
+export interface ListPage {
+  readonly items: ListItem[];
+  readonly next_cursor: string | null;
+}
+
+export interface ExportPage {
+  readonly memories: MemoryRecord[];
+  readonly next_cursor: string | null;
+}
+
+export interface RecallOptions extends Selection {
+  /** How many hits, 1 to {@link MAX_RECALL_K}. */
+  readonly k?: number | undefined;
+}
+
+export interface RecallHit {
+  readonly key: string;
+  /** Relevance; higher is better. */
+  readonly score: number;
+  /** A verbatim passage of the memory's text. */
+  readonly excerpt: string;
+  /** 1-based inclusive line range of the excerpt. */
+  readonly line_start: number;
+  readonly line_end: number;
+}
+
+export interface RecallResult {
+  readonly hits: RecallHit[];
+  readonly build: RecallBuild;
+}
+
+export interface SearchOptions extends Selection {
+  /** Most hits (lines), 1 to {@link MAX_PAGE}. */
+  readonly limit?: number | undefined;
+}
+
+export interface SearchHit extends LineHit {
+  readonly key: string;
+}
+
+export interface StoreStats {
+  readonly memories: number;
+  readonly bytes: number;
+  readonly schema_version: number;
+  readonly recall: { readonly build: RecallBuild; readonly model: string | null };
+}
+
+export interface StoreOptions {
+  /** Largest text in UTF-8 bytes (default 32768). */
+  readonly maxTextBytes?: number | undefined;
+  /**
+   * The namespace this file belongs to. Recorded when the file is created and checked on
+   * every open, so a store file is never served under another namespace's name.
+   */
+  readonly namespace?: string | undefined;
+  /** How long a write waits for another process's write lock, in ms (default 10000). */
+  readonly busyTimeoutMs?: number | undefined;
+  /** Builds the recall ranker (default: lexical BM25). The seam for a hybrid build. */
+  readonly ranker?: ((db: BetterSqlite3.Database) => Ranker) | undefined;
+}
+
+export const DEFAULT_PAGE = 100;
+export const MAX_PAGE = 1000;
+export const DEFAULT_RECALL_K = 5;
+export const MAX_RECALL_K = 50;
+/** Longest recall query, in UTF-8 bytes. */
+export const MAX_QUERY_BYTES = 16384;
+/** Longest literal search text, in characters. */
+export const MAX_SEARCH_CHARS = 1024;
+
+interface Row {
+  id: number;
+  key: string;
+  text: string;
+  tags: string;
+  metadata: string;
+  version: number;
+  hash: string;
+  bytes: number;
+  created_at: string;
+  updated_at: string;
+}
+
+type Head = Pick<Row, "id" | "version" | "tags" | "metadata">;
+
+function hashOf(text: string): string {
+  return `sha256:${createHash("sha256").update(text, "utf8").digest("hex")}`;
+}
+
+function now(): string {
+  return new Date().toISOString();
+}
+
+function toRecord(row: Row): MemoryRecord {
+  return {
+    key: row.key,
+    text: row.text,
+    tags: JSON.parse(row.tags) as string[],
+    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+    version: row.version,
+    hash: row.hash,
+    bytes: row.bytes,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+function versionConflict(key: string, current: number, expected: number): StoreError {
+  return new StoreError(
+    "VERSION_CONFLICT",
+    `${key} is at version ${current}, not the expected version ${expected}`,
+    { key, current_version: current, expected_version: expected },
+  );
+}
+
+function notFound(key: string): StoreError {
+  return new StoreError("NOT_FOUND", `${key} does not exist`, { key });
+}
+
+/**
+ * One store: a SQLite file in WAL mode holding one namespace's memories.
+ *
+ * Every write is one IMMEDIATE transaction, so concurrent writers (threads of this process or
+ * other processes on the same file) serialize on SQLite's write lock and preconditions are
+ * checked and applied atomically. `synchronous = FULL` makes each commit wait for the WAL to be
+ * on disk, so an acknowledged write survives a crash of the process and of the machine.
+ * All methods are synchronous and cheap to call: statements are prepared once, at open.
+ */
+export class MemoryStore {
+  /** The file this store lives in. */
+  readonly file: string;
+  readonly limits: Limits;
+  readonly #db: BetterSqlite3.Database;
+  readonly #ranker: Ranker;
+  readonly #highlighter: Highlighter;
+  readonly #sql: ReturnType<typeof prepare>;
+
+  private constructor(file: string, db: BetterSqlite3.Database, options: StoreOptions) {
+    this.file = file;
+    this.#db = db;
+    const maxTextBytes = checkInteger(
+      options.maxTextBytes ?? DEFAULT_LIMITS.maxTextBytes,
+      "maxTextBytes",
+      1,
+      MAX_TEXT_BYTES_CEILING,
+    );
+    this.limits = Object.freeze({ ...DEFAULT_LIMITS, maxTextBytes });
+    this.#sql = prepare(db);
+    this.#ranker = (options.ranker ?? ((d) => new LexicalRanker(d)))(db);
+    this.#highlighter = new Highlighter(db);
+  }
+
+  /**
+   * Opens (creating if needed) the store in `file`, brings its schema up to date, and checks
+   * that it belongs to `options.namespace` when one is given.
+   */
+  static open(file: string, options: StoreOptions = {}): MemoryStore {
+    const db = new Database(file);
+    try {
+      db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 10000))}`);
+      const mode = db.pragma("journal_mode = WAL", { simple: true });
+      if (mode !== "wal") throw new Error(`could not put ${file} in WAL mode (got ${mode})`);
+      db.pragma("synchronous = FULL");
+      db.pragma("foreign_keys = ON");
+      migrate(db);
+      if (options.namespace !== undefined) claimNamespace(db, file, options.namespace);
+      return new MemoryStore(file, db, options);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
+
+  /** True until {@link close}. */
+  get open(): boolean {
+    return this.#db.open;
+  }
+
+  /** Closes the database (the WAL is checkpointed). Idempotent. */
+  close(): void {
+    if (this.#db.open) this.#db.close();
+  }
+
+  /**
+   * Creates or replaces a memory, subject to its preconditions, in one transaction.
+   * Every successful call increments the version.
+   */
+  remember(input: RememberInput): RememberResult {
+    const write = this.#prepareRemember(input);
+    return this.#write(() => write());
+  }
+
+  /**
+   * Applies many writes in one transaction: all of them or, if any is refused, none (the
+   * error is that write's). For bulk loads and restores; one commit instead of one per write.
+   */
+  rememberMany(inputs: readonly RememberInput[]): RememberResult[] {
+    const writes = inputs.map((input) => this.#prepareRemember(input));
+    return this.#write(() => writes.map((write) => write()));
+  }
+
+  /** Validates a write and returns the function that applies it inside a transaction. */
+  #prepareRemember(input: RememberInput): () => RememberResult {
+    const key = checkKey(input.key, this.limits);
+    const { text, bytes } = checkText(input.text, this.limits);
+    const tags = input.tags === undefined ? undefined : checkTags(input.tags, this.limits);
+    const metadata =
+      input.metadata === undefined ? undefined : checkMetadata(input.metadata, this.limits);
+    const expected =
+      input.expectedVersion === undefined
+        ? undefined
+        : checkInteger(input.expectedVersion, "expected_version", 1, Number.MAX_SAFE_INTEGER);
+    if (expected !== undefined && input.ifAbsent) {
+      throw new StoreError(
+        "INVALID_ARGUMENT",
+        "expected_version and if_absent are mutually exclusive: a key cannot both exist at a version and not exist",
+      );
+    }
+    const hash = hashOf(text);
+    return () => {
+      const head = this.#sql.head.get(key) as Head | undefined;
+      const at = now();
+      if (head === undefined) {
+        if (expected !== undefined) {
+          throw new StoreError(
+            "NOT_FOUND",
+            `${key} does not exist, so it cannot be at the expected version ${expected}`,
+            { key, expected_version: expected },
+          );
+        }
+        const finalTags = tags ?? [];
+        this.#checkMemoryFile(key, finalTags);
+        const id = Number(
+          this.#sql.insert.run({
+            key,
+            text,
+            tags: JSON.stringify(finalTags),
+            metadata: metadata ?? "{}",
+            version: 1,
+            hash,
+            bytes,
+            created_at: at,
+            updated_at: at,
+          }).lastInsertRowid,
+        );
+        for (const tag of finalTags) this.#sql.addTag.run(tag, id);
+        return { key, version: 1, bytes, hash, created: true, updated_at: at };
+      }
+      if (input.ifAbsent) {
+        throw new StoreError("EXISTS", `${key} already exists (at version ${head.version})`, {
+          key,
+          current_version: head.version,
+        });
+      }
+      if (expected !== undefined && head.version !== expected) {
+        throw versionConflict(key, head.version, expected);
+      }
+      const finalTags = tags ?? (JSON.parse(head.tags) as string[]);
+      this.#checkMemoryFile(key, finalTags);
+      const version = head.version + 1;
+      this.#sql.update.run({
+        id: head.id,
+        text,
+        tags: JSON.stringify(finalTags),
+        metadata: metadata ?? head.metadata,
+        version,
+        hash,
+        bytes,
+        updated_at: at,
+      });
+      if (tags !== undefined) {
+        this.#sql.clearTags.run(head.id);
+        for (const tag of finalTags) this.#sql.addTag.run(tag, head.id);
+      }
+      return { key, version, bytes, hash, created: false, updated_at: at };
+    };
+  }
+
+  /** The memory at `key`, or `undefined`. */
+  get(key: string): MemoryRecord | undefined {
+    const row = this.#sql.get.get(checkKey(key, this.limits)) as Row | undefined;
+    return row === undefined ? undefined : toRecord(row);
+  }
+
+  /** Keys in key order, a page at a time, with sizes, versions and tags. */
+  list(options: PageOptions = {}): ListPage {
+    const { rows, next_cursor } = this.#page(this.#sql.listPage, options);
+    const items = rows.map((row) => ({
+      key: row.key,
+      bytes: row.bytes,
+      version: row.version,
+      tags: JSON.parse(row.tags) as string[],
+      updated_at: row.updated_at,
+    }));
+    return { items, next_cursor };
+  }
+
+  /** Whole records in key order, a page at a time. */
+  export(options: PageOptions = {}): ExportPage {
+    const { rows, next_cursor } = this.#page(this.#sql.exportPage, options);
+    return { memories: rows.map(toRecord), next_cursor };
+  }
+
+  /** Deletes one memory; NOT_FOUND if absent, VERSION_CONFLICT if not at `expectedVersion`. */
+  forget(key: string, options: { expectedVersion?: number | undefined } = {}): { deleted: number } {
+    const checked = checkKey(key, this.limits);
+    const expected = this.#expected(options.expectedVersion);
+    return this.#write(() => {
+      const head = this.#sql.head.get(checked) as Head | undefined;
+      if (head === undefined) throw notFound(checked);
+      if (expected !== undefined && head.version !== expected) {
+        throw versionConflict(checked, head.version, expected);
+      }
+      this.#sql.deleteId.run(head.id);
+      return { deleted: 1 };
+    });
+  }
+
+  /** Deletes every memory whose key starts with `prefix` (non-empty), in one transaction. */
+  forgetPrefix(prefix: string): { deleted: number } {
+    const checked = checkPrefix(prefix, this.limits, "prefix", false);
+    const { params, shape } = bindSelection(checked, undefined);
+    return this.#write(() => ({
+      deleted: this.#sql.deleteRange.for(shape).run(params).changes,
+    }));
+  }
+
+  /**
+   * Renames one memory. NOT_FOUND if `from` is absent, EXISTS if `to` exists,
+   * VERSION_CONFLICT if `from` is not at `expectedVersion`. Text, tags, metadata and
+   * created_at are kept; the version increments.
+   */
+  move(from: string, to: string, options: { expectedVersion?: number | undefined } = {}) {
+    const source = checkKey(from, this.limits, "from");
+    const target = checkKey(to, this.limits, "to");
+    const expected = this.#expected(options.expectedVersion);
+    return this.#write(() => {
+      const head = this.#sql.head.get(source) as Head | undefined;
+      if (head === undefined) throw notFound(source);
+      if (expected !== undefined && head.version !== expected) {
+        throw versionConflict(source, head.version, expected);
+      }
+      if (source === target) {
+        throw new StoreError("EXISTS", `cannot move ${source} onto itself`, { key: target });
+      }
+      if (this.#sql.head.get(target) !== undefined) {
+        throw new StoreError("EXISTS", `cannot move ${source} to ${target}: ${target} exists`, {
+          key: target,
+        });
+      }
+      this.#checkMemoryFile(target, JSON.parse(head.tags) as string[]);
+      this.#sql.rename.run({ id: head.id, key: target, updated_at: now() });
+      return { moved: 1 };
+    });
+  }
+
+  /**
+   * Renames every memory whose key starts with `fromPrefix` to `toPrefix` + the rest, in one
+   * transaction: all or nothing. NOT_FOUND if none starts with `fromPrefix`, EXISTS if any
+   * destination exists, INVALID_ARGUMENT if `toPrefix` starts with `fromPrefix` or a
+   * destination is not a valid key.
+   */
+  movePrefix(fromPrefix: string, toPrefix: string): { moved: number } {
+    const from = checkPrefix(fromPrefix, this.limits, "from_prefix", false);
+    const to = checkPrefix(toPrefix, this.limits, "to_prefix", false);
+    if (to.startsWith(from)) {
+      throw new StoreError(
+        "INVALID_ARGUMENT",
+        `to_prefix ${JSON.stringify(to)} starts with from_prefix ${JSON.stringify(from)}: cannot move keys under themselves`,
+      );
+    }
+    const { params, shape } = bindSelection(from, undefined);
+    return this.#write(() => {
+      const sources = this.#sql.headsInRange.for(shape).all(params) as (Head & { key: string })[];
+      if (sources.length === 0) {
+        throw new StoreError("NOT_FOUND", `no key starts with ${JSON.stringify(from)}`, {
+          prefix: from,
+        });
+      }
+      const moves = sources.map((source) => {
+        const target = checkKey(to + source.key.slice(from.length), this.limits, "destination key");
+        this.#checkMemoryFile(target, JSON.parse(source.tags) as string[]);
+        return { id: source.id, key: target };
+      });
+      for (const { key } of moves) {
+        if (this.#sql.head.get(key) !== undefined) {
+          throw new StoreError("EXISTS", `cannot move to ${key}: it exists`, { key });
+        }
+      }
+      const at = now();
+      for (const { id, key } of moves) this.#sql.rename.run({ id, key, updated_at: at });
+      return { moved: moves.length };
+    });
+  }
+
+  /**
+   * The memories most relevant to `query`, best first, each with an excerpt and its line range.
+   * Any string is a valid query; one without words has no hits.
+   */
+  recall(query: string, options: RecallOptions = {}): RecallResult {
+    if (typeof query !== "string")
+      throw new StoreError("INVALID_ARGUMENT", "query must be a string");
+    if (Buffer.byteLength(query, "utf8") > MAX_QUERY_BYTES) {
+      throw new StoreError("INVALID_ARGUMENT", `query is over ${MAX_QUERY_BYTES} bytes`);
+    }
+    const k = checkInteger(options.k ?? DEFAULT_RECALL_K, "k", 1, MAX_RECALL_K);
+    const filter = this.#selection(options);
+    const ranked = this.#ranker.rank(query, filter, k);
+    const hits = ranked.flatMap(({ id, score }) => {
+      const row = this.#sql.keyText.get(id) as { key: string; text: string } | undefined;
+      if (row === undefined) return [];
+      const excerpt = excerptOf(row.text, this.#highlighter.highlight(id, query));
+      return [{ key: row.key, score, ...excerpt }];
+    });
+    return { hits, build: this.#ranker.build };
+  }
+
+  /**
+   * Lines containing `text` literally (case-insensitive), in key order then line order, at
+   * most `limit` lines in all.
+   */
+  search(text: string, options: SearchOptions = {}): { hits: SearchHit[] } {
+    if (typeof text !== "string" || text.length === 0) {
+      throw new StoreError("INVALID_ARGUMENT", "text to search for must be a non-empty string");
+    }
+    if (text.length > MAX_SEARCH_CHARS) {
+      throw new StoreError(
+        "INVALID_ARGUMENT",
+        `text to search for is over ${MAX_SEARCH_CHARS} characters`,
+      );
+    }
+    if (text.includes("\n")) {
+      throw new StoreError(
+        "INVALID_ARGUMENT",
+        "search matches within one line: text must not contain a line break",
+      );
+    }
+    const limit = checkInteger(options.limit ?? DEFAULT_PAGE, "limit", 1, MAX_PAGE);
+    const { prefix, tag } = this.#selection(options);
+    const needle = foldCase(text);
+    const { params, shape } = bindSelection(prefix, tag);
+    const hits: SearchHit[] = [];
+    const rows = this.#sql.searchRows
+      .for(shape)
+      .iterate({ ...params, needle }) as IterableIterator<{
+      key: string;
+      text: string;
+    }>;
+    for (const row of rows) {
+      for (const hit of matchingLines(row.text, needle, limit - hits.length)) {
+        hits.push({ key: row.key, ...hit });
+      }
+      if (hits.length >= limit) {
+        rows.return?.();
+        break;
+      }
+    }
+    return { hits };
+  }
+
+  /** Counts and sizes of this store. */
+  stats(): StoreStats {
+    const totals = this.#sql.totals.get() as { memories: number; bytes: number };
+    return {
+      memories: totals.memories,
+      bytes: totals.bytes,
+      schema_version: schemaVersion(this.#db),
+      recall: { build: this.#ranker.build, model: this.#ranker.model },
+    };
+  }
+
+  #write<T>(body: () => T): T {
+    return this.#db.transaction(body).immediate();
+  }
+
+  #expected(value: number | undefined): number | undefined {
+    return value === undefined
+      ? undefined
+      : checkInteger(value, "expected_version", 1, Number.MAX_SAFE_INTEGER);
+  }
+
+  #selection(options: Selection): { prefix: string | undefined; tag: string | undefined } {
+    const prefix =
+      options.prefix === undefined ? undefined : checkPrefix(options.prefix, this.limits);
+    const tag = options.tag === undefined ? undefined : checkTag(options.tag, this.limits);
+    return { prefix: prefix || undefined, tag };
+  }
+
+  #page(statements: ShapedStatements, options: PageOptions) {
+    const { prefix, tag } = this.#selection(options);
+    const limit = checkInteger(options.limit ?? DEFAULT_PAGE, "limit", 1, MAX_PAGE);
+    const after = options.cursor === undefined ? null : decodeCursor(options.cursor);
+    const { params, shape } = bindSelection(prefix, tag, after);
+    const rows = statements.for(shape).all({ ...params, limit: limit + 1 }) as Row[];
+    const more = rows.length > limit;
+    if (more) rows.length = limit;
+    const last = rows[rows.length - 1];
+    return { rows, next_cursor: more && last ? encodeCursor(last.key) : null };
+  }
+
+  #checkMemoryFile(key: string, tags: readonly string[]): void {
+    if (!isMemoryFile(key, tags)) return;
+    const problem = memoryFileKeyProblem(key);
+    if (problem !== undefined) {
+      throw new StoreError("INVALID_ARGUMENT", problem, { key });
+    }
+  }
+}
+
+/** Records the store's namespace on first open and refuses a file that belongs to another. */
+function claimNamespace(db: BetterSqlite3.Database, file: string, namespace: string): void {
+  db.transaction(() => {
+    const row = db.prepare("SELECT value FROM store_info WHERE name = 'namespace'").get() as
+      | { value: string }
+      | undefined;
+    if (row === undefined) {
+      db.prepare("INSERT INTO store_info (name, value) VALUES ('namespace', ?)").run(namespace);
+    } else if (row.value !== namespace) {
+      throw new Error(`${file} holds namespace ${row.value}, not ${namespace}`);
+    }
+  }).immediate();
+}
+
+/** Which optional conditions a selection has; each combination is its own prepared statement. */
+interface Shape {
+  readonly hi: boolean;
+  readonly tag: boolean;
+  readonly after: boolean;
+}
+
+/**
+ * The WHERE clause of a selection. Key ranges are plain comparisons on the key index
+ * (`key >= prefix AND key < successor`); `@lo` is '' when there is no prefix.
+ */
+function whereOf(shape: Shape): string {
+  const parts = ["m.key >= @lo"];
+  if (shape.hi) parts.push("m.key < @hi");
+  if (shape.after) parts.push("m.key > @after");
+  if (shape.tag) parts.push("m.id IN (SELECT memory_id FROM memory_tags WHERE tag = @tag)");
+  return parts.join(" AND ");
+}
+
+/** Prepares a statement per selection shape on first use, then reuses it. */
+class ShapedStatements {
+  readonly #cache = new Map<string, BetterSqlite3.Statement>();
+
+  constructor(
+    private readonly db: BetterSqlite3.Database,
+    private readonly sql: (where: string) => string,
+  ) {}
+
+  for(shape: Shape): BetterSqlite3.Statement {
+    const id = `${+shape.hi}${+shape.tag}${+shape.after}`;
+    let statement = this.#cache.get(id);
+    if (statement === undefined) {
+      statement = this.db.prepare(this.sql(whereOf(shape)));
+      this.#cache.set(id, statement);
+    }
+    return statement;
+  }
+}
+
+/** Named parameters of a selection, and its shape. */
+function bindSelection(
+  prefix: string | undefined,
+  tag: string | undefined,
+  after: string | null = null,
+) {
+  const hi = prefix === undefined ? undefined : prefixSuccessor(prefix);
+  const params: Record<string, string> = { lo: prefix ?? "" };
+  if (hi !== undefined) params.hi = hi;
+  if (tag !== undefined) params.tag = tag;
+  if (after !== null) params.after = after;
+  const shape: Shape = { hi: hi !== undefined, tag: tag !== undefined, after: after !== null };
+  return { params, shape };
+}
+
+/** Every statement the store runs, prepared once per open. */
+function prepare(db: BetterSqlite3.Database) {
+  db.function("hms_contains_folded", { deterministic: true }, (text, needle) =>
+    typeof text === "string" && typeof needle === "string" && foldCase(text).includes(needle)
+      ? 1
+      : 0,
+  );
+  return {
+    head: db.prepare("SELECT id, version, tags, metadata FROM memories WHERE key = ?"),
+    get: db.prepare("SELECT * FROM memories WHERE key = ?"),
+    keyText: db.prepare("SELECT key, text FROM memories WHERE id = ?"),
+    insert: db.prepare(`
+      INSERT INTO memories (key, text, tags, metadata, version, hash, bytes, created_at, updated_at)
+      VALUES (@key, @text, @tags, @metadata, @version, @hash, @bytes, @created_at, @updated_at)`),
+    update: db.prepare(`
+      UPDATE memories SET text = @text, tags = @tags, metadata = @metadata, version = @version,
+        hash = @hash, bytes = @bytes, updated_at = @updated_at
+      WHERE id = @id`),
+    rename: db.prepare(
+      "UPDATE memories SET key = @key, version = version + 1, updated_at = @updated_at WHERE id = @id",
+    ),
+    addTag: db.prepare("INSERT OR IGNORE INTO memory_tags (tag, memory_id) VALUES (?, ?)"),
+    clearTags: db.prepare("DELETE FROM memory_tags WHERE memory_id = ?"),
+    deleteId: db.prepare("DELETE FROM memories WHERE id = ?"),
+    deleteRange: new ShapedStatements(db, (where) => `DELETE FROM memories AS m WHERE ${where}`),
+    headsInRange: new ShapedStatements(
+      db,
+      (where) => `SELECT m.id, m.key, m.version, m.tags, m.metadata FROM memories m
+        WHERE ${where} ORDER BY m.key`,
+    ),
+    listPage: new ShapedStatements(
+      db,
+      (where) => `
+        SELECT m.key, m.bytes, m.version, m.tags, m.updated_at FROM memories m
+        WHERE ${where} ORDER BY m.key LIMIT @limit`,
+    ),
+    exportPage: new ShapedStatements(
+      db,
+      (where) => `SELECT m.* FROM memories m WHERE ${where} ORDER BY m.key LIMIT @limit`,
+    ),
+    searchRows: new ShapedStatements(
+      db,
+      (where) => `
+        SELECT m.key, m.text FROM memories m
+        WHERE ${where} AND hms_contains_folded(m.text, @needle) ORDER BY m.key`,
+    ),
+    totals: db.prepare(
+      "SELECT count(*) AS memories, coalesce(sum(bytes), 0) AS bytes FROM memories",
+    ),
+  };
+}
