@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One-time (idempotent) set-up on a machine with only Node 20 and Python 3.11:
-# a pinned pnpm in .tools/, the workspace's dependencies, and a build of every package.
+# a pinned pnpm in .tools/, the workspace's dependencies, and a build of every package;
+# a pinned uv in .tools/uv (from PyPI) and the Python package's locked environment.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -29,3 +30,18 @@ echo "setup: pnpm install" >&2
 pnpm install --frozen-lockfile >&2
 echo "setup: building packages" >&2
 pnpm run build >&2
+
+# Python: uv from PyPI (pinned; never the installer script), then the locked environment of
+# python/ (holographic-memory-claude-tool) in python/.venv. uv must not download a Python.
+UV_VERSION="0.13.9"
+export UV_PYTHON_DOWNLOADS=never
+uv_bin="$root/.tools/uv/bin/uv"
+if [ ! -x "$uv_bin" ] || [ "$("$uv_bin" --version 2>/dev/null)" != "uv $UV_VERSION" ]; then
+  echo "setup: installing uv==$UV_VERSION into .tools/uv" >&2
+  python3 -m pip --version >/dev/null 2>&1 || python3 -m ensurepip --upgrade >&2
+  rm -rf "$root/.tools/uv"
+  PIP_ROOT_USER_ACTION=ignore python3 -m pip install --quiet --disable-pip-version-check \
+    --no-warn-script-location --target "$root/.tools/uv" "uv==$UV_VERSION" >&2
+fi
+echo "setup: uv sync (python/)" >&2
+"$uv_bin" sync --project "$root/python" --frozen >&2

@@ -10,3 +10,12 @@ export TURBO_TELEMETRY_DISABLED=1
 pnpm run lint
 pnpm run typecheck
 pnpm run test
+
+# The Python package: lint, format, types, then its suite (against the hms-mcp built above).
+export PATH="$root/.tools/uv/bin:$PATH"
+export UV_PYTHON_DOWNLOADS=never
+echo "test: python (ruff, mypy, pytest)" >&2
+uv run --project python --frozen ruff check python
+uv run --project python --frozen ruff format --check python
+(cd python && uv run --frozen mypy)
+uv run --project python --frozen pytest python/tests
