@@ -23,11 +23,17 @@ from hms_memory_tool.errors import HmsConnectionError, HmsMcpError, HmsMcpNotFou
 from hms_memory_tool.hms_backend import HmsMcpBackend, open_hms_backend
 from hms_memory_tool.paths import MemoryPathError, check_memory_path, validate_memory_path
 from hms_memory_tool.recall import RecallHit, format_recall
-from hms_memory_tool.tool import HolographicMemoryTool, HolographicMemoryToolSync
+from hms_memory_tool.tool import (
+    AsyncMemoryRecallTool,
+    HolographicMemoryTool,
+    HolographicMemoryToolSync,
+    MemoryRecallTool,
+)
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "AsyncMemoryRecallTool",
     "HmsConnectionError",
     "HmsMcpBackend",
     "HmsMcpError",
@@ -39,6 +45,7 @@ __all__ = [
     "MemoryBackendError",
     "MemoryEngine",
     "MemoryPathError",
+    "MemoryRecallTool",
     "MemoryToolError",
     "RecallHit",
     "RetryPolicy",

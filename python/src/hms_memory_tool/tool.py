@@ -161,13 +161,16 @@ class HolographicMemoryTool(BetaAsyncAbstractMemoryTool):
         hits = await _recall_of(self.engine.backend)(query, k)
         return cast(builtins.list[RecallHit], hits)
 
-    def recall_tool(self) -> BetaAsyncBuiltinFunctionTool:
+    def recall_tool(self) -> AsyncMemoryRecallTool:
         """The companion ``memory_recall`` tool, for the same tool runner."""
         _recall_of(self.engine.backend)
-        return _AsyncRecallTool(self)
+        return AsyncMemoryRecallTool(self)
 
 
-class _AsyncRecallTool(BetaAsyncBuiltinFunctionTool):
+class AsyncMemoryRecallTool(BetaAsyncBuiltinFunctionTool):
+    """The ``memory_recall`` tool of a :class:`HolographicMemoryTool`, for the async runner.
+    ``call(input)`` returns the text of :func:`~hms_memory_tool.recall.format_recall`."""
+
     def __init__(self, memory: HolographicMemoryTool) -> None:
         self._memory = memory
 
@@ -308,13 +311,16 @@ class HolographicMemoryToolSync(BetaAbstractMemoryTool):
         recall = _recall_of(self.engine.backend)
         return cast(builtins.list[RecallHit], self._loop.run(recall(query, k)))
 
-    def recall_tool(self) -> BetaBuiltinFunctionTool:
+    def recall_tool(self) -> MemoryRecallTool:
         """The companion ``memory_recall`` tool, for the same tool runner."""
         _recall_of(self.engine.backend)
-        return _SyncRecallTool(self)
+        return MemoryRecallTool(self)
 
 
-class _SyncRecallTool(BetaBuiltinFunctionTool):
+class MemoryRecallTool(BetaBuiltinFunctionTool):
+    """The ``memory_recall`` tool of a :class:`HolographicMemoryToolSync`, for the sync
+    runner. ``call(input)`` returns the text of :func:`~hms_memory_tool.recall.format_recall`."""
+
     def __init__(self, memory: HolographicMemoryToolSync) -> None:
         self._memory = memory
 

@@ -1,0 +1,176 @@
+"""memory_recall: the text format (the reference the TypeScript package mirrors), its input
+checks, and recall against a real hms-mcp."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+
+import pytest
+from anthropic.lib.tools import ToolError
+
+from hms_memory_tool import (
+    HmsMcpBackend,
+    HolographicMemoryTool,
+    HolographicMemoryToolSync,
+    InMemoryBackend,
+    MemoryToolError,
+    RecallHit,
+)
+from hms_memory_tool.recall import NO_HITS, format_recall, format_score, parse_recall_input
+
+from .support.servers import StdioServer, node
+
+
+@pytest.mark.parametrize(
+    ("score", "shown"),
+    [
+        (0.0, "0.0000"),
+        (-0.0, "0.0000"),
+        (1e-06, "0.0000"),
+        (-1e-06, "-0.0000"),  # as JavaScript's (-1e-6).toFixed(4)
+        (0.03125, "0.0313"),  # an exact tie rounds away from zero (Python's round gives 0.0312)
+        (-0.03125, "-0.0313"),
+        (2.00005, "2.0000"),  # the double is just below 2.00005
+        (1.00005, "1.0001"),  # the double is just above 1.00005
+        (12.3456789, "12.3457"),
+        (123456789.5, "123456789.5000"),
+    ],
+)
+def test_scores_have_four_decimals_as_javascripts_to_fixed(score: float, shown: str) -> None:
+    assert format_score(score) == shown
+
+
+def test_scores_match_javascripts_to_fixed_on_many_values() -> None:
+    rng = random.Random(5)
+    scores = [rng.uniform(-50, 50) for _ in range(1000)]
+    scores += [rng.randrange(-(10**6), 10**6) / 20000 for _ in range(1000)]  # ties and near-ties
+    scores += [rng.random() * 10 ** rng.randrange(-8, 12) for _ in range(1000)]
+    script = "const xs = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
+    script += "process.stdout.write(JSON.stringify(xs.map((x) => x.toFixed(4))));"
+    completed = subprocess.run(
+        [node(), "-e", script], input=json.dumps(scores).encode(), capture_output=True, check=True
+    )
+    assert [format_score(x) for x in scores] == json.loads(completed.stdout)
+
+
+def test_the_text_of_hits() -> None:
+    hits = [
+        RecallHit("/memories/customers/acme.md", 2.71828, "Acme Corp\r\n- prefers email\n", 1, 2),
+        RecallHit("/memories/notes.md", 0.5, "call Acme on Monday", 7, 7),
+        RecallHit("/memories/empty.md", 0.25, "", 3, 3),
+    ]
+    assert format_recall(hits) == (
+        "Found 3 memory files matching the query, most relevant first. View a file with the "
+        "memory tool to read all of it; view_range [start, end] shows just the lines given for "
+        "a hit.\n"
+        "\n"
+        "1. /memories/customers/acme.md (lines 1-2, score 2.7183)\n"
+        "    Acme Corp\r\n"
+        "    - prefers email\n"
+        "\n"
+        "2. /memories/notes.md (line 7, score 0.5000)\n"
+        "    call Acme on Monday\n"
+        "\n"
+        "3. /memories/empty.md (line 3, score 0.2500)"
+    )
+    assert format_recall(hits[1:2]).startswith("Found 1 memory file matching the query,")
+    assert format_recall([]) == NO_HITS
+    assert NO_HITS == "No memory files matched the query. View /memories to see every file."
+
+
+@pytest.mark.parametrize(
+    ("tool_input", "message"),
+    [
+        (None, 'Invalid memory_recall input: expected an object with a "query" field, got null.'),
+        ({}, "Missing required parameter `query` for the memory_recall tool."),
+        ({"query": 3}, "Invalid `query` parameter: expected a string, got an integer."),
+        (
+            {"query": ""},
+            "Invalid `query` parameter: it is empty. Give words or a question to search the "
+            "memory files for.",
+        ),
+        (
+            {"query": "é" * 8193},
+            "Invalid `query` parameter: it is 16386 bytes long, over the limit of 16384 bytes. "
+            "Use a shorter query.",
+        ),
+        (
+            {"query": "a\ud800"},
+            "Invalid `query` parameter: it contains an unpaired surrogate (U+D800), which is "
+            "not valid Unicode text. Send complete characters only.",
+        ),
+        ({"query": "q", "k": "5"}, "Invalid `k` parameter: expected an integer, got a string."),
+        ({"query": "q", "k": 2.5}, "Invalid `k` parameter: expected an integer, got a number."),
+        ({"query": "q", "k": 0}, "Invalid `k` parameter: 0. It should be from 1 to 50."),
+        ({"query": "q", "k": 51}, "Invalid `k` parameter: 51. It should be from 1 to 50."),
+    ],
+)
+def test_recall_input_errors(tool_input: object, message: str) -> None:
+    with pytest.raises(MemoryToolError) as caught:
+        parse_recall_input(tool_input)
+    assert str(caught.value) == message
+
+
+def test_recall_input_defaults() -> None:
+    assert parse_recall_input({"query": "q"}) == ("q", 5)
+    assert parse_recall_input({"query": "q", "k": None}) == ("q", 5)
+    assert parse_recall_input({"query": "q", "k": 3.0}) == ("q", 3)
+
+
+def test_recall_needs_a_backend_that_can_search() -> None:
+    memory = HolographicMemoryToolSync(InMemoryBackend())
+    try:
+        with pytest.raises(TypeError, match="recall needs a backend that can search"):
+            memory.recall_tool()
+    finally:
+        memory.close()
+
+
+def test_recall_finds_memory_files_only_best_first(server: StdioServer) -> None:
+    with HolographicMemoryToolSync.connect(command=server.command, args=server.args) as memory:
+        files = {
+            "/memories/customers/acme.md": "# Acme Corp\nPrefers email follow-ups.\nNo calls.\n",
+            "/memories/customers/globex.md": "# Globex\nPrefers phone calls in the morning.\n",
+            "/memories/recipes/soup.md": "Tomato soup: tomatoes, basil, salt.\n",
+            "/memories/notes.md": "Email the team about the offsite.\n",
+        }
+        for path, text in files.items():
+            memory.call({"command": "create", "path": path, "file_text": text})
+        backend = memory.engine.backend
+        assert isinstance(backend, HmsMcpBackend)
+
+        hits = memory.recall("acme email follow-ups", k=3)
+        assert hits[0].path == "/memories/customers/acme.md"
+        assert hits[0].line_start == 1
+        assert hits[0].line_end >= 2
+        assert "Prefers email follow-ups." in hits[0].excerpt
+        assert len(hits) <= 3
+        assert [hit.score for hit in hits] == sorted((hit.score for hit in hits), reverse=True)
+        assert "/memories/recipes/soup.md" not in [hit.path for hit in hits]
+
+        tool = memory.recall_tool()
+        assert tool.name == "memory_recall"
+        text = tool.call({"query": "acme email follow-ups", "k": 3})
+        assert text == format_recall(hits)
+        assert tool.call({"query": "zeppelin"}) == NO_HITS
+        with pytest.raises(ToolError, match="Invalid `k` parameter: 99"):
+            tool.call({"query": "acme", "k": 99})
+
+
+@pytest.mark.anyio
+async def test_recall_ignores_memories_that_are_not_memory_files(server: StdioServer) -> None:
+    async with HolographicMemoryTool.connect(command=server.command, args=server.args) as memory:
+        backend = memory.engine.backend
+        assert isinstance(backend, HmsMcpBackend)
+        # Another application's memory in the same store, about the same thing.
+        await backend.call("remember", {"key": "crm/acme", "text": "Acme: email follow-ups"})
+        assert await memory.recall("acme email") == []
+        await memory.call(
+            {"command": "create", "path": "/memories/acme.md", "file_text": "Acme: email\n"}
+        )
+        assert [hit.path for hit in await memory.recall("acme email")] == ["/memories/acme.md"]
+        assert await memory.recall_tool().call({"query": "acme email"}) == format_recall(
+            await memory.recall("acme email")
+        )
