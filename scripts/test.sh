@@ -15,7 +15,11 @@ pnpm run test
 export PATH="$root/.tools/uv/bin:$PATH"
 export UV_PYTHON_DOWNLOADS=never
 echo "test: python (ruff, mypy, pytest)" >&2
-uv run --project python --frozen ruff check --config python/pyproject.toml python examples/quickstart-python
-uv run --project python --frozen ruff format --check --config python/pyproject.toml python examples/quickstart-python
-(cd python && uv run --frozen mypy && uv run --frozen mypy ../examples/quickstart-python/quickstart.py)
+(
+  cd python
+  uv run --frozen ruff check . ../examples/quickstart-python
+  uv run --frozen ruff format --check . ../examples/quickstart-python
+  uv run --frozen mypy
+  uv run --frozen mypy ../examples/quickstart-python/quickstart.py
+)
 uv run --project python --frozen pytest python/tests

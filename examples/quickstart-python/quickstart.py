@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import anthropic
+
 from hms_memory_tool import HolographicMemoryToolSync
 
 HERE = Path(__file__).resolve().parent
