@@ -21,6 +21,11 @@ from typing import Any, Final, TypeVar
 
 from hms_memory_tool.errors import HmsConnectionError
 
+# The message of a closed tool, the same whichever layer notices (see hms_backend.CLOSED).
+CLOSED: Final = (
+    "The memory tool is closed: its connection to hms-mcp was shut down. Connect again to go on."
+)
+
 T = TypeVar("T")
 
 log = logging.getLogger("hms_memory_tool")
@@ -60,11 +65,7 @@ class LoopThread:
         with self._lock:
             if self._closed:
                 coroutine.close()
-                raise HmsConnectionError(
-                    "CONNECTION_CLOSED",
-                    "The memory tool is closed: its connection to hms-mcp was shut down. "
-                    "Connect again to go on.",
-                )
+                raise HmsConnectionError("CONNECTION_CLOSED", CLOSED)
             future = asyncio.run_coroutine_threadsafe(coroutine, self._loop)
         try:
             return future.result()
@@ -111,11 +112,14 @@ class LoopThread:
             self._loop.call_soon(self._loop.stop)
             return
         if self._holder is not None and self._release is not None:
+            # A connection that failed earlier has already been reported to every caller.
+            failed_earlier = self._holder.done()
             self._loop.call_soon_threadsafe(self._release.set)
             try:
                 self._holder.result(CLOSE_TIMEOUT)
             except Exception:
-                log.warning("closing the connection to hms-mcp failed", exc_info=True)
+                level = logging.DEBUG if failed_earlier else logging.WARNING
+                log.log(level, "the connection to hms-mcp ended with an error", exc_info=True)
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(CLOSE_TIMEOUT)
 

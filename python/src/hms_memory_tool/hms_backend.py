@@ -58,6 +58,17 @@ MEMORY_FILE_TAG: Final = "memory-file"
 #: Seconds a call may wait for hms-mcp's answer before it fails (``timeout=``).
 DEFAULT_TIMEOUT: Final = 60.0
 
+#: Why calls fail once the connection is gone.
+CONNECTION_LOST: Final = (
+    "The connection to the hms-mcp memory server is closed (the server process exited, the "
+    "network connection dropped, or the memory tool was closed), so memory commands cannot "
+    "run; connect again to go on."
+)
+#: Why calls fail after the tool was closed.
+CLOSED: Final = (
+    "The memory tool is closed: its connection to hms-mcp was shut down. Connect again to go on."
+)
+
 _PAGE: Final = 1000  # hms-mcp's largest list page
 _ERROR_TEXT: Final = re.compile(r"^([A-Z_]+): (.*)\Z", re.DOTALL)
 _BACKEND_CODES: Final = frozenset({"NOT_FOUND", "EXISTS", "VERSION_CONFLICT", "TOO_LARGE"})
@@ -302,13 +313,10 @@ class HmsMcpBackend:
         )
 
     def _connection_lost(self, tool: str, detail: str) -> HmsConnectionError:
-        reason = (
-            "The connection to the hms-mcp memory server is closed (the server process exited, "
-            "the network connection dropped, or the memory tool was closed), so memory commands "
-            f"cannot run; connect again to go on. The {tool} call failed with: {detail}"
+        self.mark_closed(CONNECTION_LOST)
+        return HmsConnectionError(
+            "CONNECTION_CLOSED", f"{CONNECTION_LOST} The {tool} call failed with: {detail}"
         )
-        self.mark_closed(reason)
-        return HmsConnectionError("CONNECTION_CLOSED", reason)
 
 
 def _refusal(
@@ -468,11 +476,11 @@ async def _connected(
         backend._max_text_bytes = _integer(stats, "max_text_bytes")
         try:
             yield backend
-        finally:
-            backend.mark_closed(
-                "The memory tool is closed: its connection to hms-mcp was shut down. "
-                "Connect again to go on."
-            )
+        except BaseException:
+            # The connection failed under the tool (or the code using it raised).
+            backend.mark_closed(CONNECTION_LOST)
+            raise
+        backend.mark_closed(CLOSED)
 
 
 async def _list_tools(client: Client) -> dict[str, mcp_types.Tool]:
