@@ -118,10 +118,9 @@ def find_server() -> ServerCommand:
         return ServerCommand(on_path)
     raise HmsMcpNotFoundError(
         "No hms-mcp server to start. Pass command= (and args=) to start one, or url= to use a "
-        "running one; or set HMS_MCP_BIN to the hms-mcp executable; or put hms-mcp on PATH "
-        "(it needs Node.js 20+: install the hms-mcp npm package, or build it from the "
-        "Holographic Memory for Claude repository with ./scripts/setup.sh, which gives "
-        "packages/hms-mcp/dist/cli.js)."
+        "running one; or set HMS_MCP_BIN to the hms-mcp executable; or put hms-mcp on PATH. "
+        "hms-mcp needs Node.js 20+; ./scripts/setup.sh in the Holographic Memory for Claude "
+        "repository builds it as packages/hms-mcp/dist/cli.js."
     )
 
 
@@ -157,7 +156,6 @@ class HmsMcpBackend:
         self.delete_prefix = self._delete_prefix if _takes(forget, "prefix") else None
         self.move = self._move if move is not None else None
         self.move_prefix = self._move_prefix if _takes(move, "from_prefix") else None
-        self.can_recall = "recall" in tools
 
     @property
     def max_file_bytes(self) -> int:
