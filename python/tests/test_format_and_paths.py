@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import doctest
+
 import pytest
 
+import hms_memory_tool.core
+import hms_memory_tool.paths
 from hms_memory_tool.core import describe_value, human_size, is_integer, split_lines
 from hms_memory_tool.paths import (
     MISSING,
@@ -114,3 +118,10 @@ def test_helpers_validate_and_never_let_a_path_escape() -> None:
         join_path("/memories/a", "../../etc")
     with pytest.raises(ValueError, match="is not /memories/a or under it"):
         rebase_path("/memories/b/x", "/memories/a", "/memories/c")
+
+
+def test_the_examples_in_the_module_documentation_hold() -> None:
+    for module in (hms_memory_tool.paths, hms_memory_tool.core):
+        result = doctest.testmod(module, raise_on_error=False)
+        assert result.attempted > 0
+        assert result.failed == 0

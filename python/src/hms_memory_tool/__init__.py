@@ -1,9 +1,12 @@
 """Claude's memory tool (``memory_20250818``) served from a durable, searchable Holographic
 Memory store through hms-mcp.
 
->>> from hms_memory_tool import HolographicMemoryToolSync
->>> with HolographicMemoryToolSync.connect(command="hms-mcp") as memory:  # doctest: +SKIP
-...     client.beta.messages.tool_runner(..., tools=[memory, memory.recall_tool()])
+Use it with the Anthropic SDK's tool runner::
+
+    from hms_memory_tool import HolographicMemoryToolSync
+
+    with HolographicMemoryToolSync.connect(command="hms-mcp") as memory:
+        client.beta.messages.tool_runner(..., tools=[memory, memory.recall_tool()])
 
 Subpackages: :mod:`hms_memory_tool.paths` (the path validator, usable alone),
 :mod:`hms_memory_tool.core` (the command engine over any backend),
