@@ -1,19 +1,11 @@
 import { defineConfig } from "tsup";
 
-export default defineConfig([
-  {
-    entry: ["src/index.ts"],
-    format: ["esm", "cjs"],
-    dts: true,
-    target: "node20",
-    clean: true,
-    sourcemap: true,
-  },
-  {
-    // The command behind `pnpm fetch-model`; ESM only (it uses top-level await).
-    entry: ["src/fetch-model-cli.ts"],
-    format: ["esm"],
-    target: "node20",
-    sourcemap: true,
-  },
-]);
+export default defineConfig({
+  // index: the library; fetch-model-cli: the command behind `pnpm fetch-model`.
+  entry: ["src/index.ts", "src/fetch-model-cli.ts"],
+  format: ["esm", "cjs"],
+  dts: { entry: "src/index.ts" },
+  target: "node20",
+  clean: true,
+  sourcemap: true,
+});

@@ -108,7 +108,11 @@ describe("loadEmbedder options", () => {
   it("gives the same vectors whatever the batch size and thread count", async () => {
     const texts = ["short", "a rather longer sentence with more tokens in it", "mid length text"];
     const one = await loadEmbedder(inject("modelDir"), { batchSize: 1, threads: 1 });
-    const many = await loadEmbedder(inject("modelDir"), { batchSize: 32, threads: 2 });
+    const many = await loadEmbedder(inject("modelDir"), {
+      batchSize: 32,
+      batchTokens: Number.POSITIVE_INFINITY,
+      threads: 2,
+    });
     try {
       const a = await one.embed(texts);
       const b = await many.embed(texts);
@@ -127,6 +131,9 @@ describe("loadEmbedder options", () => {
     );
     await expect(loadEmbedder(inject("modelDir"), { batchSize: 2.5 })).rejects.toThrow(
       /batchSize must be a positive integer, got 2.5/,
+    );
+    await expect(loadEmbedder(inject("modelDir"), { batchTokens: -1 })).rejects.toThrow(
+      /batchTokens must be a positive integer or Infinity, got -1/,
     );
   });
 

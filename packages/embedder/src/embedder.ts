@@ -12,8 +12,10 @@ import { FETCH_HINT, verifyModelDir } from "./model-dir.js";
 import { meanPool } from "./pooling.js";
 import { createTextEncoder } from "./tokenize.js";
 
-/** Default texts per model run; see the README for the measurements behind it. */
-export const DEFAULT_BATCH_SIZE = 8;
+/** Default most texts in one model run; see the README for the measurements behind it. */
+export const DEFAULT_BATCH_SIZE = 32;
+/** Default most padded tokens (texts × longest text) in one model run. */
+export const DEFAULT_BATCH_TOKENS = 512;
 
 export interface EmbedderOptions {
   /**
@@ -23,6 +25,13 @@ export interface EmbedderOptions {
   readonly threads?: number;
   /** The most texts in one model run (default {@link DEFAULT_BATCH_SIZE}). */
   readonly batchSize?: number;
+  /**
+   * The most padded tokens (texts × longest text) in one model run (default
+   * {@link DEFAULT_BATCH_TOKENS}). It bounds a run's memory and how long it holds the event
+   * loop: ONNX Runtime's Node binding computes on the main thread. A text longer than this
+   * still runs, alone. `Infinity` leaves only `batchSize`.
+   */
+  readonly batchTokens?: number;
   /** The manifest the directory must match (default: all-MiniLM-L6-v2 int8). */
   readonly model?: ModelManifest;
   /** How a person gets the model, ending every "model not ready" error. */
@@ -40,7 +49,8 @@ export interface Embedder {
   readonly normalized: boolean;
   /**
    * One vector per text, in order. Texts are tokenized, cut to {@link maxTokens}, grouped by
-   * length into runs of at most `batchSize`, and pooled. Calls are served one at a time.
+   * length into runs within `batchSize` and `batchTokens`, and pooled. Calls are served one at
+   * a time.
    */
   embed(texts: readonly string[]): Promise<Float32Array[]>;
   /** Frees the model; later `embed` calls fail. */
@@ -65,11 +75,18 @@ export async function loadEmbedder(
   const model = options.model ?? DEFAULT_MODEL;
   const threads = options.threads ?? Math.min(availableParallelism(), 4);
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+  const batchTokens = options.batchTokens ?? DEFAULT_BATCH_TOKENS;
   if (!Number.isInteger(threads) || threads < 1) {
     throw new RangeError(`threads must be a positive integer, got ${threads}`);
   }
   if (!Number.isInteger(batchSize) || batchSize < 1) {
     throw new RangeError(`batchSize must be a positive integer, got ${batchSize}`);
+  }
+  if (
+    !(Number.isInteger(batchTokens) || batchTokens === Number.POSITIVE_INFINITY) ||
+    batchTokens < 1
+  ) {
+    throw new RangeError(`batchTokens must be a positive integer or Infinity, got ${batchTokens}`);
   }
   const dir = await verifyModelDir(modelDir, model, options.fetchHint ?? FETCH_HINT);
   const json = async (name: string): Promise<Record<string, unknown>> =>
@@ -157,10 +174,8 @@ export async function loadEmbedder(
     if (closed) throw new Error(`${model.id}: the embedder is closed`);
     const ids = texts.map((text) => encoder.encode(text));
     const vectors: Float32Array[] = new Array(texts.length);
-    for (const group of planBatches(
-      ids.map((row) => row.length),
-      batchSize,
-    )) {
+    const lengths = ids.map((row) => row.length);
+    for (const group of planBatches(lengths, { maxTexts: batchSize, maxTokens: batchTokens })) {
       const pooled = await run(group.map((index) => ids[index] as number[]));
       group.forEach((index, k) => {
         vectors[index] = pooled[k] as Float32Array;

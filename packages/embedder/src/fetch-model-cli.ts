@@ -53,4 +53,6 @@ async function main(): Promise<number> {
   }
 }
 
-process.exitCode = await main();
+main().then((code) => {
+  process.exitCode = code;
+});

@@ -6,6 +6,7 @@
  */
 export {
   DEFAULT_BATCH_SIZE,
+  DEFAULT_BATCH_TOKENS,
   type Embedder,
   type EmbedderOptions,
   loadEmbedder,
