@@ -11,7 +11,7 @@ const cli = join(root, "packages/embedder/dist/fetch-model-cli.js");
 if (!existsSync(cli)) {
   const built = spawnSync("pnpm", ["--filter", "@hms/embedder", "run", "build"], {
     cwd: root,
-    stdio: ["ignore", process.stderr, "inherit"],
+    stdio: ["ignore", 2, "inherit"], // build output to stderr: stdout is the model path
   });
   if (built.status !== 0) process.exit(built.status ?? 1);
 }

@@ -148,13 +148,13 @@ if (quality) {
     `  published all-MiniLM-L6-v2 (MTEB)  ${PUBLISHED_NDCG10.toFixed(3)}   ratio ${(quality.ndcg / PUBLISHED_NDCG10).toFixed(3)}`,
   );
   out.push(
-    `  corpus embedded at ${(corpus.length / quality.corpusSeconds).toFixed(1)} texts/s (${quality.corpusSeconds.toFixed(0)} s), peak RSS ${mb(quality.peak)} MiB`,
+    `  corpus embedded at ${(corpus.length / quality.corpusSeconds).toFixed(1)} texts/s (${quality.corpusSeconds.toFixed(0)} s, default plan), peak RSS ${mb(quality.peak)} MiB`,
   );
 }
 out.push("");
 out.push("throughput and memory (ratio to batch 1 on the same texts, this run)");
 out.push(
-  `  ${"texts".padEnd(10)}${"plan".padEnd(34)}${"texts/s".padStart(9)}${"ratio".padStart(8)}${"RSS idle".padStart(11)}${"peak".padStart(9)}`,
+  `  ${"texts".padEnd(16)}${"plan".padEnd(34)}${"texts/s".padStart(9)}${"ratio".padStart(8)}${"RSS idle".padStart(11)}${"peak".padStart(9)}`,
 );
 for (const kind of Object.keys(SAMPLE)) {
   const base = median(
@@ -171,7 +171,7 @@ for (const kind of Object.keys(SAMPLE)) {
   }
 }
 out.push(
-  `  (RSS of a bare node process with the libraries imported: ${mb(median(runs.map((r) => r.rssBare)))} MiB)`,
+  `  RSS idle: model loaded, nothing embedded; a bare node process with the libraries imported: ${mb(median(runs.map((r) => r.rssBare)))} MiB`,
 );
 console.log(out.join("\n"));
 
