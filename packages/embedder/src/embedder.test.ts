@@ -105,13 +105,14 @@ describe("loadEmbedder with the real all-MiniLM-L6-v2 model", () => {
 });
 
 describe("loadEmbedder options", () => {
-  it("gives the same vectors whatever the batch size and thread count", async () => {
+  it("gives the same vectors whatever the batch size, thread count and spinning", async () => {
     const texts = ["short", "a rather longer sentence with more tokens in it", "mid length text"];
     const one = await loadEmbedder(inject("modelDir"), { batchSize: 1, threads: 1 });
     const many = await loadEmbedder(inject("modelDir"), {
       batchSize: 32,
       batchTokens: Number.POSITIVE_INFINITY,
       threads: 2,
+      spin: true,
     });
     try {
       const a = await one.embed(texts);
