@@ -118,16 +118,9 @@ export async function loadEmbedder(
     extra: { session: { intra_op: { allow_spinning: options.spin ? "1" : "0" } } },
   });
   const inputs = new Set(session.inputNames);
-  if (!inputs.has("input_ids") || !inputs.has("attention_mask")) {
-    throw new Error(
-      `${model.id}: model.onnx takes ${session.inputNames.join(", ")}, not input_ids and attention_mask`,
-    );
-  }
-  const firstOutput = session.outputNames.includes("last_hidden_state")
+  const output = session.outputNames.includes("last_hidden_state")
     ? "last_hidden_state"
-    : session.outputNames[0];
-  if (firstOutput === undefined) throw new Error(`${model.id}: model.onnx has no output`);
-  const output: string = firstOutput;
+    : (session.outputNames[0] ?? "");
 
   async function run(ids: number[][]): Promise<Float32Array[]> {
     const batch = ids.length;
@@ -191,8 +184,19 @@ export async function loadEmbedder(
     return vectors;
   }
 
-  // Fails now, not on the first request, if the graph does not produce what the config says.
-  await embedNow([""]);
+  // Fails now, not on the first request, if the graph does not take or produce what the
+  // configuration says.
+  try {
+    if (!inputs.has("input_ids") || !inputs.has("attention_mask") || output === "") {
+      throw new Error(
+        `${model.id}: model.onnx takes ${session.inputNames.join(", ")} and gives ${session.outputNames.join(", ")}; expected input_ids, attention_mask and an output`,
+      );
+    }
+    await embedNow([""]);
+  } catch (error) {
+    await session.release();
+    throw error;
+  }
 
   return {
     modelId: model.id,
