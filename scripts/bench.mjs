@@ -8,6 +8,8 @@ const benches = {
   "recall-quality": { package: "hms-mcp", script: "bench:recall-quality" },
   // Cold start, write throughput, get/list latency, recall latency at 100k memories, memory.
   "server-perf": { package: "hms-mcp", script: "bench:server-perf" },
+  // Dense nDCG@10 on SciFact, throughput by batch size, memory (needs `pnpm fetch-model`).
+  "embed-scifact": { package: "@hms/embedder", script: "bench:scifact" },
 };
 
 const [name, ...args] = process.argv.slice(2);

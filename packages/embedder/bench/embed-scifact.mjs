@@ -1,0 +1,246 @@
+#!/usr/bin/env node
+// `pnpm bench embed-scifact [--data DIR] [--model-dir DIR] [--threads N] [--split test|train]
+//                           [--rounds N] [--skip-ndcg]`
+//
+// Checks that the embedder computes what all-MiniLM-L6-v2 should, and measures its cost:
+//  1. throughput (texts/s) on SciFact abstracts (long: most reach the 256-token cut) and claims
+//     (short, like recall queries) for batch sizes 1, 8 and 32 and the default plan, as ratios
+//     to batch size 1 in the same run. Each measurement runs in its own process, so its
+//     resident memory (idle after loading, and peak) is its own; configurations are
+//     interleaved over rounds. Other load on the machine only ever slows a run down, so the
+//     best round is the estimate of the embedder's own speed (the median is shown too);
+//  2. dense-only nDCG@10 on SciFact (BEIR), the trec_eval definition, against the published
+//     0.645 of all-MiniLM-L6-v2 (MTEB). Far below it means pooling, normalisation, tokenisation
+//     or truncation is wrong.
+// The data are read where they are (shared/data/scifact); nothing is copied.
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import {
+  DEFAULT_BATCH_SIZE,
+  DEFAULT_BATCH_TOKENS,
+  defaultModelDir,
+  loadEmbedder,
+} from "../dist/index.js";
+
+const PUBLISHED_NDCG10 = 0.645;
+const CONFIGS = [
+  { name: "batch 1", batchSize: 1 },
+  { name: "batch 8", batchSize: 8, batchTokens: Number.POSITIVE_INFINITY },
+  { name: "batch 32", batchSize: 32, batchTokens: Number.POSITIVE_INFINITY },
+  { name: `default (${DEFAULT_BATCH_SIZE} texts, ${DEFAULT_BATCH_TOKENS} tokens)` },
+];
+const SAMPLE = { abstracts: 48, claims: 300 };
+
+const here = dirname(fileURLToPath(import.meta.url));
+const { values } = parseArgs({
+  options: {
+    data: { type: "string" },
+    "model-dir": { type: "string" },
+    threads: { type: "string" },
+    split: { type: "string", default: "test" },
+    rounds: { type: "string", default: "3" },
+    "skip-ndcg": { type: "boolean", default: false },
+    child: { type: "string" },
+  },
+});
+const threads = values.threads === undefined ? undefined : positive("--threads", values.threads);
+const rounds = positive("--rounds", values.rounds);
+if (!["test", "train"].includes(values.split))
+  fail(`--split is test or train, not ${values.split}`);
+const dataDir = values.data ?? process.env.SCIFACT_DIR ?? findSharedScifact();
+const modelDir = values["model-dir"] ?? defaultModelDir();
+const threadOption = threads ? { threads } : {};
+const mb = (bytes) => Math.round(bytes / 2 ** 20);
+const log = (line) => process.stderr.write(`embed-scifact: ${line}\n`);
+
+if (values.child) {
+  await child(JSON.parse(values.child));
+  process.exit(0);
+}
+
+// --- data -------------------------------------------------------------------------------
+const corpus = readJsonl(join(dataDir, "corpus.jsonl")).map((doc) => ({
+  id: doc._id,
+  // As BEIR / sentence-transformers embed a document: title, a space, the text.
+  text: `${doc.title ?? ""} ${doc.text ?? ""}`.trim(),
+}));
+const queryText = new Map(readJsonl(join(dataDir, "queries.jsonl")).map((q) => [q._id, q.text]));
+
+// --- 1. throughput and memory, one process per measurement ----------------------------
+const runs = [];
+for (let round = 1; round <= rounds; round++) {
+  for (const kind of Object.keys(SAMPLE)) {
+    for (const config of CONFIGS) {
+      const args = [fileURLToPath(import.meta.url), "--data", dataDir, "--model-dir", modelDir];
+      if (threads) args.push("--threads", String(threads));
+      args.push("--child", JSON.stringify({ kind, config }));
+      const result = spawnSync(process.execPath, args, { encoding: "utf8" });
+      if (result.status !== 0) fail(`measurement failed:\n${result.stderr}`);
+      const measured = JSON.parse(result.stdout);
+      runs.push({ kind, config: config.name, ...measured });
+      log(`round ${round} ${kind} ${config.name}: ${measured.textsPerSecond.toFixed(1)} texts/s`);
+    }
+  }
+}
+
+// --- 2. nDCG@10 -------------------------------------------------------------------------
+let quality;
+if (!values["skip-ndcg"]) {
+  const qrels = new Map();
+  for (const line of readFileSync(join(dataDir, "qrels", `${values.split}.tsv`), "utf8")
+    .split("\n")
+    .slice(1)) {
+    if (!line.trim()) continue;
+    const [query, doc, score] = line.split("\t");
+    if (Number(score) <= 0) continue;
+    if (!qrels.has(query)) qrels.set(query, new Set());
+    qrels.get(query).add(doc);
+  }
+  const queryIds = [...qrels.keys()];
+  const embedder = await loadEmbedder(modelDir, threadOption);
+  const started = performance.now();
+  const docVectors = await embedder.embed(corpus.map((d) => d.text));
+  const corpusSeconds = (performance.now() - started) / 1000;
+  log(`embedded ${corpus.length} abstracts in ${corpusSeconds.toFixed(1)} s`);
+  const queryVectors = await embedder.embed(queryIds.map((id) => queryText.get(id) ?? ""));
+  await embedder.close();
+  let total = 0;
+  queryIds.forEach((queryId, qi) => {
+    const q = queryVectors[qi];
+    // Vectors have unit length, so the dot product is the cosine.
+    const scored = docVectors.map((d, di) => {
+      let dot = 0;
+      for (let k = 0; k < d.length; k++) dot += d[k] * q[k];
+      return { id: corpus[di].id, score: dot };
+    });
+    // trec_eval order: score descending, then document id descending.
+    scored.sort((a, b) => b.score - a.score || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+    const relevant = qrels.get(queryId);
+    let dcg = 0;
+    scored.slice(0, 10).forEach((hit, rank) => {
+      if (relevant.has(hit.id)) dcg += 1 / Math.log2(rank + 2);
+    });
+    let ideal = 0;
+    for (let rank = 0; rank < Math.min(relevant.size, 10); rank++) ideal += 1 / Math.log2(rank + 2);
+    total += dcg / ideal;
+  });
+  quality = {
+    ndcg: total / queryIds.length,
+    queries: queryIds.length,
+    corpusSeconds,
+    peak: process.resourceUsage().maxRSS * 1024,
+    model: embedder.modelId,
+    dimensions: embedder.dimensions,
+  };
+}
+
+// --- report -----------------------------------------------------------------------------
+const out = [`embed-scifact: threads ${threads ?? "default"}, ${rounds} rounds`];
+if (quality) {
+  out.push("");
+  out.push(
+    `nDCG@10 (${values.split}, ${quality.queries} queries, ${corpus.length} documents, dense only)`,
+  );
+  out.push(`  ${quality.model} (${quality.dimensions} dims)   ${quality.ndcg.toFixed(4)}`);
+  out.push(
+    `  published all-MiniLM-L6-v2 (MTEB)  ${PUBLISHED_NDCG10.toFixed(3)}   ratio ${(quality.ndcg / PUBLISHED_NDCG10).toFixed(3)}`,
+  );
+  out.push(
+    `  corpus embedded at ${(corpus.length / quality.corpusSeconds).toFixed(1)} texts/s (${quality.corpusSeconds.toFixed(0)} s, default plan), peak RSS ${mb(quality.peak)} MiB`,
+  );
+}
+out.push("");
+out.push(
+  "throughput and memory (best and median of the rounds; ratio of the best to batch 1's best)",
+);
+out.push(
+  `  ${"texts".padEnd(16)}${"plan".padEnd(32)}${"best/s".padStart(8)}${"ratio".padStart(7)}${"median/s".padStart(10)}${"RSS idle".padStart(10)}${"peak".padStart(10)}`,
+);
+for (const kind of Object.keys(SAMPLE)) {
+  const base = Math.max(
+    ...runs
+      .filter((r) => r.kind === kind && r.config === CONFIGS[0].name)
+      .map((r) => r.textsPerSecond),
+  );
+  for (const config of CONFIGS) {
+    const mine = runs.filter((r) => r.kind === kind && r.config === config.name);
+    const best = Math.max(...mine.map((r) => r.textsPerSecond));
+    out.push(
+      `  ${`${kind} (${SAMPLE[kind]})`.padEnd(16)}${config.name.padEnd(32)}${best.toFixed(1).padStart(8)}${(best / base).toFixed(2).padStart(7)}${median(
+        mine.map((r) => r.textsPerSecond),
+      )
+        .toFixed(1)
+        .padStart(
+          10,
+        )}${`${mb(median(mine.map((r) => r.rssLoaded)))} MiB`.padStart(10)}${`${mb(median(mine.map((r) => r.peak)))} MiB`.padStart(10)}`,
+    );
+  }
+}
+out.push(
+  `  RSS idle: model loaded, nothing embedded; a bare node process with the libraries imported: ${mb(median(runs.map((r) => r.rssBare)))} MiB`,
+);
+console.log(out.join("\n"));
+
+// One measurement in its own process: load, warm up, embed the sample, report.
+async function child({ kind, config }) {
+  const rssBare = process.memoryUsage().rss;
+  const { name: _, ...options } = config;
+  const embedder = await loadEmbedder(modelDir, { ...threadOption, ...options });
+  const rssLoaded = process.memoryUsage().rss;
+  const texts = (
+    kind === "abstracts"
+      ? readJsonl(join(dataDir, "corpus.jsonl")).map((d) =>
+          `${d.title ?? ""} ${d.text ?? ""}`.trim(),
+        )
+      : readJsonl(join(dataDir, "queries.jsonl")).map((q) => q.text)
+  ).slice(0, SAMPLE[kind]);
+  await embedder.embed(texts.slice(0, 2));
+  const started = performance.now();
+  await embedder.embed(texts);
+  const seconds = (performance.now() - started) / 1000;
+  await embedder.close();
+  process.stdout.write(
+    JSON.stringify({
+      textsPerSecond: texts.length / seconds,
+      rssBare,
+      rssLoaded,
+      peak: process.resourceUsage().maxRSS * 1024,
+    }),
+  );
+}
+
+function median(numbers) {
+  const sorted = [...numbers].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+function readJsonl(path) {
+  return readFileSync(path, "utf8")
+    .split("\n")
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line));
+}
+
+function findSharedScifact() {
+  for (let dir = resolve(here, "../../.."); ; dir = dirname(dir)) {
+    const candidate = join(dir, "shared", "data", "scifact");
+    if (existsSync(join(candidate, "corpus.jsonl"))) return candidate;
+    if (dirname(dir) === dir) fail("SciFact not found: pass --data DIR or set SCIFACT_DIR");
+  }
+}
+
+function positive(flag, text) {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1)
+    fail(`${flag} must be a positive integer, not ${text}`);
+  return value;
+}
+
+function fail(message) {
+  process.stderr.write(`embed-scifact: ${message}\n`);
+  process.exit(2);
+}
