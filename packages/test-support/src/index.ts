@@ -70,13 +70,19 @@ export interface HttpServer {
 
 /**
  * Starts `hms-mcp --transport http --port 0 --data-dir DIR [args]` and resolves once it says
- * where it listens. `env` is added to a clean environment (e.g. `HMS_MCP_TOKEN`).
+ * where it listens (an info-level log line, so `args` must not raise `--log-level` above
+ * info). `env` is added to a clean environment (e.g. `HMS_MCP_TOKEN`).
  */
 export async function startHttpServer(options: {
   dataDir: string;
   args?: string[];
   env?: Record<string, string>;
 }): Promise<HttpServer> {
+  if (options.args?.includes("--log-level")) {
+    throw new Error(
+      "startHttpServer reads the info-level 'listening on' line: leave --log-level out",
+    );
+  }
   const { command, args } = hmsMcpCommand([
     "--transport",
     "http",
