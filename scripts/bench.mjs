@@ -8,6 +8,9 @@ const benches = {
   "recall-quality": { package: "hms-mcp", script: "bench:recall-quality" },
   // Cold start, write throughput, get/list latency, recall latency at 100k memories, memory.
   "server-perf": { package: "hms-mcp", script: "bench:server-perf" },
+  // The seeded 2,000-command trace through HolographicMemoryTool (stdio) and the SDK's
+  // filesystem tool in one run: p50/p99 per command kind, total ratio, cold connect.
+  "memory-tool": { package: "@hms/bench", script: "bench:memory-tool" },
 };
 
 const [name, ...args] = process.argv.slice(2);
