@@ -34,9 +34,8 @@ export function findHmsMcp(env: NodeJS.ProcessEnv = process.env): ServerCommand 
   throw new HmsMcpNotFoundError(
     "No hms-mcp server to start. Pass connection: { command, args } to start one, or " +
       "connection: { url } to use a running one; or set HMS_MCP_BIN to the hms-mcp executable; " +
-      "or put hms-mcp on PATH (it needs Node.js 20+: install the hms-mcp npm package, or build " +
-      "it from the Holographic Memory for Claude repository with ./scripts/setup.sh, which gives " +
-      "packages/hms-mcp/dist/cli.js).",
+      "or put hms-mcp on PATH. hms-mcp needs Node.js 20+; ./scripts/setup.sh in the " +
+      "Holographic Memory for Claude repository builds it as packages/hms-mcp/dist/cli.js.",
   );
 }
 

@@ -1,5 +1,6 @@
 import {
   ancestorPaths,
+  baseName,
   isUnder,
   MEMORY_ROOT,
   MemoryPathError,
@@ -107,13 +108,19 @@ export class MemoryEngine {
     const path = pathParameter(input, "view", "path");
     const range = viewRangeParameter(input);
 
-    const file = path === MEMORY_ROOT ? null : await this.backend.read(path);
+    if (path === MEMORY_ROOT) {
+      if (range) throw new MemoryToolError("invalid_argument", messages.viewRangeOnDirectory(path));
+      return renderDirectory(path, await this.backend.list(`${path}/`), this.maxViewChars);
+    }
+    // A name without an extension is usually a directory: then read and list at once (one
+    // round trip to a remote backend instead of two). Either way the result is the same.
+    const listing = baseName(path).includes(".") ? undefined : this.backend.list(`${path}/`);
+    listing?.catch(() => undefined); // awaited below unless the path is a file
+    const file = await this.backend.read(path);
     if (file) return renderFile(path, file.content, range, this.maxViewChars);
 
-    const entries = await this.backend.list(`${path}/`);
-    if (path !== MEMORY_ROOT && entries.length === 0) {
-      throw new MemoryToolError("not_found", messages.notFound(path));
-    }
+    const entries = await (listing ?? this.backend.list(`${path}/`));
+    if (entries.length === 0) throw new MemoryToolError("not_found", messages.notFound(path));
     if (range) throw new MemoryToolError("invalid_argument", messages.viewRangeOnDirectory(path));
     return renderDirectory(path, entries, this.maxViewChars);
   }
