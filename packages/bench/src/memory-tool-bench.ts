@@ -2,8 +2,11 @@
  * `pnpm bench memory-tool`: the fixed seeded trace of memory commands (`generateTrace`, seed 1,
  * 2,000 commands by default) through `HolographicMemoryTool` over stdio (a real hms-mcp
  * process and SQLite file) and through the SDK's `BetaLocalFilesystemMemoryTool` (files in a
- * directory), in the same run, on the same disk, step by step (each command runs on both,
- * alternating which goes first).
+ * directory), in the same run, on the same disk, step by step (each command runs on each
+ * tool in turn, rotating which goes first). hms-mcp runs twice: as shipped
+ * (`--synchronous full`: every commit fsynced) and with `--synchronous normal` (fsync at
+ * checkpoints, about the filesystem tool's durability: it fsyncs file contents but not
+ * renames, deletes or directories).
  *
  * Reports p50/p99 latency per command kind for each, the total time of each and their ratio,
  * and the cold connect of the hms-mcp tool (spawn + initialize + first `view /memories`,
@@ -42,11 +45,11 @@ const BASE = resolve(values.dir);
 type Handlers = Record<string, (command: unknown) => Promise<unknown>>;
 
 /** The hms-mcp to start: HMS_MCP_BIN, else this workspace's build. */
-function hmsMcp(dataDir: string): { command: string; args: string[] } {
+function hmsMcp(dataDir: string, extra: string[] = []): { command: string; args: string[] } {
   const bin =
     process.env.HMS_MCP_BIN ??
     resolve(dirname(createRequire(import.meta.url).resolve("hms-mcp/package.json")), "dist/cli.js");
-  const args = ["--data-dir", dataDir, "--log-level", "warn"];
+  const args = ["--data-dir", dataDir, "--log-level", "warn", ...extra];
   return bin.endsWith(".js")
     ? { command: process.execPath, args: [bin, ...args] }
     : { command: bin, args };
@@ -70,25 +73,40 @@ async function step(tool: Handlers, command: TraceStep["command"]): Promise<[num
   return [performance.now() - t0, output];
 }
 
+/** The tools compared, in the order of the report. */
+const TOOLS = ["hms", "hms-normal", "fs"] as const;
+type ToolName = (typeof TOOLS)[number];
+
 /**
- * Runs the trace through both tools step by step, alternating which goes first at each step,
- * so both meet the same disk at the same moment (this machine's fsync times vary several-fold
- * from one second to the next, which would swamp a comparison of separate runs).
+ * Runs the trace through every tool step by step, rotating which goes first at each step, so
+ * all meet the same disk at the same moment (this machine's fsync times vary several-fold
+ * from one second to the next, which would swamp a comparison of separate runs). `hms` is
+ * hms-mcp as shipped (`--synchronous full`), `hms-normal` the same with `--synchronous normal`,
+ * `fs` the SDK's filesystem tool.
  */
-async function runBoth(trace: TraceStep[]): Promise<{ hms: Run; fs: Run }> {
-  const hmsDir = mkdtempSync(join(BASE, "bench-hms-"));
-  const fsDir = mkdtempSync(join(BASE, "bench-fs-"));
-  const memory = await HolographicMemoryTool.connect({ connection: hmsMcp(hmsDir) });
+async function runAll(trace: TraceStep[]): Promise<Record<ToolName, Run>> {
+  const dirs = {
+    hms: mkdtempSync(join(BASE, "bench-hms-")),
+    "hms-normal": mkdtempSync(join(BASE, "bench-hms-normal-")),
+    fs: mkdtempSync(join(BASE, "bench-fs-")),
+  };
+  const full = await HolographicMemoryTool.connect({ connection: hmsMcp(dirs.hms) });
+  const normal = await HolographicMemoryTool.connect({
+    connection: hmsMcp(dirs["hms-normal"], ["--synchronous", "normal"]),
+  });
   try {
-    const filesystem = await BetaLocalFilesystemMemoryTool.init(fsDir);
-    const tools = { hms: memory as unknown as Handlers, fs: filesystem as unknown as Handlers };
-    const runs = {
-      hms: { times: [] as number[], views: new Map<number, string>() },
-      fs: { times: [] as number[], views: new Map<number, string>() },
+    const filesystem = await BetaLocalFilesystemMemoryTool.init(dirs.fs);
+    const tools: Record<ToolName, Handlers> = {
+      hms: full as unknown as Handlers,
+      "hms-normal": normal as unknown as Handlers,
+      fs: filesystem as unknown as Handlers,
     };
+    const runs = Object.fromEntries(
+      TOOLS.map((name) => [name, { times: [] as number[], views: new Map<number, string>() }]),
+    ) as Record<ToolName, { times: number[]; views: Map<number, string> }>;
     for (const [i, { kind, command }] of trace.entries()) {
-      const order = i % 2 === 0 ? (["hms", "fs"] as const) : (["fs", "hms"] as const);
-      for (const name of order) {
+      for (let k = 0; k < TOOLS.length; k++) {
+        const name = TOOLS[(i + k) % TOOLS.length] as ToolName;
         const [ms, output] = await step(tools[name], command);
         runs[name].times.push(ms);
         if (kind === "view_file") runs[name].views.set(i, output as string);
@@ -96,13 +114,18 @@ async function runBoth(trace: TraceStep[]): Promise<{ hms: Run; fs: Run }> {
     }
     const sum = (times: number[]) => times.reduce((a, b) => a + b, 0);
     return {
-      hms: { ...runs.hms, total: sum(runs.hms.times), files: await hmsFiles(memory) },
-      fs: { ...runs.fs, total: sum(runs.fs.times), files: await filesystemFiles(fsDir) },
+      hms: { ...runs.hms, total: sum(runs.hms.times), files: await hmsFiles(full) },
+      "hms-normal": {
+        ...runs["hms-normal"],
+        total: sum(runs["hms-normal"].times),
+        files: await hmsFiles(normal),
+      },
+      fs: { ...runs.fs, total: sum(runs.fs.times), files: await filesystemFiles(dirs.fs) },
     };
   } finally {
-    await memory.close();
-    rmSync(hmsDir, { recursive: true, force: true });
-    rmSync(fsDir, { recursive: true, force: true });
+    await full.close();
+    await normal.close();
+    for (const dir of Object.values(dirs)) rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -145,7 +168,8 @@ function median(values: number[]): number {
 
 const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value.toFixed(2));
 
-function checkSame(trace: TraceStep[], hms: Run, fs: Run): void {
+/** Checks that `hms` showed the same file views as `fs` and ended with the same files. */
+function checkSame(trace: TraceStep[], hms: Run, fs: Run): number {
   let compared = 0;
   for (const [i, view] of hms.views) {
     const other = withoutFinalEmptyLine(fs.views.get(i) ?? "");
@@ -159,9 +183,7 @@ function checkSame(trace: TraceStep[], hms: Run, fs: Run): void {
   const a = JSON.stringify(Object.entries(hms.files).sort());
   const b = JSON.stringify(Object.entries(fs.files).sort());
   if (a !== b) throw new Error("the final files differ between the two tools");
-  console.log(
-    `sanity: ${compared} file views identical in both tools, and the ${Object.keys(hms.files).length} final files identical`,
-  );
+  return compared;
 }
 
 async function coldConnect(): Promise<number[]> {
@@ -187,35 +209,50 @@ async function main(): Promise<void> {
   console.log(
     `memory-tool: ${LENGTH} commands (seed ${SEED}), ${ROUNDS} rounds, stores under ${BASE}, Node ${process.version}`,
   );
-  const hmsRuns: Run[] = [];
-  const fsRuns: Run[] = [];
+  console.log(
+    "hms = HolographicMemoryTool over stdio, hms-mcp as shipped (--synchronous full); " +
+      "hms-normal = the same with --synchronous normal; fs = the SDK's BetaLocalFilesystemMemoryTool",
+  );
+  const runs: Record<ToolName, Run[]> = { hms: [], "hms-normal": [], fs: [] };
   for (let round = 0; round < ROUNDS; round++) {
-    const { hms, fs } = await runBoth(trace);
-    checkSame(trace, hms, fs);
-    hmsRuns.push(hms);
-    fsRuns.push(fs);
-    console.log(`round ${round + 1}: hms ${ms(hms.total)} ms, filesystem ${ms(fs.total)} ms`);
-  }
-
-  console.log("\nper command kind, all rounds (ms):");
-  console.log("kind          count   hms p50   hms p99    fs p50    fs p99   p50 ratio");
-  for (const kind of kinds) {
-    const pick = (runs: Run[]) =>
-      runs
-        .flatMap((run) =>
-          trace.flatMap((step, i) => (step.kind === kind ? [run.times[i] as number] : [])),
-        )
-        .sort((a, b) => a - b);
-    const h = pick(hmsRuns);
-    const f = pick(fsRuns);
+    const result = await runAll(trace);
+    const views = checkSame(trace, result.hms, result.fs);
+    checkSame(trace, result["hms-normal"], result.fs);
     console.log(
-      `${kind.padEnd(12)} ${String(h.length / ROUNDS).padStart(6)} ${ms(percentile(h, 50)).padStart(9)} ${ms(percentile(h, 99)).padStart(9)} ${ms(percentile(f, 50)).padStart(9)} ${ms(percentile(f, 99)).padStart(9)} ${(percentile(h, 50) / percentile(f, 50)).toFixed(2).padStart(11)}`,
+      `sanity: ${views} file views identical in all three, and the ${Object.keys(result.fs.files).length} final files identical`,
+    );
+    for (const name of TOOLS) runs[name].push(result[name]);
+    console.log(
+      `round ${round + 1}: ${TOOLS.map((name) => `${name} ${ms(result[name].total)} ms`).join(", ")}`,
     );
   }
-  const hmsTotal = median(hmsRuns.map((run) => run.total));
-  const fsTotal = median(fsRuns.map((run) => run.total));
+
+  const times = (name: ToolName, kind: CommandKind) =>
+    runs[name]
+      .flatMap((run) =>
+        trace.flatMap((step, i) => (step.kind === kind ? [run.times[i] as number] : [])),
+      )
+      .sort((a, b) => a - b);
+  console.log("\np50 / p99 per command kind, all rounds (ms); ratio = p50 / fs p50:");
   console.log(
-    `\ntotal (median of ${ROUNDS}): hms ${ms(hmsTotal)} ms, filesystem ${ms(fsTotal)} ms; ratio hms/filesystem = ${(hmsTotal / fsTotal).toFixed(2)}`,
+    `${"kind".padEnd(12)}${"count".padStart(6)}${TOOLS.map((name) => `${name.padStart(16)}`).join("")}${"hms ratio".padStart(11)}${"normal ratio".padStart(14)}`,
+  );
+  for (const kind of kinds) {
+    const cells = TOOLS.map((name) => {
+      const t = times(name, kind);
+      return `${ms(percentile(t, 50))} / ${ms(percentile(t, 99))}`.padStart(16);
+    });
+    const p50 = (name: ToolName) => percentile(times(name, kind), 50);
+    console.log(
+      `${kind.padEnd(12)}${String(times("fs", kind).length / ROUNDS).padStart(6)}${cells.join("")}${(p50("hms") / p50("fs")).toFixed(2).padStart(11)}${(p50("hms-normal") / p50("fs")).toFixed(2).padStart(14)}`,
+    );
+  }
+  const total = (name: ToolName) => median(runs[name].map((run) => run.total));
+  console.log(
+    `\ntotal (median of ${ROUNDS}): ${TOOLS.map((name) => `${name} ${ms(total(name))} ms`).join(", ")}`,
+  );
+  console.log(
+    `ratio to fs: hms ${(total("hms") / total("fs")).toFixed(2)}, hms-normal ${(total("hms-normal") / total("fs")).toFixed(2)}`,
   );
 
   if (COLD > 0) {
