@@ -15,7 +15,7 @@ const SCRIPT = /\.[cm]?js$/;
  * file run with this Node), else `hms-mcp` on PATH. Throws {@link HmsMcpNotFoundError}, saying
  * how to get one, when there is none.
  */
-export function findHmsMcp(env: NodeJS.ProcessEnv = process.env): ServerCommand {
+export function findHmsMcp(env: Record<string, string | undefined> = process.env): ServerCommand {
   const configured = env.HMS_MCP_BIN;
   if (configured) {
     if (!existsSync(configured)) {
@@ -70,7 +70,7 @@ const INHERITED =
  */
 export function serverEnvironment(
   extra: Record<string, string> = {},
-  env: NodeJS.ProcessEnv = process.env,
+  env: Record<string, string | undefined> = process.env,
 ): Record<string, string> {
   const result: Record<string, string> = {};
   for (const name of INHERITED) {
