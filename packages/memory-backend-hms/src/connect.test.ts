@@ -227,6 +227,23 @@ describe("over streamable HTTP", () => {
     }
   });
 
+  it("ends its HTTP session on the server when closed", async () => {
+    const own = await startHttpServer({
+      dataDir: `${data.dir}/http-end`,
+      args: ["--log-level", "debug"],
+    });
+    try {
+      const backend = await connectHmsBackend({ connection: { url: own.url } });
+      await backend.stats();
+      expect(own.stderr()).toContain('"msg":"session opened"');
+      expect(own.stderr()).not.toContain('"msg":"session closed"');
+      await backend.close();
+      await expect.poll(() => own.stderr()).toContain('"msg":"session closed"');
+    } finally {
+      await own.stop();
+    }
+  });
+
   it("is refused with a wrong token or none", async () => {
     for (const wrong of ["not-the-token", ""]) {
       const error = await connectHmsBackend({

@@ -98,6 +98,7 @@ async function openSession(
   let where: string;
   let stderrTail = "";
   let pid: () => number | undefined = () => undefined;
+  let endSession: () => Promise<void> = async () => {};
   if (connection !== undefined && "url" in connection && connection.url !== undefined) {
     if ("command" in connection) {
       throw new TypeError(
@@ -108,7 +109,10 @@ async function openSession(
     const token = connection.token ?? process.env.HMS_MCP_TOKEN;
     const headers: Record<string, string> = { ...connection.headers };
     if (token) headers.Authorization = `Bearer ${token}`;
-    transport = new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+    const http = new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+    // Ending the session (HTTP DELETE) frees it on the server at once.
+    endSession = () => http.terminateSession();
+    transport = http;
     where = `hms-mcp at ${url.href}`;
   } else {
     const stdio = connection as StdioConnection | undefined;
@@ -141,7 +145,10 @@ async function openSession(
     timeoutMs,
     where,
     closedReason: undefined,
-    close: () => client.close(),
+    close: async () => {
+      await endSession().catch(() => undefined);
+      await client.close();
+    },
   };
   client.onclose = () => {
     session.closedReason ??=

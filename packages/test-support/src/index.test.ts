@@ -47,7 +47,7 @@ describe("finding and starting hms-mcp", () => {
     await expect(
       startHttpServer({ dataDir: "/nowhere", args: ["--log-level", "warn"] }),
     ).rejects.toThrow(
-      "startHttpServer reads the info-level 'listening on' line: leave --log-level out",
+      "startHttpServer reads the info-level 'listening on' line: use --log-level info, debug or trace",
     );
   });
 });

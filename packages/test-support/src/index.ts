@@ -70,17 +70,18 @@ export interface HttpServer {
 
 /**
  * Starts `hms-mcp --transport http --port 0 --data-dir DIR [args]` and resolves once it says
- * where it listens (an info-level log line, so `args` must not raise `--log-level` above
- * info). `env` is added to a clean environment (e.g. `HMS_MCP_TOKEN`).
+ * where it listens (an info-level log line, so `--log-level` in `args` must be info, debug
+ * or trace). `env` is added to a clean environment (e.g. `HMS_MCP_TOKEN`).
  */
 export async function startHttpServer(options: {
   dataDir: string;
   args?: string[];
   env?: Record<string, string>;
 }): Promise<HttpServer> {
-  if (options.args?.includes("--log-level")) {
+  const level = options.args?.[options.args.indexOf("--log-level") + 1];
+  if (options.args?.includes("--log-level") && !["info", "debug", "trace"].includes(level ?? "")) {
     throw new Error(
-      "startHttpServer reads the info-level 'listening on' line: leave --log-level out",
+      "startHttpServer reads the info-level 'listening on' line: use --log-level info, debug or trace",
     );
   }
   const { command, args } = hmsMcpCommand([
