@@ -228,6 +228,41 @@ describe("client.beta.messages.toolRunner with HolographicMemoryTool", () => {
     ]);
   });
 
+  it("works the same when the runner streams", async () => {
+    model = await startScriptedModel({
+      turns: [
+        {
+          content: [
+            {
+              type: "tool_use",
+              id: "toolu_stream",
+              name: "memory",
+              input: { command: "create", path: "/memories/streamed.md", file_text: "streamed\n" },
+            },
+          ],
+        },
+        { content: [{ type: "text", text: "ok" }] },
+      ],
+    });
+    const runner = client(model.url).beta.messages.toolRunner({
+      model: "claude-test",
+      max_tokens: 1024,
+      stream: true,
+      messages: [{ role: "user", content: "Remember it." }],
+      tools: [memory.asTool(), memory.recallTool()],
+    });
+    for await (const stream of runner) await stream.finalMessage();
+    expect(model.requests[0]?.body.stream).toBe(true);
+    expect(toolResults(1)).toEqual([
+      {
+        type: "tool_result",
+        tool_use_id: "toolu_stream",
+        content: "File created successfully at: /memories/streamed.md",
+      },
+    ]);
+    expect((await backend.read("/memories/streamed.md"))?.content).toBe("streamed\n");
+  });
+
   it("passes extra properties such as cache_control into the tool definition", async () => {
     model = await startScriptedModel({ turns: [{ content: [{ type: "text", text: "hi" }] }] });
     await client(model.url).beta.messages.toolRunner({
