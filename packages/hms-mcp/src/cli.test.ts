@@ -40,6 +40,7 @@ describe("the hms-mcp command", () => {
       ["--max-text-bytes", "HMS_MCP_MAX_TEXT_BYTES"],
       ["--max-open-namespaces", "HMS_MCP_MAX_OPEN_NAMESPACES"],
       ["--busy-timeout", "HMS_MCP_BUSY_TIMEOUT"],
+      ["--synchronous", "HMS_MCP_SYNCHRONOUS"],
       ["--log-level", "HMS_MCP_LOG_LEVEL"],
       ["--allow-remote", "HMS_MCP_ALLOW_REMOTE"],
       ["--allowed-origins", "HMS_MCP_ALLOWED_ORIGINS"],
@@ -63,6 +64,7 @@ describe("the hms-mcp command", () => {
       [[], { HMS_MCP_NAMESPACE_ARG: "maybe" }, /HMS_MCP_NAMESPACE_ARG="maybe" is not a boolean/],
       [[], { HMS_MCP_TOKEN: "" }, /HMS_MCP_TOKEN is set but empty/],
       [[], { HMS_MCP_PORT: "eighty" }, /integer from 0 to 65535/],
+      [["--synchronous", "off"], {}, /Allowed choices are full, normal/],
     ];
     for (const [args, env, message] of cases) {
       const result = run(["--data-dir", data.dir, ...args], env);

@@ -7,6 +7,8 @@ import {
   DEFAULT_NAMESPACE,
   defaultDataDir,
   MAX_TEXT_BYTES_CEILING,
+  SYNCHRONOUS_MODES,
+  type SynchronousMode,
 } from "@hms/store";
 import { Command, InvalidArgumentError, Option } from "commander";
 
@@ -23,6 +25,8 @@ export interface Config {
   readonly maxOpenNamespaces: number;
   /** How long a write waits for another process's lock on a store, in ms. */
   readonly busyTimeoutMs: number;
+  /** When commits reach the disk: "full" (each commit) or "normal" (at checkpoints). */
+  readonly synchronous: SynchronousMode;
   readonly logLevel: LogLevel;
   readonly allowRemote: boolean;
   /** Extra Origin values allowed on HTTP requests (browser clients). */
@@ -168,6 +172,16 @@ export function buildCommand(version: string): Command {
         .argParser(integer(0, 600000)),
     )
     .addOption(
+      new Option(
+        "--synchronous <mode>",
+        "full: every acknowledged write is on disk (survives a machine crash); normal: fsync " +
+          "at checkpoints only (survives a crash of hms-mcp, may lose the last writes on power loss)",
+      )
+        .env("HMS_MCP_SYNCHRONOUS")
+        .choices([...SYNCHRONOUS_MODES])
+        .default("full"),
+    )
+    .addOption(
       new Option("--log-level <level>", "log level (logs go to stderr)")
         .env("HMS_MCP_LOG_LEVEL")
         .choices([...LOG_LEVELS])
@@ -211,6 +225,7 @@ interface ParsedOptions {
   maxTextBytes: number;
   maxOpenNamespaces: number;
   busyTimeout: number;
+  synchronous: SynchronousMode;
   logLevel: LogLevel;
   allowRemote?: boolean;
   allowedOrigins?: string[];
@@ -253,6 +268,7 @@ export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): C
     maxTextBytes: options.maxTextBytes,
     maxOpenNamespaces: options.maxOpenNamespaces,
     busyTimeoutMs: options.busyTimeout,
+    synchronous: options.synchronous,
     logLevel: options.logLevel,
     allowRemote,
     allowedOrigins: options.allowedOrigins ?? [],

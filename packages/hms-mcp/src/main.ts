@@ -26,6 +26,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     maxTextBytes: config.maxTextBytes,
     maxOpen: config.maxOpenNamespaces,
     busyTimeoutMs: config.busyTimeoutMs,
+    synchronous: config.synchronous,
   });
   const runtime: Runtime = {
     namespaces,

@@ -183,6 +183,7 @@ export function integerParameter(input: object, command: string, name: string): 
   return value;
 }
 
+/** Whether `value` is an integer in the sense above: a number with no fraction, |n| <= 2^53 - 1. */
 export function isInteger(value: unknown): value is number {
   return typeof value === "number" && Number.isSafeInteger(value);
 }

@@ -1,5 +1,6 @@
 import {
   ancestorPaths,
+  baseName,
   isUnder,
   MEMORY_ROOT,
   MemoryPathError,
@@ -107,13 +108,19 @@ export class MemoryEngine {
     const path = pathParameter(input, "view", "path");
     const range = viewRangeParameter(input);
 
-    const file = path === MEMORY_ROOT ? null : await this.backend.read(path);
+    if (path === MEMORY_ROOT) {
+      if (range) throw new MemoryToolError("invalid_argument", messages.viewRangeOnDirectory(path));
+      return renderDirectory(path, await this.backend.list(`${path}/`), this.maxViewChars);
+    }
+    // A name without an extension is usually a directory: then read and list at once (one
+    // round trip to a remote backend instead of two). Either way the result is the same.
+    const listing = baseName(path).includes(".") ? undefined : this.backend.list(`${path}/`);
+    listing?.catch(() => undefined); // awaited below unless the path is a file
+    const file = await this.backend.read(path);
     if (file) return renderFile(path, file.content, range, this.maxViewChars);
 
-    const entries = await this.backend.list(`${path}/`);
-    if (path !== MEMORY_ROOT && entries.length === 0) {
-      throw new MemoryToolError("not_found", messages.notFound(path));
-    }
+    const entries = await (listing ?? this.backend.list(`${path}/`));
+    if (entries.length === 0) throw new MemoryToolError("not_found", messages.notFound(path));
     if (range) throw new MemoryToolError("invalid_argument", messages.viewRangeOnDirectory(path));
     return renderDirectory(path, entries, this.maxViewChars);
   }
@@ -128,10 +135,14 @@ export class MemoryEngine {
       throw new MemoryToolError("is_a_directory", messages.createDirectory(path));
     }
     this.checkSize(path, text);
-    if (await this.isDirectory(path)) {
+    // Both checks at once: one round trip to a remote backend instead of two.
+    const [isDirectory, file] = await Promise.all([
+      this.isDirectory(path),
+      this.fileAncestor(path),
+    ]);
+    if (isDirectory) {
       throw new MemoryToolError("is_a_directory", messages.createDirectory(path));
     }
-    const file = await this.fileAncestor(path);
     if (file) {
       throw new MemoryToolError("not_a_directory", messages.createUnderFile(path, file));
     }
@@ -208,6 +219,25 @@ export class MemoryEngine {
     const path = pathParameter(input, "delete", "path");
     if (path === MEMORY_ROOT) throw new MemoryToolError("forbidden", messages.deleteRoot);
 
+    if (this.backend.deletePrefix) {
+      // The file and everything under it at once (one round trip to a remote backend): the
+      // path existed if either removed something.
+      const [fileDeleted, count] = await Promise.all([
+        this.backend.delete(path).then(
+          () => true,
+          (error: unknown) => {
+            if (isMemoryBackendError(error, "NOT_FOUND")) return false;
+            throw error;
+          },
+        ),
+        this.backend.deletePrefix(`${path}/`),
+      ]);
+      if (!fileDeleted && count === 0) {
+        throw new MemoryToolError("not_found", messages.deleteNotFound(path));
+      }
+      return messages.deleted(path);
+    }
+
     const [file, isDirectory] = await Promise.all([
       this.backend.read(path),
       this.isDirectory(path),
@@ -217,13 +247,8 @@ export class MemoryEngine {
     }
     if (file) await ignoreNotFound(this.backend.delete(path));
     if (isDirectory) {
-      const prefix = `${path}/`;
-      if (this.backend.deletePrefix) {
-        await this.backend.deletePrefix(prefix);
-      } else {
-        for (const entry of await this.backend.list(prefix)) {
-          await ignoreNotFound(this.backend.delete(entry.path));
-        }
+      for (const entry of await this.backend.list(`${path}/`)) {
+        await ignoreNotFound(this.backend.delete(entry.path));
       }
     }
     return messages.deleted(path);
@@ -239,10 +264,15 @@ export class MemoryEngine {
       throw new MemoryToolError("already_exists", messages.destinationExists(to));
     }
 
-    const [file, entries] = await Promise.all([
-      this.backend.read(from),
-      this.backend.list(`${from}/`),
-    ]);
+    // Every check's reads at once (one round trip to a remote backend), judged in order below.
+    const [file, entries, destinationFile, destinationIsDirectory, fileAncestor] =
+      await Promise.all([
+        this.backend.read(from),
+        this.backend.list(`${from}/`),
+        this.backend.read(to),
+        this.isDirectory(to),
+        this.fileAncestor(to),
+      ]);
     if (!file && entries.length === 0) {
       throw new MemoryToolError("not_found", messages.renameNotFound(from));
     }
@@ -250,11 +280,6 @@ export class MemoryEngine {
     if (entries.length > 0 && isUnder(to, from)) {
       throw new MemoryToolError("forbidden", messages.renameIntoItself(from, to));
     }
-    const [destinationFile, destinationIsDirectory, fileAncestor] = await Promise.all([
-      this.backend.read(to),
-      this.isDirectory(to),
-      this.fileAncestor(to),
-    ]);
     if (destinationFile || destinationIsDirectory) {
       throw new MemoryToolError("already_exists", messages.destinationExists(to));
     }

@@ -15,6 +15,9 @@ export {
   type StoredFile,
 } from "./backend.js";
 export {
+  describeValue,
+  firstUnpairedSurrogate,
+  isInteger,
   MEMORY_COMMANDS,
   type MemoryCommand,
   type MemoryCommandName,

@@ -46,4 +46,6 @@ export {
   type Selection,
   type StoreOptions,
   type StoreStats,
+  SYNCHRONOUS_MODES,
+  type SynchronousMode,
 } from "./store.js";

@@ -551,3 +551,21 @@ describe("rememberMany", () => {
     expect(store.get("bulk/4")).toBeUndefined();
   });
 });
+
+describe("durability setting", () => {
+  it("is synchronous = FULL by default, NORMAL on request, and refuses anything else", () => {
+    expect(store.synchronous).toBe("full");
+    const normal = MemoryStore.open(join(dir, "normal.sqlite"), { synchronous: "normal" });
+    try {
+      expect(normal.synchronous).toBe("normal");
+      normal.remember({ key: "k", text: "kept" });
+      expect(normal.get("k")?.text).toBe("kept");
+    } finally {
+      normal.close();
+    }
+    const error = refusal(() =>
+      MemoryStore.open(join(dir, "bad.sqlite"), { synchronous: "off" as "full" }),
+    );
+    expect(error.message).toBe("synchronous must be one of full, normal, got off");
+  });
+});

@@ -141,9 +141,21 @@ export interface StoreOptions {
   readonly namespace?: string | undefined;
   /** How long a write waits for another process's write lock, in ms (default 10000). */
   readonly busyTimeoutMs?: number | undefined;
+  /**
+   * When a commit reaches the disk. `"full"` (the default): each commit waits for the WAL to be
+   * fsynced, so an acknowledged write survives a crash of the process and of the machine.
+   * `"normal"`: the WAL is fsynced at checkpoints only, so a write survives a crash of the
+   * process but the last commits before a power loss or OS crash may be lost (the store is
+   * never corrupted). See {@link SYNCHRONOUS_MODES}.
+   */
+  readonly synchronous?: SynchronousMode | undefined;
   /** Builds the recall ranker (default: lexical BM25). The seam for a hybrid build. */
   readonly ranker?: ((db: BetterSqlite3.Database) => Ranker) | undefined;
 }
+
+/** The durability settings a store accepts (SQLite's `synchronous` in WAL mode). */
+export const SYNCHRONOUS_MODES = ["full", "normal"] as const;
+export type SynchronousMode = (typeof SYNCHRONOUS_MODES)[number];
 
 export const DEFAULT_PAGE = 100;
 export const MAX_PAGE = 1000;
@@ -208,8 +220,9 @@ function notFound(key: string): StoreError {
  *
  * Every write is one IMMEDIATE transaction, so concurrent writers (threads of this process or
  * other processes on the same file) serialize on SQLite's write lock and preconditions are
- * checked and applied atomically. `synchronous = FULL` makes each commit wait for the WAL to be
- * on disk, so an acknowledged write survives a crash of the process and of the machine.
+ * checked and applied atomically. By default `synchronous = FULL` makes each commit wait for
+ * the WAL to be on disk, so an acknowledged write survives a crash of the process and of the
+ * machine (`options.synchronous: "normal"` trades the machine-crash guarantee for speed).
  * All methods are synchronous and cheap to call: statements are prepared once, at open.
  */
 export class MemoryStore {
@@ -246,7 +259,14 @@ export class MemoryStore {
       db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 10000))}`);
       const mode = db.pragma("journal_mode = WAL", { simple: true });
       if (mode !== "wal") throw new Error(`could not put ${file} in WAL mode (got ${mode})`);
-      db.pragma("synchronous = FULL");
+      const synchronous = options.synchronous ?? "full";
+      if (!(SYNCHRONOUS_MODES as readonly string[]).includes(synchronous)) {
+        throw new StoreError(
+          "INVALID_ARGUMENT",
+          `synchronous must be one of ${SYNCHRONOUS_MODES.join(", ")}, got ${String(synchronous)}`,
+        );
+      }
+      db.pragma(`synchronous = ${synchronous.toUpperCase()}`);
       db.pragma("foreign_keys = ON");
       migrate(db);
       if (options.namespace !== undefined) claimNamespace(db, file, options.namespace);
@@ -260,6 +280,12 @@ export class MemoryStore {
   /** True until {@link close}. */
   get open(): boolean {
     return this.#db.open;
+  }
+
+  /** The durability setting in force (read back from SQLite). */
+  get synchronous(): SynchronousMode {
+    const level = this.#db.pragma("synchronous", { simple: true });
+    return level === 2 ? "full" : "normal";
   }
 
   /** Closes the database (the WAL is checkpointed). Idempotent. */

@@ -1,0 +1,75 @@
+// The quick start, run offline as a user would (`pnpm start`, without ANTHROPIC_API_KEY), on a
+// temporary store: what it prints is the conversation, the final view and a recall.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const dataDir = mkdtempSync(join(tmpdir(), "quickstart-"));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+function runQuickstart(args: string[] = []): {
+  stdout: string;
+  stderr: string;
+  status: number | null;
+} {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value === undefined || name === "ANTHROPIC_API_KEY" || name.startsWith("HMS_MCP_"))
+      continue;
+    env[name] = value;
+  }
+  env.QUICKSTART_DATA_DIR = dataDir;
+  const tsx = resolve(HERE, "../node_modules/.bin/tsx");
+  const result = spawnSync(tsx, [resolve(HERE, "main.ts"), ...args], {
+    env,
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  return { stdout: result.stdout, stderr: result.stderr, status: result.status };
+}
+
+describe("the quick start, offline", () => {
+  it("says it is offline, remembers in conversation 1, recalls in conversation 2, then shows the store", () => {
+    const { stdout, stderr, status } = runQuickstart();
+    expect(stderr).toBe("");
+    expect(status).toBe(0);
+    expect(stdout).toMatch(
+      /^ANTHROPIC_API_KEY is not set, so this runs OFFLINE against a scripted stand-in for the Messages API at http:\/\/127\.0\.0\.1:\d+\.\n/,
+    );
+    const [, first = "", second = ""] = stdout.split(/^=== Conversation \d.*===$/m);
+    expect(first).toContain(
+      'Claude -> memory: {"command":"view","path":"/memories"}\n  result:\n    Here\'re the files and directories up to 2 levels deep in /memories, excluding hidden items and node_modules:\n    0B\t/memories\n',
+    );
+    expect(first).toContain(
+      "  result:\n    File created successfully at: /memories/customers/acme-corp.md\n",
+    );
+    expect(second).toContain(
+      'Claude -> memory_recall: {"query":"Acme Corp follow-up preference","k":3}\n  result:\n    Found 1 memory file matching the query',
+    );
+    expect(second).toContain("    1. /memories/customers/acme-corp.md (lines 1-2, score ");
+    expect(second).toContain(
+      "Here's the content of /memories/customers/acme-corp.md with line numbers:\n         1\t# Acme Corp\n         2\t- Prefers email follow-ups (not phone calls).\n",
+    );
+    expect(stdout).toContain(
+      "=== view /memories ===\nHere're the files and directories up to 2 levels deep in /memories, excluding hidden items and node_modules:\n58B\t/memories\n58B\t/memories/customers/\n58B\t/memories/customers/acme-corp.md\n",
+    );
+    expect(stdout).toMatch(
+      /=== memory_recall \{"query": "how to contact Acme"\} ===\nFound 1 memory file matching the query[^\n]*\n\n1\. \/memories\/customers\/acme-corp\.md \(lines 1-2, score \d+\.\d{4}\)\n {4}# Acme Corp\n {4}- Prefers email follow-ups \(not phone calls\)\.\n$/,
+    );
+  });
+
+  it("with --keep, finds the store of the run before (the scripted create then meets the file)", () => {
+    const { stdout, status } = runQuickstart(["--keep"]);
+    expect(status).toBe(0);
+    expect(stdout).toContain(
+      "Here're the files and directories up to 2 levels deep in /memories, excluding hidden items and node_modules:\n    58B\t/memories\n",
+    );
+    expect(stdout).toContain(
+      "  error:\n    File /memories/customers/acme-corp.md already exists\n",
+    );
+  });
+});

@@ -1,0 +1,276 @@
+// End to end, many clients and many processes: concurrent edits of one file from several tool
+// instances, persistence across server restarts, namespaces and tokens on one HTTP server, and
+// recall. Real hms-mcp processes throughout.
+import type { HmsMemoryBackend } from "@hms/memory-backend-hms";
+import { hmsMcpCommand, startHttpServer, tempDir } from "@hms/test-support";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HolographicMemoryError } from "./errors.js";
+import { HolographicMemoryTool } from "./tool.js";
+
+const data = tempDir();
+afterAll(() => data.remove());
+
+const TOKEN = "e2e-token-0123456789";
+let server: Awaited<ReturnType<typeof startHttpServer>>;
+beforeAll(async () => {
+  server = await startHttpServer({
+    dataDir: `${data.dir}/http`,
+    args: ["--namespace-arg"],
+    env: { HMS_MCP_TOKEN: TOKEN },
+  });
+});
+afterAll(() => server?.stop());
+
+function overHttp(namespace: string): Promise<HolographicMemoryTool> {
+  return HolographicMemoryTool.connect({
+    connection: { url: server.url, token: TOKEN },
+    namespace,
+  });
+}
+
+function overStdio(dir: string): Promise<HolographicMemoryTool> {
+  return HolographicMemoryTool.connect({
+    connection: hmsMcpCommand(["--data-dir", dir, "--log-level", "warn"]),
+  });
+}
+
+async function closeAll(tools: HolographicMemoryTool[]): Promise<void> {
+  await Promise.all(tools.map((tool) => tool.close()));
+}
+
+/** The lines of a file, read through the tool. */
+async function linesOf(tool: HolographicMemoryTool, path: string): Promise<string[]> {
+  const output = await tool.view({ command: "view", path });
+  return output
+    .split("\n")
+    .slice(1)
+    .map((row) => row.replace(/^ *\d+\t/, ""));
+}
+
+describe("concurrent edits of one file from several tool instances", () => {
+  it("over HTTP: 4 clients x 10 inserts and 10 replacements each, no update lost", async () => {
+    const tools = await Promise.all([1, 2, 3, 4].map(() => overHttp("race")));
+    try {
+      const [first] = tools as [HolographicMemoryTool];
+      const counters = tools.map((_, t) => `counter ${t}: 0`);
+      await first.create({
+        command: "create",
+        path: "/memories/race.md",
+        file_text: `${counters.join("\n")}\n`,
+      });
+      await Promise.all(
+        tools.map(async (tool, t) => {
+          for (let i = 0; i < 10; i++) {
+            await Promise.all([
+              tool.insert({
+                command: "insert",
+                path: "/memories/race.md",
+                insert_line: 0,
+                insert_text: `client ${t} line ${i}\n`,
+              }),
+              tool.str_replace({
+                command: "str_replace",
+                path: "/memories/race.md",
+                old_str: `counter ${t}: ${i}\n`,
+                new_str: `counter ${t}: ${i + 1}\n`,
+              }),
+            ]);
+          }
+        }),
+      );
+      const lines = await linesOf(first, "/memories/race.md");
+      expect(lines).toHaveLength(44);
+      for (let t = 0; t < 4; t++) {
+        expect(lines).toContain(`counter ${t}: 10`);
+        for (let i = 0; i < 10; i++) expect(lines).toContain(`client ${t} line ${i}`);
+      }
+    } finally {
+      await closeAll(tools);
+    }
+  });
+
+  it("over stdio: 3 server processes on one data directory, no update lost", async () => {
+    const dir = `${data.dir}/processes`;
+    const tools = await Promise.all([1, 2, 3].map(() => overStdio(dir)));
+    try {
+      const [first] = tools as [HolographicMemoryTool];
+      await first.create({ command: "create", path: "/memories/shared.md", file_text: "" });
+      await Promise.all(
+        tools.map(async (tool, t) => {
+          await Promise.all(
+            Array.from({ length: 8 }, (_, i) =>
+              tool.insert({
+                command: "insert",
+                path: "/memories/shared.md",
+                insert_line: 0,
+                insert_text: `process ${t} edit ${i}`,
+              }),
+            ),
+          );
+        }),
+      );
+      const lines = await linesOf(first, "/memories/shared.md");
+      expect([...lines].sort()).toEqual(
+        [0, 1, 2]
+          .flatMap((t) => Array.from({ length: 8 }, (_, i) => `process ${t} edit ${i}`))
+          .sort(),
+      );
+    } finally {
+      await closeAll(tools);
+    }
+  });
+});
+
+describe("persistence", () => {
+  it("keeps memory files across a restart of a stdio server", async () => {
+    const dir = `${data.dir}/restart`;
+    const before = await overStdio(dir);
+    await before.create({
+      command: "create",
+      path: "/memories/notes/kept.md",
+      file_text: "kept\n",
+    });
+    await before.str_replace({
+      command: "str_replace",
+      path: "/memories/notes/kept.md",
+      old_str: "kept",
+      new_str: "kept, edited",
+    });
+    await before.close();
+    const after = await overStdio(dir);
+    try {
+      expect(await after.view({ command: "view", path: "/memories/notes/kept.md" })).toBe(
+        "Here's the content of /memories/notes/kept.md with line numbers:\n     1\tkept, edited",
+      );
+      expect((await after.recall("edited")).map((hit) => hit.path)).toEqual([
+        "/memories/notes/kept.md",
+      ]);
+    } finally {
+      await after.close();
+    }
+  });
+
+  it("keeps them across a restart of an HTTP server; the old connection fails clearly", async () => {
+    const dir = `${data.dir}/http-restart`;
+    const first = await startHttpServer({ dataDir: dir });
+    const before = await HolographicMemoryTool.connect({ connection: { url: first.url } });
+    await before.create({ command: "create", path: "/memories/a.md", file_text: "survives\n" });
+    await first.stop();
+    const lost = await before.view({ command: "view", path: "/memories" }).catch((e: unknown) => e);
+    expect(lost).toBeInstanceOf(HolographicMemoryError);
+    expect((lost as HolographicMemoryError).code).toBe("CONNECTION_CLOSED");
+    await before.close();
+    const second = await startHttpServer({ dataDir: dir });
+    const after = await HolographicMemoryTool.connect({ connection: { url: second.url } });
+    try {
+      expect(await after.view({ command: "view", path: "/memories/a.md" })).toBe(
+        "Here's the content of /memories/a.md with line numbers:\n     1\tsurvives",
+      );
+    } finally {
+      await after.close();
+      await second.stop();
+    }
+  });
+});
+
+describe("namespaces on one HTTP server", () => {
+  it("keep two users' memory files apart, under the same paths", async () => {
+    const alice = await overHttp("alice");
+    const bob = await overHttp("bob");
+    try {
+      await alice.create({
+        command: "create",
+        path: "/memories/profile.md",
+        file_text: "Alice likes tea\n",
+      });
+      expect(await bob.view({ command: "view", path: "/memories" })).toBe(
+        "Here're the files and directories up to 2 levels deep in /memories, excluding hidden items and node_modules:\n0B\t/memories",
+      );
+      expect(await bob.recall("tea")).toEqual([]);
+      await bob.create({
+        command: "create",
+        path: "/memories/profile.md",
+        file_text: "Bob likes coffee\n",
+      });
+      expect(await linesOf(alice, "/memories/profile.md")).toEqual(["Alice likes tea"]);
+      expect(await linesOf(bob, "/memories/profile.md")).toEqual(["Bob likes coffee"]);
+      await bob.delete({ command: "delete", path: "/memories/profile.md" });
+      expect(await linesOf(alice, "/memories/profile.md")).toEqual(["Alice likes tea"]);
+    } finally {
+      await closeAll([alice, bob]);
+    }
+  });
+
+  it("refuse a client with a wrong token", async () => {
+    await expect(
+      HolographicMemoryTool.connect({
+        connection: { url: server.url, token: "wrong" },
+        namespace: "alice",
+      }),
+    ).rejects.toThrow(/it refused the request \(HTTP 401\)/);
+  });
+});
+
+describe("recall", () => {
+  let memory: HolographicMemoryTool;
+  beforeAll(async () => {
+    memory = await overHttp("recall");
+    const files: Record<string, string> = {
+      "/memories/customers/acme.md":
+        "# Acme Corp\n- Industry: logistics\n- Prefers email follow-ups, never phone calls\n- Contact: Dana\n",
+      "/memories/customers/globex.md": "# Globex\n- Prefers phone calls on Fridays\n",
+      "/memories/projects/roadmap.md": "Q3: ship the importer\nQ4: hire two engineers\n",
+      "/memories/style.md": "Answer briefly. Use bullet points.\n",
+    };
+    for (const [path, file_text] of Object.entries(files)) {
+      await memory.create({ command: "create", path, file_text });
+    }
+    // A memory in the same store that is not a memory file: recall over files must skip it.
+    await (memory.backend as HmsMemoryBackend).call("remember", {
+      key: "crm/acme-email-follow-ups",
+      text: "email follow-ups for Acme",
+    });
+  });
+  afterAll(() => memory?.close());
+
+  it("finds the most relevant file first, with an excerpt inside its line range", async () => {
+    const hits = await memory.recall("how does Acme want follow-ups? email?", 3);
+    expect(hits[0]?.path).toBe("/memories/customers/acme.md");
+    expect(hits.every((hit) => hit.path.startsWith("/memories/"))).toBe(true);
+    const top = hits[0] as (typeof hits)[number];
+    const lines = await memory.view({
+      command: "view",
+      path: top.path,
+      view_range: [top.lineStart, top.lineEnd],
+    });
+    const shown = lines
+      .split("\n")
+      .slice(1)
+      .map((row) => row.replace(/^ *\d+\t/, ""))
+      .join("\n");
+    expect(shown).toContain(top.excerpt.replace(/\n$/, ""));
+    expect(top.excerpt).toContain("email follow-ups");
+  });
+
+  it("as the memory_recall tool, lists each hit's path, lines, score and excerpt", async () => {
+    const output = await memory.recallTool().run({ query: "Acme email follow-ups", k: 1 });
+    expect(output).toMatch(
+      /^Found 1 memory file matching the query, most relevant first\. View a file with the memory tool to read all of it; view_range \[start, end\] shows just the lines given for a hit\.\n\n1\. \/memories\/customers\/acme\.md \(lines? \d+(-\d+)?, score \d+\.\d{4}\)\n {4}/,
+    );
+    expect(output).toContain("    - Prefers email follow-ups, never phone calls");
+  });
+
+  it("says so when nothing matches, and refuses bad input with the shared messages", async () => {
+    expect(await memory.recallTool().run({ query: "zebra quantum" })).toBe(
+      "No memory files matched the query. View /memories to see every file.",
+    );
+    const refused = await Promise.resolve(memory.recallTool().run({ query: "acme", k: 0 })).catch(
+      (e: unknown) => e,
+    );
+    expect(refused).toBeInstanceOf(HolographicMemoryError);
+    expect((refused as Error).message).toBe("Invalid `k` parameter: 0. It should be from 1 to 50.");
+    await expect(memory.recall("")).rejects.toThrow(
+      "Invalid `query` parameter: it is empty. Give words or a question to search the memory files for.",
+    );
+  });
+});

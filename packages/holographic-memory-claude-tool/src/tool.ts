@@ -1,0 +1,215 @@
+import { betaMemoryTool, type MemoryToolHandlers } from "@anthropic-ai/sdk/helpers/beta/memory";
+import type { BetaRunnableTool } from "@anthropic-ai/sdk/lib/tools/BetaRunnableTool";
+import type {
+  BetaMemoryTool20250818,
+  BetaMemoryTool20250818Command,
+  BetaMemoryTool20250818CreateCommand,
+  BetaMemoryTool20250818DeleteCommand,
+  BetaMemoryTool20250818InsertCommand,
+  BetaMemoryTool20250818RenameCommand,
+  BetaMemoryTool20250818StrReplaceCommand,
+  BetaMemoryTool20250818ViewCommand,
+  BetaTool,
+} from "@anthropic-ai/sdk/resources/beta";
+import {
+  type ConnectHmsBackendOptions,
+  connectHmsBackend,
+  type HmsConnection,
+  type RecallHit,
+} from "@hms/memory-backend-hms";
+import { type MemoryBackend, MemoryEngine, type MemoryEngineOptions } from "@hms/memory-core";
+import { asToolError } from "./errors.js";
+import {
+  DEFAULT_RECALL_K,
+  formatRecall,
+  parseRecallInput,
+  recallToolDefinition,
+} from "./recall.js";
+
+/** Options of {@link HolographicMemoryTool.connect}. */
+export interface ConnectOptions {
+  /**
+   * Where hms-mcp is. `{ command, args, env }` starts a server and talks to it over stdio;
+   * `{ url, token }` uses a running `hms-mcp --transport http` (`token` defaults to
+   * `HMS_MCP_TOKEN`). Default: start `HMS_MCP_BIN`, else `hms-mcp` on PATH.
+   */
+  connection?: HmsConnection;
+  /** The store to use, on a server started with `--namespace-arg`: one per user or agent. */
+  namespace?: string;
+  /** Lowers the server's `max_text_bytes` for this client; it can never raise it. */
+  maxFileBytes?: number;
+  /** How long one call may wait for the server, in ms (default 60000). */
+  timeoutMs?: number;
+  /** Longest `view` output before it is cut at a line boundary, in code points (default 16000). */
+  maxViewChars?: number;
+}
+
+/** A backend that can also search, such as `@hms/memory-backend-hms`'s. */
+interface RecallingBackend extends MemoryBackend {
+  recall(query: string, k: number): Promise<RecallHit[]>;
+}
+
+function canRecall(backend: MemoryBackend): backend is RecallingBackend {
+  return typeof (backend as Partial<RecallingBackend>).recall === "function";
+}
+
+/**
+ * Claude's memory tool (`memory_20250818`) served from a Holographic Memory store through
+ * hms-mcp. It implements the Anthropic SDK's `MemoryToolHandlers`:
+ *
+ * ```ts
+ * const memory = await HolographicMemoryTool.connect({ connection: { command: "hms-mcp" } });
+ * const final = await client.beta.messages.toolRunner({
+ *   model, max_tokens: 1024, messages,
+ *   tools: [memory.asTool(), memory.recallTool()],
+ * });
+ * await memory.close();
+ * ```
+ *
+ * Every command returns the result string or throws a `HolographicMemoryError` (the SDK's
+ * `ToolError`), which the tool runner sends back with `is_error: true`. It can also serve any
+ * other `MemoryBackend` of `@hms/memory-core`: `new HolographicMemoryTool(new InMemoryBackend())`.
+ */
+export class HolographicMemoryTool implements MemoryToolHandlers {
+  /** The command engine (paths, strings, retries) over the backend. */
+  readonly engine: MemoryEngine;
+
+  constructor(backend: MemoryBackend, options: MemoryEngineOptions = {}) {
+    this.engine = new MemoryEngine(backend, options);
+  }
+
+  /**
+   * Connects to hms-mcp (starting it, or reaching it over HTTP) and returns the tool. Close it
+   * with {@link close} (or `await using`), which also stops a server process it started.
+   */
+  static async connect(options: ConnectOptions = {}): Promise<HolographicMemoryTool> {
+    const { maxViewChars, ...backendOptions } = options;
+    const backend = await connectHmsBackend(backendOptions satisfies ConnectHmsBackendOptions);
+    try {
+      return new HolographicMemoryTool(backend, { maxViewChars });
+    } catch (error) {
+      await backend.close();
+      throw error;
+    }
+  }
+
+  /** The backend the engine runs against. */
+  get backend(): MemoryBackend {
+    return this.engine.backend;
+  }
+
+  /** The size limit in force, in UTF-8 bytes: the server's, or a lower one of yours. */
+  get maxFileBytes(): number {
+    return this.engine.maxFileBytes;
+  }
+
+  /** `view`: a directory listing (2 levels) or a file's numbered lines. */
+  view(command: BetaMemoryTool20250818ViewCommand): Promise<string> {
+    return this.#run(() => this.engine.view(command));
+  }
+
+  /** `create`: a new file; never overwrites. */
+  create(command: BetaMemoryTool20250818CreateCommand): Promise<string> {
+    return this.#run(() => this.engine.create(command));
+  }
+
+  /** `str_replace`: replaces the one occurrence of `old_str`. */
+  str_replace(command: BetaMemoryTool20250818StrReplaceCommand): Promise<string> {
+    return this.#run(() => this.engine.str_replace(command));
+  }
+
+  /** `insert`: inserts `insert_text` after line `insert_line` (0 is the top). */
+  insert(command: BetaMemoryTool20250818InsertCommand): Promise<string> {
+    return this.#run(() => this.engine.insert(command));
+  }
+
+  /** `delete`: a file, or a directory with everything under it. */
+  delete(command: BetaMemoryTool20250818DeleteCommand): Promise<string> {
+    return this.#run(() => this.engine.delete(command));
+  }
+
+  /** `rename`: a file or a whole directory, to a path that does not exist. */
+  rename(command: BetaMemoryTool20250818RenameCommand): Promise<string> {
+    return this.#run(() => this.engine.rename(command));
+  }
+
+  /**
+   * Any command as Claude sent it, checked in full (an unknown command or a non-object is
+   * refused with the engine's message).
+   */
+  execute(command: BetaMemoryTool20250818Command | Record<string, unknown>): Promise<string> {
+    return this.#run(() => this.engine.execute(command));
+  }
+
+  /**
+   * The memory tool for the SDK's tool runner: `betaMemoryTool(this, extraProps)` (so
+   * `extraProps` such as `cache_control` go into the tool definition), dispatching every call
+   * through {@link execute} so that any input, even a command the SDK does not know, gets the
+   * engine's checks and messages.
+   */
+  asTool(
+    extraProps?: Omit<BetaMemoryTool20250818, "type" | "name">,
+  ): BetaRunnableTool<BetaMemoryTool20250818Command> {
+    return { ...betaMemoryTool(this, extraProps), run: (command) => this.execute(command) };
+  }
+
+  /**
+   * The companion `memory_recall` tool for the same tool runner: Claude gives a `query` (and
+   * optionally `k`, 1 to 50, default 5) and gets the most relevant memory files with a score,
+   * the line range of the best passage and the passage (see `formatRecall`).
+   */
+  recallTool(): BetaRunnableTool<unknown> {
+    this.#recallingBackend();
+    const { input_schema, ...definition } = recallToolDefinition();
+    return {
+      ...definition,
+      input_schema: input_schema as unknown as BetaTool["input_schema"],
+      parse: (input: unknown) => input,
+      run: (input: unknown) =>
+        this.#run(async () => {
+          const { query, k } = parseRecallInput(input);
+          return formatRecall(await this.#recallingBackend().recall(query, k));
+        }),
+    } as BetaRunnableTool<unknown>;
+  }
+
+  /** The memory files most relevant to `query`, best first: at most `k` (1 to 50). */
+  recall(query: string, k: number = DEFAULT_RECALL_K): Promise<RecallHit[]> {
+    return this.#run(() => {
+      const checked = parseRecallInput({ query, k });
+      return this.#recallingBackend().recall(checked.query, checked.k);
+    });
+  }
+
+  /**
+   * Closes the backend (the connection to hms-mcp, stopping a server process it started).
+   * Later commands fail with `CONNECTION_CLOSED`.
+   */
+  async close(): Promise<void> {
+    const backend = this.engine.backend as { close?: () => Promise<void> };
+    await backend.close?.();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  #recallingBackend(): RecallingBackend {
+    const { backend } = this.engine;
+    if (!canRecall(backend)) {
+      throw new TypeError(
+        `recall needs a backend that can search, such as hms-mcp's; ${backend.constructor.name} ` +
+          "has no recall(query, k) method",
+      );
+    }
+    return backend;
+  }
+
+  async #run<T>(body: () => Promise<T>): Promise<T> {
+    try {
+      return await body();
+    } catch (error) {
+      throw asToolError(error);
+    }
+  }
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from "tsup";
+
+export default defineConfig({
+  entry: ["src/index.ts"],
+  format: ["esm", "cjs"],
+  dts: true,
+  target: "node20",
+  clean: true,
+  sourcemap: true,
+  // The SDK is a peer dependency: the application's own copy must be the one whose ToolError
+  // the tool runner recognises, so it is never bundled.
+  external: ["@anthropic-ai/sdk"],
+});

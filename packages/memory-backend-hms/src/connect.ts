@@ -1,0 +1,213 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import packageJson from "../package.json" with { type: "json" };
+import { HmsMemoryBackend, type HmsSession } from "./backend.js";
+import { HmsConnectionError, HmsMcpError } from "./errors.js";
+import { findHmsMcp, serverEnvironment } from "./find-server.js";
+
+/** Start an hms-mcp process and talk MCP over its stdin and stdout. */
+export interface StdioConnection {
+  /** The program, e.g. `"hms-mcp"` (looked up on PATH) or a path. */
+  command: string;
+  args?: readonly string[];
+  /**
+   * Variables added to the server's environment. It also gets a few safe variables of this
+   * process (`PATH`, `HOME`, ...) and every `HMS_MCP_*` one except `HMS_MCP_TOKEN` and
+   * `HMS_MCP_BIN`.
+   */
+  env?: Record<string, string>;
+  /** The server's working directory (default: this process's). */
+  cwd?: string;
+  /** What happens to the server's log on its stderr: shown on this process's stderr (the default) or dropped. */
+  stderr?: "inherit" | "ignore";
+}
+
+/** Use a running `hms-mcp --transport http` over streamable HTTP. */
+export interface HttpConnection {
+  /** The MCP endpoint, e.g. `http://127.0.0.1:8765/mcp`. */
+  url: string | URL;
+  /** Sent as `Authorization: Bearer <token>`; defaults to the `HMS_MCP_TOKEN` variable. */
+  token?: string;
+  /** More HTTP headers to send with every request. */
+  headers?: Record<string, string>;
+}
+
+/** Where hms-mcp is: a server to start ({@link StdioConnection}) or one to reach ({@link HttpConnection}). */
+export type HmsConnection = StdioConnection | HttpConnection;
+
+/** Options of {@link connectHmsBackend}. */
+export interface ConnectHmsBackendOptions {
+  /** Default: start `HMS_MCP_BIN`, else `hms-mcp` on PATH, over stdio. */
+  connection?: HmsConnection;
+  /** The store to use, on a server started with `--namespace-arg` (one per user or agent). */
+  namespace?: string;
+  /** Lowers the server's `max_text_bytes` for this client; it can never raise it. */
+  maxFileBytes?: number;
+  /** How long one call may wait for the server, in ms (default 60000). */
+  timeoutMs?: number;
+}
+
+/** Time a call may wait for hms-mcp before it fails, in ms. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+const STDERR_TAIL = 4000;
+
+/**
+ * Connects to hms-mcp (starting it, or reaching it over HTTP), checks that it is hms-mcp,
+ * discovers its optional atomic operations and its size limit, and returns a backend over it.
+ * Close it with `backend.close()` (which also stops a server process it started).
+ */
+export async function connectHmsBackend(
+  options: ConnectHmsBackendOptions = {},
+): Promise<HmsMemoryBackend> {
+  const { connection, namespace } = options;
+  const timeoutMs = positive("timeoutMs", options.timeoutMs) ?? DEFAULT_TIMEOUT_MS;
+  const maxFileBytes = positive("maxFileBytes", options.maxFileBytes);
+  if (namespace !== undefined && (typeof namespace !== "string" || namespace === "")) {
+    throw new TypeError("namespace must be a non-empty string");
+  }
+
+  const session = await openSession(connection, timeoutMs);
+  try {
+    const probe = new HmsMemoryBackend(session, { namespace, serverMaxFileBytes: 1 });
+    const stats = await probe.stats();
+    if (!Number.isSafeInteger(stats.max_text_bytes) || stats.max_text_bytes < 1) {
+      throw new HmsMcpError("PROTOCOL", `${session.where} gave no max_text_bytes in stats`);
+    }
+    return new HmsMemoryBackend(session, {
+      namespace,
+      serverMaxFileBytes: stats.max_text_bytes,
+      maxFileBytes,
+    });
+  } catch (error) {
+    session.closedReason ??= "The connection to hms-mcp failed while connecting.";
+    await session.close();
+    throw error;
+  }
+}
+
+async function openSession(
+  connection: HmsConnection | undefined,
+  timeoutMs: number,
+): Promise<HmsSession> {
+  const client = new Client({ name: packageJson.name, version: packageJson.version });
+  let transport: Transport;
+  let where: string;
+  let stderrTail = "";
+  let pid: () => number | undefined = () => undefined;
+  let endSession: () => Promise<void> = async () => {};
+  if (connection !== undefined && "url" in connection && connection.url !== undefined) {
+    if ("command" in connection) {
+      throw new TypeError(
+        "give either connection.command (start a server) or connection.url, not both",
+      );
+    }
+    const url = new URL(connection.url);
+    const token = connection.token ?? process.env.HMS_MCP_TOKEN;
+    const headers: Record<string, string> = { ...connection.headers };
+    if (token) headers.Authorization = `Bearer ${token}`;
+    const http = new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+    // Ending the session (HTTP DELETE) frees it on the server at once.
+    endSession = () => http.terminateSession();
+    transport = http;
+    where = `hms-mcp at ${url.href}`;
+  } else {
+    const stdio = connection as StdioConnection | undefined;
+    if (stdio !== undefined && (typeof stdio.command !== "string" || stdio.command === "")) {
+      throw new TypeError("connection needs a command (to start hms-mcp) or a url (to reach one)");
+    }
+    const server = stdio ?? findHmsMcp();
+    const args = [...(server.args ?? [])];
+    const stdioTransport = new StdioClientTransport({
+      command: server.command,
+      args,
+      env: serverEnvironment(stdio?.env),
+      cwd: stdio?.cwd,
+      stderr: "pipe",
+    });
+    const inherit = stdio?.stderr !== "ignore";
+    stdioTransport.stderr?.on("data", (chunk: Buffer) => {
+      stderrTail = (stderrTail + chunk.toString("utf8")).slice(-STDERR_TAIL);
+      if (inherit) process.stderr.write(chunk);
+    });
+    transport = stdioTransport;
+    pid = () => stdioTransport.pid ?? undefined;
+    where = `hms-mcp (${[server.command, ...args].join(" ")})`;
+  }
+
+  const session: HmsSession = {
+    client,
+    pid: undefined,
+    tools: new Map(),
+    timeoutMs,
+    where,
+    closedReason: undefined,
+    close: async () => {
+      await endSession().catch(() => undefined);
+      await client.close();
+    },
+  };
+  client.onclose = () => {
+    session.closedReason ??=
+      "The connection to the hms-mcp memory server is closed (the server process exited, the " +
+      "network connection dropped, or the memory tool was closed), so memory commands cannot " +
+      "run; connect again to go on.";
+  };
+
+  try {
+    await client.connect(transport, { timeout: timeoutMs });
+    session.pid = pid();
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    const status = (error as { code?: unknown } | null)?.code;
+    const detail =
+      status === 401 || status === 403
+        ? `it refused the request (HTTP ${status}): pass the server's token as connection.token ` +
+          `or set HMS_MCP_TOKEN. (${error instanceof Error ? error.message : String(error)})`
+        : error instanceof Error
+          ? error.message
+          : String(error);
+    const log = stderrTail.trim() ? `\nIts stderr ended with:\n${stderrTail.trim()}` : "";
+    throw new HmsConnectionError(
+      "CONNECTION_CLOSED",
+      `Could not connect to ${where}: ${detail}${log}`,
+      {
+        cause: error,
+      },
+    );
+  }
+
+  try {
+    const tools = session.tools as Map<string, Tool>;
+    let cursor: string | undefined;
+    for (let page = 0; page < 100; page++) {
+      const result = await client.listTools(cursor === undefined ? {} : { cursor }, {
+        timeout: timeoutMs,
+      });
+      for (const tool of result.tools) tools.set(tool.name, tool);
+      cursor = result.nextCursor;
+      if (cursor === undefined) break;
+    }
+    if (!tools.has("get") || !tools.has("remember") || !tools.has("list")) {
+      throw new HmsMcpError(
+        "PROTOCOL",
+        `${where} is not hms-mcp: it offers no get, list and remember tools`,
+      );
+    }
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    throw error;
+  }
+  return session;
+}
+
+function positive(name: string, value: number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new RangeError(`${name} must be a positive integer, got ${String(value)}`);
+  }
+  return value;
+}
