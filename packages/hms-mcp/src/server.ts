@@ -22,7 +22,13 @@ import type { Logger } from "pino";
 import { z } from "zod";
 import { errorResult, ToolError, toToolError } from "./errors.js";
 import type { Semantic } from "./semantic/semantic.js";
-import { recallMemories, TOOLS, type ToolContext, type ToolDefinition } from "./tools.js";
+import {
+  recallMemories,
+  TOOLS,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolOutput,
+} from "./tools.js";
 
 /** MCP's error code for a resource that does not exist. */
 const RESOURCE_NOT_FOUND = -32002;
@@ -239,35 +245,44 @@ export function createMcpServer(runtime: Runtime): Server {
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-    const { name } = request.params;
-    const tool = byName.get(name);
-    const input = inputs.get(name);
-    if (tool === undefined || input === undefined) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
-    }
-    const args = (request.params.arguments ?? {}) as Record<string, unknown>;
-    try {
-      return await runtime.calls.run(async () => {
-        checkNamespaceAllowed(runtime, args);
-        const parsed = input.safeParse(args);
-        if (!parsed.success) {
-          throw new ToolError("INVALID_ARGUMENT", describeIssues(parsed.error));
-        }
-        const { namespace, ...toolArgs } = parsed.data as Record<string, unknown>;
-        const output = await tool.run(toolArgs, contextFor(runtime, namespace));
-        return {
-          content: [{ type: "text" as const, text: output.text }],
-          structuredContent: output.structured,
-        };
+  // Tools answer synchronously except hybrid recall, which waits for the embedding worker; a
+  // synchronous tool stays synchronous here, so its answer is not delayed behind another's.
+  server.setRequestHandler(
+    CallToolRequestSchema,
+    (request): CallToolResult | Promise<CallToolResult> => {
+      const { name } = request.params;
+      const tool = byName.get(name);
+      const input = inputs.get(name);
+      if (tool === undefined || input === undefined) {
+        throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+      }
+      const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+      const failed = (thrown: unknown): CallToolResult => {
+        const { error, unexpected } = toToolError(thrown);
+        if (unexpected) runtime.log.error({ err: thrown, tool: name }, "tool call failed");
+        else runtime.log.debug({ tool: name, code: error.code }, error.message);
+        return errorResult(error);
+      };
+      const succeeded = (output: ToolOutput): CallToolResult => ({
+        content: [{ type: "text", text: output.text }],
+        structuredContent: output.structured,
       });
-    } catch (thrown) {
-      const { error, unexpected } = toToolError(thrown);
-      if (unexpected) runtime.log.error({ err: thrown, tool: name }, "tool call failed");
-      else runtime.log.debug({ tool: name, code: error.code }, error.message);
-      return errorResult(error);
-    }
-  });
+      try {
+        return runtime.calls.run(() => {
+          checkNamespaceAllowed(runtime, args);
+          const parsed = input.safeParse(args);
+          if (!parsed.success) {
+            throw new ToolError("INVALID_ARGUMENT", describeIssues(parsed.error));
+          }
+          const { namespace, ...toolArgs } = parsed.data as Record<string, unknown>;
+          const output = tool.run(toolArgs, contextFor(runtime, namespace));
+          return output instanceof Promise ? output.then(succeeded, failed) : succeeded(output);
+        });
+      } catch (thrown) {
+        return failed(thrown);
+      }
+    },
+  );
 
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
     resourceTemplates: [
