@@ -61,7 +61,7 @@ export class Semantic {
       threads: options.threads,
       fetchHint: FETCH_HINT,
       passages: PASSAGES,
-      passagesPerCall: 8,
+      passagesPerCall: 4,
     });
     return new Semantic(worker, options);
   }

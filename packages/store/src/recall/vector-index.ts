@@ -102,27 +102,44 @@ export class VectorIndex {
   nearest(query: Float32Array, n: number, accept?: (id: number) => boolean): DenseHit[] {
     this.#check(query);
     if (n < 1) return [];
-    const scores = this.#scan(query);
-    // A bounded min-heap of the best n memories seen so far.
-    const heap: DenseHit[] = [];
-    for (const [id, entry] of this.#entries) {
-      let best = -Infinity;
-      let bestRow = 0;
-      for (let r = 0; r < entry.count; r++) {
-        const score = scores[entry.start + r] as number;
-        if (score > best) {
-          best = score;
-          bestRow = r;
-        }
-      }
+    // One pass over the rows: a memory's rows are contiguous, so its best passage is known when
+    // the owner changes. A bounded min-heap keeps the best n memories seen so far.
+    const heap: Best[] = [];
+    const dims = this.dimensions;
+    const owner = this.#owner;
+    const matrix = this.#matrix;
+    const offer = (id: number, score: number, row: number) => {
       const top = heap[0];
-      if (heap.length === n && top !== undefined && !less(top, { id, score: best })) continue;
-      if (accept !== undefined && !accept(id)) continue;
-      const hit = { id, score: best, passage: entry.spans[bestRow] as PassageSpan };
-      if (heap.length < n) heapPush(heap, hit);
-      else heapReplaceTop(heap, hit);
+      if (heap.length === n && top !== undefined && !less(top, { id, score })) return;
+      if (accept !== undefined && !accept(id)) return;
+      const entry = { id, score, row };
+      if (heap.length < n) heapPush(heap, entry);
+      else heapReplaceTop(heap, entry);
+    };
+    let current = 0;
+    let best = Number.NEGATIVE_INFINITY;
+    let bestRow = 0;
+    for (let r = 0; r < this.#rows; r++) {
+      const id = owner[r] as number;
+      if (id === 0) continue;
+      if (id !== current) {
+        if (current !== 0) offer(current, best, bestRow);
+        current = id;
+        best = Number.NEGATIVE_INFINITY;
+      }
+      const score = dot(matrix, r * dims, query);
+      if (score > best) {
+        best = score;
+        bestRow = r;
+      }
     }
-    return heap.sort((a, b) => b.score - a.score || a.id - b.id);
+    if (current !== 0) offer(current, best, bestRow);
+    return heap
+      .sort((a, b) => b.score - a.score || a.id - b.id)
+      .map(({ id, score, row }) => {
+        const entry = this.#entries.get(id) as Entry;
+        return { id, score, passage: entry.spans[row - entry.start] as PassageSpan };
+      });
   }
 
   /** The similarity of memory `id` to `query`, or `undefined` if it has no vectors here. */
@@ -146,16 +163,6 @@ export class VectorIndex {
     if (!(query instanceof Float32Array) || query.length !== this.dimensions) {
       throw new RangeError(`a query vector has ${this.dimensions} float32 dimensions`);
     }
-  }
-
-  /** Dot product of every row with `query`; free rows are left at 0 and never read. */
-  #scan(query: Float32Array): Float32Array {
-    const scores = new Float32Array(this.#rows);
-    const dims = this.dimensions;
-    for (let r = 0; r < this.#rows; r++) {
-      if (this.#owner[r] !== 0) scores[r] = dot(this.#matrix, r * dims, query);
-    }
-    return scores;
   }
 
   #put(id: number, spans: PassageSpan[], vectors: Float32Array): void {
@@ -225,28 +232,35 @@ function dot(matrix: Float32Array, offset: number, query: Float32Array): number 
   return a + b + c + d;
 }
 
-function heapPush(heap: DenseHit[], hit: DenseHit): void {
+/** A memory's best passage, by row, while searching. */
+interface Best {
+  readonly id: number;
+  readonly score: number;
+  readonly row: number;
+}
+
+function heapPush(heap: Best[], hit: Best): void {
   heap.push(hit);
   let i = heap.length - 1;
   while (i > 0) {
     const parent = (i - 1) >> 1;
-    if (less(heap[parent] as DenseHit, hit)) break;
-    heap[i] = heap[parent] as DenseHit;
+    if (less(heap[parent] as Best, hit)) break;
+    heap[i] = heap[parent] as Best;
     i = parent;
   }
   heap[i] = hit;
 }
 
-function heapReplaceTop(heap: DenseHit[], hit: DenseHit): void {
+function heapReplaceTop(heap: Best[], hit: Best): void {
   let i = 0;
   const n = heap.length;
   for (;;) {
     const left = 2 * i + 1;
     if (left >= n) break;
     const right = left + 1;
-    const child = right < n && less(heap[right] as DenseHit, heap[left] as DenseHit) ? right : left;
-    if (less(hit, heap[child] as DenseHit)) break;
-    heap[i] = heap[child] as DenseHit;
+    const child = right < n && less(heap[right] as Best, heap[left] as Best) ? right : left;
+    if (less(hit, heap[child] as Best)) break;
+    heap[i] = heap[child] as Best;
     i = child;
   }
   heap[i] = hit;
