@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { MemoryStore, storeFileName } from "@hms/store";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { BIN, cleanEnv, ok, startStdio, tempDataDir } from "./test-support.js";
+import { BIN, cleanEnv, ok, refused, startStdio, tempDataDir } from "./test-support.js";
 
 const MODEL_ID = "all-MiniLM-L6-v2-int8";
 const modelDir = inject("modelDir");
@@ -191,12 +191,18 @@ describe("hybrid recall (hms-mcp --model-dir)", () => {
     ).run();
     db.close();
 
-    const refused = run(["--data-dir", dir, ...hybridArgs]);
-    expect(refused.status).toBe(2);
-    expect(refused.stderr).toContain(
+    const atStart = run(["--data-dir", dir, ...hybridArgs]);
+    expect(atStart.status).toBe(2);
+    expect(atStart.stderr).toContain(
       `namespace default holds vectors made by the embedding model some-other-model, and this server runs ${MODEL_ID}`,
     );
-    expect(refused.stderr).toContain("--reembed");
+    expect(atStart.stderr).toContain("--reembed");
+    // A namespace opened on demand is refused per call, with the same explanation.
+    const other = await server(dir, [...hybridArgs, "--namespace", "other", "--namespace-arg"]);
+    const call = await refused(other.client, "stats", { namespace: "default" });
+    expect(call.code).toBe("INTERNAL");
+    expect(call.text).toContain("holds vectors made by the embedding model some-other-model");
+    await other.close();
 
     const replaced = await server(dir, [...hybridArgs, "--reembed"]);
     await embedded(replaced.client);

@@ -105,13 +105,20 @@ export class Indexer {
 
   async #run(): Promise<void> {
     while (!this.#stopped) {
-      const next = this.#pick();
-      if (next === undefined) {
+      try {
+        const next = this.#pick();
+        if (next === undefined) {
+          await this.#idle();
+          continue;
+        }
+        await this.#job(next);
+      } catch (error) {
+        // A store closed under the indexer, or a database error: log, pause, carry on.
+        this.#log.error({ err: error }, "embedding indexer: unexpected error; retrying shortly");
         await this.#idle();
-        continue;
+      } finally {
+        for (const listener of this.#progressListeners.splice(0)) listener();
       }
-      await this.#job(next);
-      for (const listener of this.#progressListeners.splice(0)) listener();
     }
   }
 

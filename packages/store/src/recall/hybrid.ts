@@ -12,7 +12,7 @@ import type BetterSqlite3 from "better-sqlite3";
 import { prefixSuccessor } from "../keys.js";
 import { LexicalRanker } from "./lexical.js";
 import type { RankContext, RankedId, Ranker, RecallFilter } from "./ranker.js";
-import type { DenseHit, VectorIndex } from "./vector-index.js";
+import type { DenseHit, Scan, VectorIndex } from "./vector-index.js";
 
 /** How the two rankings are fused. Chosen on SciFact's train split; see the store README. */
 export interface FusionParams {
@@ -116,7 +116,8 @@ export class HybridRanker implements Ranker {
     const params = this.#params;
     const lexical = this.#lexical.rank(query, filter, Math.max(k, params.lexicalDepth));
     this.#index.sync();
-    const dense = this.#nearest(vector, filter, Math.max(k, params.denseDepth));
+    const scan = this.#index.scan(vector);
+    const dense = this.#nearest(scan, filter, Math.max(k, params.denseDepth));
     const byId = new Map<number, { lexical: number | undefined; dense: DenseHit | undefined }>();
     for (const hit of lexical) byId.set(hit.id, { lexical: hit.score, dense: undefined });
     for (const hit of dense) {
@@ -129,7 +130,7 @@ export class HybridRanker implements Ranker {
       candidates.push({
         id,
         lexical: entry.lexical,
-        dense: entry.dense ?? this.#index.score(vector, id),
+        dense: entry.dense ?? scan.score(id),
       });
     }
     return fuse(candidates, params).slice(0, k);
@@ -140,16 +141,16 @@ export class HybridRanker implements Ranker {
    * ones in order (a primary-key probe each); when it lets too few through (a narrow filter),
    * the matching ids are read once and the search runs again over those only.
    */
-  #nearest(vector: Float32Array, filter: RecallFilter, n: number): DenseHit[] {
+  #nearest(scan: Scan, filter: RecallFilter, n: number): DenseHit[] {
     const prefix = filter.prefix || undefined;
     const tag = filter.tag;
-    if (prefix === undefined && tag === undefined) return this.#index.nearest(vector, n);
+    if (prefix === undefined && tag === undefined) return scan.best(n);
     const lo = prefix ?? "";
     const hi = prefix === undefined ? null : (prefixSuccessor(prefix) ?? null);
     const passes = (id: number) =>
       (prefix === undefined || this.#inRange.get({ id, lo, hi }) !== undefined) &&
       (tag === undefined || this.#hasTag.get({ tag, id }) !== undefined);
-    const wide = this.#index.nearest(vector, n * 4);
+    const wide = scan.best(n * 4);
     const kept = wide.filter((hit) => passes(hit.id));
     if (kept.length >= n || wide.length < n * 4) return kept.slice(0, n);
     let allowed: Set<number> | undefined;
@@ -162,6 +163,6 @@ export class HybridRanker implements Ranker {
           : new Set(tagged.filter((id) => (allowed as Set<number>).has(id)));
     }
     const set = allowed ?? new Set<number>();
-    return this.#index.nearest(vector, n, (id) => set.has(id));
+    return scan.best(n, (id) => set.has(id));
   }
 }

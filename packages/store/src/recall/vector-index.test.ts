@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MemoryStore } from "../store.js";
 import { VectorIndex } from "./vector-index.js";
 
-const MODEL = { id: "test-model-3d", dimensions: 3 };
+const MODEL = { id: "test-model-4d", dimensions: 4 };
 
 let dir: string;
 let store: MemoryStore;
@@ -22,7 +22,7 @@ afterEach(() => {
 /** A unit vector at angle `degrees` in the plane of the first two axes. */
 function at(degrees: number): number[] {
   const r = (degrees * Math.PI) / 180;
-  return [Math.cos(r), Math.sin(r), 0];
+  return [Math.cos(r), Math.sin(r), 0, 0];
 }
 
 /** Stores memories `name → passage angles` and embeds them; returns name → memory id. */
@@ -53,7 +53,7 @@ afterEach(() => {
 function freshIndex(): VectorIndex {
   const db = new Database(join(dir, "store.sqlite"));
   dbs.push(db);
-  return new VectorIndex(db, 3);
+  return new VectorIndex(db, 4);
 }
 
 describe("VectorIndex", () => {
@@ -109,8 +109,39 @@ describe("VectorIndex", () => {
     );
   });
 
+  it("ranks the same with or without the WebAssembly kernel", () => {
+    const memories: Record<string, number[]> = {};
+    for (let i = 0; i < 200; i++) memories[`m${i}`] = [(i * 37) % 360, (i * 11) % 360, i % 360];
+    load(memories);
+    const simd = freshIndex();
+    const db = new Database(join(dir, "store.sqlite"));
+    dbs.push(db);
+    const plain = new VectorIndex(db, 4, { simd: false });
+    simd.sync();
+    plain.sync();
+    const query = Float32Array.from(at(123));
+    const a = simd.nearest(query, 20);
+    const b = plain.nearest(query, 20);
+    // The same best scores (float32 sums may order exact ties differently).
+    expect(a).toHaveLength(20);
+    a.forEach((hit, i) => expect(hit.score).toBeCloseTo(b[i]?.score as number, 5));
+    for (const hit of a) {
+      expect(hit.score).toBeCloseTo(plain.score(query, hit.id)?.score as number, 5);
+    }
+  });
+
+  it("refuses a scan used after the index changed", () => {
+    const ids = load({ a: [0] });
+    const index = freshIndex();
+    index.sync();
+    const scan = index.scan(Float32Array.from(at(0)));
+    expect(scan.score(ids.get("a") as number)?.score).toBeCloseTo(1, 5);
+    index.scan(Float32Array.from(at(90)));
+    expect(() => scan.best(1)).toThrow(/after the index scanned again/);
+  });
+
   it("refuses a query of the wrong length", () => {
     const index = freshIndex();
-    expect(() => index.nearest(new Float32Array(2), 1)).toThrow(/3 float32 dimensions/);
+    expect(() => index.nearest(new Float32Array(3), 1)).toThrow(/4 float32 dimensions/);
   });
 });
