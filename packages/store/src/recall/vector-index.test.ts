@@ -124,7 +124,9 @@ describe("VectorIndex", () => {
     const b = plain.nearest(query, 20);
     // The same best scores (float32 sums may order exact ties differently).
     expect(a).toHaveLength(20);
-    a.forEach((hit, i) => expect(hit.score).toBeCloseTo(b[i]?.score as number, 5));
+    a.forEach((hit, i) => {
+      expect(hit.score).toBeCloseTo(b[i]?.score as number, 5);
+    });
     for (const hit of a) {
       expect(hit.score).toBeCloseTo(plain.score(query, hit.id)?.score as number, 5);
     }
