@@ -46,12 +46,17 @@ export function splitPassages(text: string, options: PassageOptions): Passage[] 
   }
   const lines = text.split("\n");
   const units: Unit[] = [];
-  lines.forEach((line, i) => {
-    if (line.trim() === "") return;
-    for (const [k, piece] of pieces(line.trim(), maxTokens, countTokens).entries()) {
+  // Enough text for maxPassages full passages; the rest would be cut anyway.
+  const enough = maxTokens * (options.maxPassages + 1);
+  let total = 0;
+  for (let i = 0; i < lines.length && total <= enough; i++) {
+    const line = (lines[i] as string).trim();
+    if (line === "") continue;
+    for (const [k, piece] of pieces(line, maxTokens, countTokens).entries()) {
       units.push({ text: piece.text, line: i + 1, tokens: piece.tokens, lineStart: k === 0 });
+      total += piece.tokens;
     }
-  });
+  }
   if (units.length === 0) return [{ text: "", lineStart: 1, lineEnd: 1 }];
 
   const first = units[0] as Unit;
