@@ -118,6 +118,24 @@ describe("the embedding queue", () => {
     expect(embeddings.pendingAtOrAfter(mark)).toBe(false);
     expect(embeddings.pendingCount()).toBe(1);
   });
+
+  it("marks only memories queued after a position (fresh writes, not a backfill)", () => {
+    const store = hybrid();
+    const embeddings = store.embeddings;
+    if (embeddings === undefined) throw new Error("no embeddings");
+    for (const key of ["old1", "old2"]) store.remember({ key, text: key });
+    const opened = embeddings.lastQueued();
+    expect(opened).toBeGreaterThan(0);
+    expect(embeddings.recentMark(64, opened)).toBeUndefined();
+    store.remember({ key: "fresh", text: "fresh" });
+    const mark = embeddings.recentMark(64, opened);
+    if (mark === undefined) throw new Error("no mark");
+    const fresh = embeddings.pending(10).find((m) => m.text === "fresh");
+    if (fresh === undefined) throw new Error("fresh not pending");
+    embeddings.save([axisVectors(fresh, 0)]);
+    expect(embeddings.pendingAtOrAfter(mark)).toBe(false);
+    expect(embeddings.pendingCount()).toBe(2);
+  });
 });
 
 describe("the store's embedding model", () => {

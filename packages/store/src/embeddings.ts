@@ -137,14 +137,20 @@ export class Embeddings {
     return (this.#sql.pendingCount.get() as { n: number }).n;
   }
 
+  /** The queue position of the most recently queued memory (0 when the queue is empty). */
+  lastQueued(): number {
+    return (this.#sql.last.get() as { seq: number | null }).seq ?? 0;
+  }
+
   /**
-   * A mark for "the `n` most recently queued memories": {@link pendingAtOrAfter} of it stays
-   * true until all of them are embedded (or deleted). `undefined` when the queue is empty.
+   * A mark for "the `n` most recently queued memories, among those queued after position
+   * `after`": {@link pendingAtOrAfter} of it stays true until all of them are embedded (or
+   * deleted). `undefined` when no memory queued after `after` is waiting.
    */
-  recentMark(n: number): number | undefined {
-    const row = this.#sql.recentMark.get(Math.max(0, n - 1)) as { seq: number } | undefined;
+  recentMark(n: number, after = 0): number | undefined {
+    const row = this.#sql.recentMark.get(after, Math.max(0, n - 1)) as { seq: number } | undefined;
     if (row !== undefined) return row.seq;
-    return (this.#sql.oldest.get() as { seq: number } | undefined)?.seq;
+    return (this.#sql.oldestAfter.get(after) as { seq: number } | undefined)?.seq;
   }
 
   /** True while some memory queued at or after `mark` still waits for vectors. */
@@ -198,8 +204,11 @@ function prepareEmbeddings(db: BetterSqlite3.Database) {
       SELECT m.id, m.text, m.hash FROM embedding_queue q JOIN memories m ON m.id = q.memory_id
       ORDER BY q.seq DESC`),
     pendingCount: db.prepare("SELECT count(*) AS n FROM embedding_queue"),
-    recentMark: db.prepare("SELECT seq FROM embedding_queue ORDER BY seq DESC LIMIT 1 OFFSET ?"),
-    oldest: db.prepare("SELECT seq FROM embedding_queue ORDER BY seq LIMIT 1"),
+    last: db.prepare("SELECT max(seq) AS seq FROM embedding_queue"),
+    recentMark: db.prepare(
+      "SELECT seq FROM embedding_queue WHERE seq > ? ORDER BY seq DESC LIMIT 1 OFFSET ?",
+    ),
+    oldestAfter: db.prepare("SELECT seq FROM embedding_queue WHERE seq > ? ORDER BY seq LIMIT 1"),
     anyAtOrAfter: db.prepare("SELECT 1 FROM embedding_queue WHERE seq >= ? LIMIT 1"),
     hashOf: db.prepare("SELECT hash FROM memories WHERE id = ?"),
     deleteVectors: db.prepare("DELETE FROM memory_vectors WHERE memory_id = ?"),

@@ -33,6 +33,8 @@ export const DEFAULT_INDEXER_OPTIONS: IndexerOptions = Object.freeze({
 interface Watched {
   readonly namespace: string;
   readonly store: MemoryStore;
+  /** Queue position when the store was opened: what was queued before is backfill. */
+  readonly opened: number;
   /** Memories that failed to embed in this process; not retried until restart. */
   readonly failed: Set<number>;
   backfill?: { total: number; done: number; started: number; logged: number } | undefined;
@@ -60,7 +62,8 @@ export class Indexer {
   /** Starts embedding `store`'s queue (its backfill first, if it has one). */
   watch(namespace: string, store: MemoryStore): void {
     if (store.embeddings === undefined || this.#watched.has(store)) return;
-    this.#watched.set(store, { namespace, store, failed: new Set() });
+    const opened = store.embeddings.lastQueued();
+    this.#watched.set(store, { namespace, store, opened, failed: new Set() });
     this.kick();
   }
 
@@ -71,12 +74,14 @@ export class Indexer {
 
   /**
    * Waits until the `recent` most recently queued memories of `store` have vectors, at most
-   * `timeoutMs`. Returns true when they have (or none was waiting).
+   * `timeoutMs`, among those queued since the store was opened (fresh writes; a backfill is
+   * not waited for). Returns true when they have (or none was waiting).
    */
   async waitForRecent(store: MemoryStore, recent: number, timeoutMs: number): Promise<boolean> {
     const embeddings = store.embeddings;
-    if (embeddings === undefined || !this.#watched.has(store)) return true;
-    const mark = embeddings.recentMark(recent);
+    const watched = this.#watched.get(store);
+    if (embeddings === undefined || watched === undefined) return true;
+    const mark = embeddings.recentMark(recent, watched.opened);
     if (mark === undefined) return true;
     const deadline = performance.now() + timeoutMs;
     while (store.open && embeddings.pendingAtOrAfter(mark)) {
