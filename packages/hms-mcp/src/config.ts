@@ -32,14 +32,17 @@ export interface Config {
   /** Bearer token every HTTP request must carry (from HMS_MCP_TOKEN only). */
   readonly token: string | undefined;
   /** The embedding model's directory: hybrid recall. Undefined: lexical recall. */
-  readonly modelDir: string | undefined;
-  /** Replace a store's vectors made by another model instead of refusing the store. */
-  readonly reembed: boolean;
+  readonly modelDir?: string | undefined;
+  /** Replace a store's vectors made by another model instead of refusing it (default false). */
+  readonly reembed?: boolean | undefined;
   /** ONNX Runtime threads of the embedding worker; undefined lets the embedder choose. */
-  readonly embedThreads: number | undefined;
+  readonly embedThreads?: number | undefined;
   /** Longest a recall waits for memories written just before it to be embedded, in ms. */
-  readonly recallWaitMs: number;
+  readonly recallWaitMs?: number | undefined;
 }
+
+/** Default of `recallWaitMs` (`--recall-wait`). */
+export const DEFAULT_RECALL_WAIT_MS = 2000;
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -207,7 +210,7 @@ export function buildCommand(version: string): Command {
           "embedded; memories still waiting are ranked lexically",
       )
         .env("HMS_MCP_RECALL_WAIT")
-        .default(2000)
+        .default(DEFAULT_RECALL_WAIT_MS)
         .argParser(integer(0, 60000)),
     )
     .addOption(

@@ -1,7 +1,7 @@
 import { EmbeddingModelMismatchError, Namespaces } from "@hms/store";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Logger } from "pino";
-import { type Config, ConfigError } from "./config.js";
+import { type Config, ConfigError, DEFAULT_RECALL_WAIT_MS } from "./config.js";
 import { type HttpEndpoint, startHttp } from "./http.js";
 import { createLogger } from "./log.js";
 import { Semantic } from "./semantic/semantic.js";
@@ -31,8 +31,8 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       semantic = await Semantic.start({
         modelDir: config.modelDir,
         threads: config.embedThreads,
-        reembed: config.reembed,
-        recallWaitMs: config.recallWaitMs,
+        reembed: config.reembed ?? false,
+        recallWaitMs: config.recallWaitMs ?? DEFAULT_RECALL_WAIT_MS,
         log,
       });
     } catch (error) {
