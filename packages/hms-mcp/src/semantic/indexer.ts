@@ -7,6 +7,7 @@
  */
 import type { MemoryStore, MemoryVectors, PendingMemory } from "@hms/store";
 import type { Logger } from "pino";
+import type { EmbeddedMemory } from "./protocol.js";
 import type { EmbeddingWorker } from "./worker-client.js";
 
 export interface IndexerOptions {
@@ -192,20 +193,7 @@ export class Indexer {
     try {
       const results = await this.#worker.embedMemories(batch.map((memory) => memory.text));
       if (!store.open) return;
-      saved = embeddings.save(
-        batch.map((memory, i): MemoryVectors => {
-          const result = results[i];
-          if (result === undefined) throw new Error("missing result");
-          const spans = [];
-          for (let p = 0; p < result.spans.length; p += 2) {
-            spans.push({
-              lineStart: result.spans[p] as number,
-              lineEnd: result.spans[p + 1] as number,
-            });
-          }
-          return { id: memory.id, hash: memory.hash, spans, vectors: result.vectors };
-        }),
-      );
+      saved = embeddings.save(batch.map((memory, i) => vectorsOf(memory, results[i])));
     } catch (error) {
       if (this.#worker.failure !== undefined) {
         this.#log.error(
@@ -238,17 +226,8 @@ export class Indexer {
   async #single(watched: Watched, memory: PendingMemory): Promise<void> {
     try {
       const [result] = await this.#worker.embedMemories([memory.text]);
-      if (result === undefined || !watched.store.open) return;
-      const spans = [];
-      for (let p = 0; p < result.spans.length; p += 2) {
-        spans.push({
-          lineStart: result.spans[p] as number,
-          lineEnd: result.spans[p + 1] as number,
-        });
-      }
-      const saved = watched.store.embeddings?.save([
-        { id: memory.id, hash: memory.hash, spans, vectors: result.vectors },
-      ]);
+      if (!watched.store.open) return;
+      const saved = watched.store.embeddings?.save([vectorsOf(memory, result)]);
       this.#progress(watched, saved ?? 0);
     } catch (error) {
       if (this.#worker.failure === undefined && watched.store.open) {
@@ -310,4 +289,14 @@ export class Indexer {
       `embedding done: ${backfill.done} memories in ${seconds.toFixed(1)} s`,
     );
   }
+}
+
+/** The store's form of the worker's answer for one memory. */
+function vectorsOf(memory: PendingMemory, result: EmbeddedMemory | undefined): MemoryVectors {
+  if (result === undefined) throw new Error("the embedding worker returned too few memories");
+  const spans = [];
+  for (let p = 0; p < result.spans.length; p += 2) {
+    spans.push({ lineStart: result.spans[p] as number, lineEnd: result.spans[p + 1] as number });
+  }
+  return { id: memory.id, hash: memory.hash, spans, vectors: result.vectors };
 }
