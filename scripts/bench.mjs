@@ -4,8 +4,13 @@
 import { spawnSync } from "node:child_process";
 
 const benches = {
-  // nDCG@10 on SciFact through the real recall tool (--split test|train, --data DIR).
+  // nDCG@10 on SciFact through the real recall tool, lexical and hybrid in one run, with
+  // indexing throughput, latency and memory (--split test|train|both, --data DIR,
+  // --model-dir DIR, --data-dir DIR to keep and reuse the embedded store, --lexical-only).
   "recall-quality": { package: "hms-mcp", script: "bench:recall-quality" },
+  // How hybrid fusion was tuned: a grid on SciFact's train split over a store embedded by
+  // recall-quality (--data-dir DIR).
+  "tune-fusion": { package: "hms-mcp", script: "bench:tune-fusion" },
   // Cold start, write throughput, get/list latency, recall latency at 100k memories, memory.
   "server-perf": { package: "hms-mcp", script: "bench:server-perf" },
   // Dense nDCG@10 on SciFact, throughput by batch size, memory (needs `pnpm fetch-model`).

@@ -35,6 +35,14 @@ describe("loadEmbedder with the real all-MiniLM-L6-v2 model", () => {
     expect(cosine(reversed[0] as Float32Array, vectors[2] as Float32Array)).toBeCloseTo(1, 6);
   });
 
+  it("counts a text's tokens without special tokens and without the cut", () => {
+    expect(embedder.countTokens("")).toBe(0);
+    expect(embedder.countTokens("email")).toBe(1);
+    const long = "word ".repeat(300);
+    expect(embedder.countTokens(long)).toBe(300);
+    expect(() => embedder.countTokens(42 as unknown as string)).toThrow(TypeError);
+  });
+
   it("gives identical texts a cosine of 1", async () => {
     const [a, b] = await embedder.embed([
       "The deploy runs every Tuesday.",

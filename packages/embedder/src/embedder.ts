@@ -54,6 +54,12 @@ export interface Embedder {
   /** Whether vectors have unit length (so a dot product is their cosine). */
   readonly normalized: boolean;
   /**
+   * How many tokens the model's tokenizer makes of `text`, special tokens excluded and before
+   * any cut: a text embeds whole when this is at most `maxTokens - 2` (room for [CLS] and
+   * [SEP]). For splitting long texts into passages that fit.
+   */
+  countTokens(text: string): number;
+  /**
    * One vector per text, in order. Texts are tokenized, cut to {@link maxTokens}, grouped by
    * length into runs within `batchSize` and `batchTokens`, and pooled. Calls are served one at
    * a time.
@@ -203,6 +209,10 @@ export async function loadEmbedder(
     dimensions: config.dimensions,
     maxTokens: config.maxTokens,
     normalized: config.normalize,
+    countTokens(text: string): number {
+      if (typeof text !== "string") throw new TypeError("countTokens takes a string");
+      return encoder.count(text);
+    },
     embed(texts: readonly string[]): Promise<Float32Array[]> {
       if (!Array.isArray(texts)) {
         return Promise.reject(new TypeError("embed takes an array of strings"));

@@ -11,6 +11,8 @@ export interface TextEncoder {
   readonly maxTokens: number;
   /** Token ids of `text`, special tokens included, at most {@link maxTokens} of them. */
   encode(text: string): number[];
+  /** How many tokens `text` has, without special tokens and without the cut. */
+  count(text: string): number;
 }
 
 /**
@@ -42,6 +44,9 @@ export function createTextEncoder(
     encode(text: string): number[] {
       const ids = tokenizer.encode(text, { add_special_tokens: false }).ids;
       return [...prefix, ...(ids.length > room ? ids.slice(0, room) : ids), ...suffix];
+    },
+    count(text: string): number {
+      return tokenizer.encode(text, { add_special_tokens: false }).ids.length;
     },
   };
 }

@@ -1,12 +1,25 @@
-// Recall quality and latency on BEIR SciFact, through the real `recall` tool of a spawned
-// hms-mcp. Each abstract is stored as one memory (title, a newline, the abstract); each
-// claim is a recall query with k = 10; nDCG@10 as trec_eval defines it (binary gains from the
-// qrels, log2 discount, ideal ranking from the judged relevant documents, averaged over every
-// query of the split). The data is read in place (--data or HMS_SCIFACT_DIR), never copied.
+// Recall quality and cost on BEIR SciFact, lexical and hybrid in the same run, through the
+// real `recall` tool of spawned hms-mcp servers. Each abstract is stored as one memory (title,
+// a newline, the abstract); each claim is a recall query with k = 10; nDCG@10 as trec_eval
+// defines it (binary gains from the qrels, log2 discount, ideal ranking from the judged
+// relevant documents, averaged over every query of the split). The data is read in place
+// (--data or HMS_SCIFACT_DIR), never copied.
 //
-//   pnpm bench recall-quality [--split test|train] [--data /path/to/scifact]
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+//   pnpm bench recall-quality [--split test|train|both] [--data DIR] [--model-dir DIR]
+//                             [--data-dir DIR] [--lexical-only]
+//
+// 1. A lexical server (no model) loads the corpus through `remember` and answers the queries.
+// 2. A hybrid server (--model-dir) on the same store embeds every memory in the background
+//    (the backfill: indexing throughput, and `get` latency while it runs), then answers the
+//    same queries.
+// Embedding SciFact takes 5-15 minutes on 2 cores. --data-dir keeps the store (with its
+// vectors) between runs: a later run with the same directory reuses it, checks it holds
+// exactly the corpus, skips loading and embedding, and says so ("reused": true).
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { defaultModelDir } from "@hms/embedder";
+import { storeFileName } from "@hms/store";
+import Database from "better-sqlite3";
 import {
   call,
   option,
@@ -20,7 +33,16 @@ import {
 } from "./support.mjs";
 
 const dataDir = option("data", "HMS_SCIFACT_DIR", "/work/shared/data/scifact");
-const split = option("split", "HMS_SCIFACT_SPLIT", "test");
+const splitOption = option("split", "HMS_SCIFACT_SPLIT", "both");
+const modelDir = option("model-dir", "HMS_MCP_MODEL_DIR", defaultModelDir());
+const keptDir = option("data-dir", "HMS_BENCH_DATA_DIR", undefined);
+const lexicalOnly = process.argv.includes("--lexical-only");
+const splits = splitOption === "both" ? ["test", "train"] : [splitOption];
+for (const split of splits) {
+  if (split !== "test" && split !== "train") throw new Error(`--split is test, train or both`);
+}
+const NAMESPACE = "scifact";
+const log = (line) => process.stderr.write(`recall-quality: ${line}\n`);
 
 const readJsonl = (file) =>
   readFileSync(join(dataDir, file), "utf8")
@@ -29,87 +51,252 @@ const readJsonl = (file) =>
     .map((line) => JSON.parse(line));
 
 const corpus = readJsonl("corpus.jsonl");
-const qrels = new Map();
-for (const line of readFileSync(join(dataDir, "qrels", `${split}.tsv`), "utf8")
-  .split("\n")
-  .slice(1)) {
-  const [query, doc, score] = line.trim().split("\t");
-  if (!query || Number(score) <= 0) continue;
-  if (!qrels.has(query)) qrels.set(query, new Set());
-  qrels.get(query).add(doc);
-}
-const queries = readJsonl("queries.jsonl").filter((query) => qrels.has(query._id));
+const allQueries = readJsonl("queries.jsonl");
+const judged = Object.fromEntries(
+  splits.map((split) => {
+    const qrels = new Map();
+    for (const line of readFileSync(join(dataDir, "qrels", `${split}.tsv`), "utf8")
+      .split("\n")
+      .slice(1)) {
+      const [query, doc, score] = line.trim().split("\t");
+      if (!query || Number(score) <= 0) continue;
+      if (!qrels.has(query)) qrels.set(query, new Set());
+      qrels.get(query).add(doc);
+    }
+    return [split, { qrels, queries: allQueries.filter((query) => qrels.has(query._id)) }];
+  }),
+);
 
-const store = tempDir("scifact");
-const server = await spawnServer(store.dir, ["--namespace", "scifact"]);
+const key = (id) => `scifact/${id}`;
+const textOf = (doc) => `${doc.title}\n${doc.text}`;
+
+/** nDCG@10 of one ranked list of keys against the relevant document ids. */
+function ndcg10(keys, relevant) {
+  let dcg = 0;
+  keys.slice(0, 10).forEach((k, rank) => {
+    if (relevant.has(k.slice("scifact/".length))) dcg += 1 / Math.log2(rank + 2);
+  });
+  let ideal = 0;
+  for (let rank = 0; rank < Math.min(relevant.size, 10); rank++) ideal += 1 / Math.log2(rank + 2);
+  return dcg / ideal;
+}
+
+/** Every query of every split through `recall`: nDCG@10 and latency per split. */
+async function evaluate(client) {
+  const out = {};
+  for (const split of splits) {
+    const { qrels, queries } = judged[split];
+    let total = 0;
+    const ms = [];
+    let build;
+    for (const query of queries) {
+      const { ms: took, value } = await time(() =>
+        call(client, "recall", { query: query.text, k: 10 }),
+      );
+      ms.push(took);
+      build = value.build;
+      total += ndcg10(
+        value.hits.map((hit) => hit.key),
+        qrels.get(query._id),
+      );
+    }
+    out[split] = {
+      queries: queries.length,
+      ndcg_at_10: round(total / queries.length, 4),
+      build,
+      recall_latency: summarize(ms),
+    };
+  }
+  return out;
+}
+
+/** `get` latency of `n` stored memories, the baseline of each server. */
+async function gets(client, n) {
+  const ms = [];
+  for (let i = 0; i < n; i++) {
+    const doc = corpus[(i * 17) % corpus.length];
+    ms.push((await time(() => call(client, "get", { key: key(doc._id) }))).ms);
+  }
+  return ms;
+}
+
+const temp = keptDir === undefined ? tempDir("scifact") : undefined;
+const dir = keptDir === undefined ? temp.dir : resolve(keptDir);
+mkdirSync(dir, { recursive: true });
+const storePath = join(dir, "namespaces", storeFileName(NAMESPACE));
+const results = {
+  benchmark: "recall-quality (SciFact via the recall tool over stdio)",
+  documents: corpus.length,
+  data_dir: keptDir === undefined ? "temporary" : dir,
+};
 try {
-  const key = (id) => `scifact/${id}`;
-  const writes = [];
-  const load = await time(() =>
-    pool(corpus, 8, async (doc) => {
-      const { ms } = await time(() =>
-        call(server.client, "remember", {
-          key: key(doc._id),
-          text: `${doc.title}\n${doc.text}`,
-          tags: ["scifact"],
+  // --- 1. lexical -----------------------------------------------------------------------
+  const lexical = await spawnServer(dir, ["--namespace", NAMESPACE]);
+  try {
+    const before = await call(lexical.client, "stats", {});
+    if (before.memories === 0) {
+      log(`loading ${corpus.length} abstracts through remember`);
+      const writes = [];
+      const load = await time(() =>
+        pool(corpus, 8, async (doc) => {
+          const { ms } = await time(() =>
+            call(lexical.client, "remember", {
+              key: key(doc._id),
+              text: textOf(doc),
+              tags: ["scifact"],
+            }),
+          );
+          writes.push(ms);
         }),
       );
-      writes.push(ms);
-    }),
-  );
-
-  let total = 0;
-  const recallMs = [];
-  for (const query of queries) {
-    const { ms, value } = await time(() =>
-      call(server.client, "recall", { query: query.text, k: 10 }),
-    );
-    recallMs.push(ms);
-    const relevant = qrels.get(query._id);
-    let dcg = 0;
-    value.hits.forEach((hit, rank) => {
-      if (relevant.has(hit.key.slice("scifact/".length))) dcg += 1 / Math.log2(rank + 2);
-    });
-    let ideal = 0;
-    for (let rank = 0; rank < Math.min(relevant.size, 10); rank++) ideal += 1 / Math.log2(rank + 2);
-    total += dcg / ideal;
+      results.load = {
+        reused: false,
+        memories: corpus.length,
+        seconds: round(load.ms / 1000, 2),
+        writes_per_s: round(corpus.length / (load.ms / 1000), 0),
+        concurrency: 8,
+        write_latency: summarize(writes),
+      };
+    } else {
+      await checkReused(lexical.client, before);
+      results.load = { reused: true };
+    }
+    log("lexical: running the queries");
+    const quality = await evaluate(lexical.client);
+    const get = summarize(await gets(lexical.client, 300));
+    results.lexical = {
+      ...quality,
+      get_latency: get,
+      server_memory: rssMiB(lexical.pid),
+    };
+  } finally {
+    await lexical.close();
   }
 
-  // Baseline in the same run: a plain `get` of a stored memory, same client, same process.
-  const getMs = [];
-  for (let i = 0; i < queries.length; i++) {
-    const doc = corpus[(i * 17) % corpus.length];
-    getMs.push((await time(() => call(server.client, "get", { key: key(doc._id) }))).ms);
-  }
-  const recall = summarize(recallMs);
-  const get = summarize(getMs);
-  const stats = await call(server.client, "stats", {});
-  console.log(
-    JSON.stringify(
-      {
-        benchmark: "recall-quality (SciFact via the recall tool over stdio)",
-        split,
-        queries: queries.length,
-        documents: corpus.length,
-        ndcg_at_10: round(total / queries.length, 4),
-        recall_build: stats.recall.build,
-        load: {
-          memories: corpus.length,
-          seconds: round(load.ms / 1000, 2),
-          writes_per_s: round(corpus.length / (load.ms / 1000), 0),
-          concurrency: 8,
-          ...summarize(writes),
-        },
-        recall_latency: recall,
+  // --- 2. hybrid ------------------------------------------------------------------------
+  if (!lexicalOnly) {
+    log(`hybrid: starting with --model-dir ${modelDir}`);
+    const started = performance.now();
+    const hybrid = await spawnServer(dir, [
+      "--namespace",
+      NAMESPACE,
+      "--model-dir",
+      modelDir,
+      "--log-level",
+      "info",
+    ]);
+    const startMs = performance.now() - started;
+    try {
+      const first = await call(hybrid.client, "stats", {});
+      const indexing = { reused: first.recall.pending === 0, start_ms: round(startMs, 0) };
+      if (first.recall.pending > 0) {
+        log(`hybrid: embedding ${first.recall.pending} memories (the backfill)`);
+        // While it runs: a `get` every 50 ms, to see what the backfill costs other calls.
+        const during = [];
+        const backfill = performance.now();
+        let pending = first.recall.pending;
+        let lastLog = backfill;
+        while (pending > 0) {
+          during.push(
+            (
+              await time(() =>
+                call(hybrid.client, "get", { key: key(corpus[during.length % corpus.length]._id) }),
+              )
+            ).ms,
+          );
+          await new Promise((done) => setTimeout(done, 50));
+          if (during.length % 20 === 0) {
+            pending = (await call(hybrid.client, "stats", {})).recall.pending;
+            if (performance.now() - lastLog > 30000) {
+              lastLog = performance.now();
+              log(`hybrid: ${pending} memories still to embed`);
+            }
+          }
+        }
+        const seconds = (performance.now() - backfill) / 1000;
+        indexing.memories = first.recall.pending;
+        indexing.seconds = round(seconds, 1);
+        indexing.memories_per_s = round(first.recall.pending / seconds, 1);
+        indexing.get_latency_during_backfill = summarize(during);
+      }
+      const passages = countPassages(storePath);
+      indexing.passages = passages;
+      if (indexing.seconds) indexing.passages_per_s = round(passages / indexing.seconds, 1);
+      results.hybrid_indexing = indexing;
+      log("hybrid: running the queries");
+      const quality = await evaluate(hybrid.client);
+      const get = summarize(await gets(hybrid.client, 300));
+      const stats = await call(hybrid.client, "stats", {});
+      results.hybrid = {
+        ...quality,
+        model: stats.recall.model,
         get_latency: get,
-        recall_vs_get_p50: round(recall.p50_ms / get.p50_ms, 2),
-        server_memory: rssMiB(server.pid),
-      },
-      null,
-      2,
-    ),
-  );
+        server_memory: rssMiB(hybrid.pid),
+      };
+      if (indexing.get_latency_during_backfill) {
+        indexing.get_during_vs_idle_p50 = round(
+          indexing.get_latency_during_backfill.p50_ms / get.p50_ms,
+          2,
+        );
+      }
+      results.hybrid_vs_lexical = Object.fromEntries(
+        splits.map((split) => [
+          split,
+          {
+            ndcg_gain: round(
+              results.hybrid[split].ndcg_at_10 - results.lexical[split].ndcg_at_10,
+              4,
+            ),
+            recall_p50_ratio: round(
+              results.hybrid[split].recall_latency.p50_ms /
+                results.lexical[split].recall_latency.p50_ms,
+              2,
+            ),
+            recall_p99_ratio: round(
+              results.hybrid[split].recall_latency.p99_ms /
+                results.lexical[split].recall_latency.p99_ms,
+              2,
+            ),
+          },
+        ]),
+      );
+    } finally {
+      await hybrid.close();
+    }
+  }
+  console.log(JSON.stringify(results, null, 2));
 } finally {
-  await server.close();
-  store.remove();
+  temp?.remove();
+}
+
+/** A reused store must hold exactly the corpus: same count, same texts (by hash). */
+async function checkReused(client, stats) {
+  const refuse = (why) => {
+    throw new Error(
+      `--data-dir ${dir} holds a ${NAMESPACE} store that is not this SciFact corpus (${why}); use an empty directory`,
+    );
+  };
+  if (stats.memories !== corpus.length) refuse(`${stats.memories} memories, not ${corpus.length}`);
+  const { createHash } = await import("node:crypto");
+  for (let i = 0; i < corpus.length; i += 1) {
+    const doc = corpus[i];
+    const record = await call(client, "get", { key: key(doc._id) });
+    const hash = `sha256:${createHash("sha256").update(textOf(doc), "utf8").digest("hex")}`;
+    if (record.hash !== hash) refuse(`${key(doc._id)} differs`);
+  }
+  log(`reusing the store in ${dir} (checked: ${corpus.length} memories, texts identical)`);
+}
+
+/** How many passage vectors the store holds (read from its file after the backfill). */
+function countPassages(file) {
+  if (!existsSync(file)) return null;
+  const db = new Database(file, { readonly: true });
+  try {
+    const row = db
+      .prepare("SELECT coalesce(sum(length(spans)), 0) / 8 AS passages FROM memory_vectors")
+      .get();
+    return row.passages;
+  } finally {
+    db.close();
+  }
 }

@@ -45,6 +45,10 @@ describe("the hms-mcp command", () => {
       ["--allow-remote", "HMS_MCP_ALLOW_REMOTE"],
       ["--allowed-origins", "HMS_MCP_ALLOWED_ORIGINS"],
       ["--allowed-hosts", "HMS_MCP_ALLOWED_HOSTS"],
+      ["--model-dir", "HMS_MCP_MODEL_DIR"],
+      ["--reembed", "HMS_MCP_REEMBED"],
+      ["--embed-threads", "HMS_MCP_EMBED_THREADS"],
+      ["--recall-wait", "HMS_MCP_RECALL_WAIT"],
     ]) {
       expect(help).toContain(flag);
       expect(help).toContain(env);
@@ -65,6 +69,10 @@ describe("the hms-mcp command", () => {
       [[], { HMS_MCP_TOKEN: "" }, /HMS_MCP_TOKEN is set but empty/],
       [[], { HMS_MCP_PORT: "eighty" }, /integer from 0 to 65535/],
       [["--synchronous", "off"], {}, /Allowed choices are full, normal/],
+      [["--embed-threads", "0"], {}, /integer from 1 to 64/],
+      [["--recall-wait", "-1"], {}, /integer from 0 to 60000/],
+      [[], { HMS_MCP_MODEL_DIR: " " }, /HMS_MCP_MODEL_DIR\) is empty/],
+      [[], { HMS_MCP_REEMBED: "1" }, /no --model-dir was given/],
     ];
     for (const [args, env, message] of cases) {
       const result = run(["--data-dir", data.dir, ...args], env);

@@ -1,4 +1,5 @@
 import { ConfigError, parseConfig } from "./config.js";
+import { fetchModelCommand } from "./fetch-model.js";
 import { createLogger } from "./log.js";
 import { startServer } from "./main.js";
 import { SERVER_INFO } from "./version.js";
@@ -8,9 +9,14 @@ import { SERVER_INFO } from "./version.js";
  * console.log is pointed at stderr too in case any dependency writes to it.
  */
 async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  if (argv[0] === "fetch-model") {
+    process.exitCode = await fetchModelCommand(argv.slice(1), SERVER_INFO.version);
+    return;
+  }
   let config: ReturnType<typeof parseConfig>;
   try {
-    config = parseConfig(process.argv.slice(2), process.env, SERVER_INFO.version);
+    config = parseConfig(argv, process.env, SERVER_INFO.version);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`hms-mcp: ${error.message}\n`);
@@ -20,7 +26,16 @@ async function main(): Promise<void> {
   }
   if (config.transport === "stdio") console.log = console.error;
   const log = createLogger(config.logLevel);
-  const running = await startServer(config, log);
+  let running: Awaited<ReturnType<typeof startServer>>;
+  try {
+    running = await startServer(config, log);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`hms-mcp: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
   log.info(
     {
       transport: config.transport,
@@ -29,6 +44,7 @@ async function main(): Promise<void> {
       namespace: config.namespace,
       namespaceArg: config.namespaceArg,
       auth: config.token !== undefined,
+      recall: running.runtime.semantic === undefined ? "lexical" : "hybrid",
       version: SERVER_INFO.version,
     },
     running.url ? `hms-mcp listening on ${running.url}` : "hms-mcp serving on stdio",

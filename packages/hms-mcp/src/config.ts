@@ -35,7 +35,18 @@ export interface Config {
   readonly allowedHosts: readonly string[];
   /** Bearer token every HTTP request must carry (from HMS_MCP_TOKEN only). */
   readonly token: string | undefined;
+  /** The embedding model's directory: hybrid recall. Undefined: lexical recall. */
+  readonly modelDir?: string | undefined;
+  /** Replace a store's vectors made by another model instead of refusing it (default false). */
+  readonly reembed?: boolean | undefined;
+  /** ONNX Runtime threads of the embedding worker; undefined lets the embedder choose. */
+  readonly embedThreads?: number | undefined;
+  /** Longest a recall waits for memories written just before it to be embedded, in ms. */
+  readonly recallWaitMs?: number | undefined;
 }
+
+/** Default of `recallWaitMs` (`--recall-wait`). */
+export const DEFAULT_RECALL_WAIT_MS = 2000;
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -106,7 +117,10 @@ export function buildCommand(version: string): Command {
     .description(
       "MCP server for the Holographic Memory store: durable, versioned, searchable memories " +
         "over stdio (default) or streamable HTTP.\n\n" +
-        "Environment only: HMS_MCP_TOKEN, the bearer token every HTTP request must carry.",
+        "Environment only: HMS_MCP_TOKEN, the bearer token every HTTP request must carry.\n\n" +
+        "Recall is lexical (BM25) unless --model-dir names an embedding model: then it is " +
+        "hybrid (BM25 plus embeddings). `hms-mcp fetch-model` installs the model and prints " +
+        "its directory.",
     )
     .version(version, "-V, --version", "print the version and exit")
     .helpOption("-h, --help", "print this help and exit")
@@ -182,6 +196,38 @@ export function buildCommand(version: string): Command {
         .default("full"),
     )
     .addOption(
+      new Option(
+        "--model-dir <dir>",
+        "hybrid recall: the embedding model's directory, as `hms-mcp fetch-model` prints it " +
+          "(default: none, lexical recall)",
+      ).env("HMS_MCP_MODEL_DIR"),
+    )
+    .addOption(
+      new Option(
+        "--reembed",
+        "hybrid recall: replace the vectors of a store made by another embedding model, " +
+          "re-embedding every memory, instead of refusing the store (env: HMS_MCP_REEMBED=1)",
+      ),
+    )
+    .addOption(
+      new Option(
+        "--embed-threads <n>",
+        "hybrid recall: CPU threads the embedding model uses (default: up to 4, as available)",
+      )
+        .env("HMS_MCP_EMBED_THREADS")
+        .argParser(integer(1, 64)),
+    )
+    .addOption(
+      new Option(
+        "--recall-wait <ms>",
+        "hybrid recall: longest a recall waits for memories written just before it to be " +
+          "embedded; memories still waiting are ranked lexically",
+      )
+        .env("HMS_MCP_RECALL_WAIT")
+        .default(DEFAULT_RECALL_WAIT_MS)
+        .argParser(integer(0, 60000)),
+    )
+    .addOption(
       new Option("--log-level <level>", "log level (logs go to stderr)")
         .env("HMS_MCP_LOG_LEVEL")
         .choices([...LOG_LEVELS])
@@ -230,6 +276,10 @@ interface ParsedOptions {
   allowRemote?: boolean;
   allowedOrigins?: string[];
   allowedHosts?: string[];
+  modelDir?: string;
+  reembed?: boolean;
+  embedThreads?: number;
+  recallWait: number;
 }
 
 /**
@@ -240,6 +290,18 @@ interface ParsedOptions {
 export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): Config {
   const namespaceArg = flagOrEnv(options.namespaceArg, env, "HMS_MCP_NAMESPACE_ARG");
   const allowRemote = flagOrEnv(options.allowRemote, env, "HMS_MCP_ALLOW_REMOTE");
+  const reembed = flagOrEnv(options.reembed, env, "HMS_MCP_REEMBED");
+  const modelDir = options.modelDir?.trim();
+  if (modelDir === "") {
+    throw new ConfigError(
+      "--model-dir (HMS_MCP_MODEL_DIR) is empty; name the model's directory or unset it",
+    );
+  }
+  if (reembed && modelDir === undefined) {
+    throw new ConfigError(
+      "--reembed (HMS_MCP_REEMBED) replaces vectors with those of the model given by --model-dir, and no --model-dir was given",
+    );
+  }
   const token = env.HMS_MCP_TOKEN;
   if (token !== undefined && token.trim() === "") {
     throw new ConfigError("HMS_MCP_TOKEN is set but empty; set a real token or unset it");
@@ -274,6 +336,10 @@ export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): C
     allowedOrigins: options.allowedOrigins ?? [],
     allowedHosts: options.allowedHosts ?? [],
     token,
+    modelDir: modelDir === undefined ? undefined : resolve(modelDir),
+    reembed,
+    embedThreads: options.embedThreads,
+    recallWaitMs: options.recallWait,
   };
 }
 

@@ -1,4 +1,9 @@
-import { checkNamespace, type MemoryStore, type Namespaces } from "@hms/store";
+import {
+  checkNamespace,
+  EmbeddingModelMismatchError,
+  type MemoryStore,
+  type Namespaces,
+} from "@hms/store";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
@@ -16,7 +21,14 @@ import {
 import type { Logger } from "pino";
 import { z } from "zod";
 import { errorResult, ToolError, toToolError } from "./errors.js";
-import { TOOLS, type ToolContext, type ToolDefinition } from "./tools.js";
+import type { Semantic } from "./semantic/semantic.js";
+import {
+  recallMemories,
+  TOOLS,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolOutput,
+} from "./tools.js";
 
 /** MCP's error code for a resource that does not exist. */
 const RESOURCE_NOT_FOUND = -32002;
@@ -35,6 +47,8 @@ export interface Runtime {
   readonly log: Logger;
   /** Called around each request that touches the store; false once the server is stopping. */
   readonly calls: CallTracker;
+  /** Hybrid recall's model and indexer, when the server runs with --model-dir. */
+  readonly semantic: Semantic | undefined;
 }
 
 /** Counts calls in flight so shutdown can let them finish, and refuses new ones after. */
@@ -47,7 +61,10 @@ export class CallTracker {
     return this.#stopping;
   }
 
-  /** Runs `body` as a call; throws UNAVAILABLE once stopping. */
+  /**
+   * Runs `body` as a call; throws UNAVAILABLE once stopping. A call that returns a promise is
+   * in flight until the promise settles.
+   */
   run<T>(body: () => T): T {
     if (this.#stopping) {
       throw new ToolError(
@@ -56,12 +73,23 @@ export class CallTracker {
       );
     }
     this.#inFlight++;
+    let result: T;
     try {
-      return body();
-    } finally {
-      this.#inFlight--;
-      if (this.#inFlight === 0) for (const resolve of this.#idle.splice(0)) resolve();
+      result = body();
+    } catch (error) {
+      this.#done();
+      throw error;
     }
+    if (result instanceof Promise) {
+      return result.finally(() => this.#done()) as T;
+    }
+    this.#done();
+    return result;
+  }
+
+  #done(): void {
+    this.#inFlight--;
+    if (this.#inFlight === 0) for (const resolve of this.#idle.splice(0)) resolve();
   }
 
   /** Refuses new calls and resolves once the calls in flight have finished. */
@@ -147,7 +175,38 @@ function checkNamespaceAllowed(runtime: Runtime, args: Record<string, unknown>):
 /** The store a validated call addresses. */
 function contextFor(runtime: Runtime, namespaceArg: unknown): ToolContext {
   const namespace = namespaceArg === undefined ? runtime.namespace : checkNamespace(namespaceArg);
-  return { store: runtime.namespaces.get(namespace), namespace, server: runtime.server };
+  return {
+    store: openStore(runtime, namespace),
+    namespace,
+    server: runtime.server,
+    semantic: runtime.semantic,
+  };
+}
+
+/**
+ * The store of `namespace`. A store whose vectors another embedding model made cannot be
+ * served hybrid; the refusal says what to do (a server-side configuration matter: INTERNAL).
+ */
+export function openStore(runtime: Runtime, namespace: string): MemoryStore {
+  try {
+    return runtime.namespaces.get(namespace);
+  } catch (error) {
+    if (error instanceof EmbeddingModelMismatchError) {
+      throw new ToolError("INTERNAL", modelMismatchMessage(namespace, error));
+    }
+    throw error;
+  }
+}
+
+/** What to say when a namespace's vectors come from another model. */
+export function modelMismatchMessage(namespace: string, error: EmbeddingModelMismatchError) {
+  return (
+    `namespace ${namespace} holds vectors made by the embedding model ${error.stored}, and this ` +
+    `server runs ${error.requested}; vectors of two models cannot be compared, so it is not ` +
+    `served. Run hms-mcp with ${error.stored}'s model directory, or restart it with --reembed ` +
+    `to replace every vector of the namespace with ${error.requested}'s (its memories are ` +
+    "ranked lexically until they are re-embedded)."
+  );
 }
 
 /** Key of a memory resource URI, or undefined when the URI is not one. */
@@ -186,35 +245,44 @@ export function createMcpServer(runtime: Runtime): Server {
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
 
-  server.setRequestHandler(CallToolRequestSchema, (request): CallToolResult => {
-    const { name } = request.params;
-    const tool = byName.get(name);
-    const input = inputs.get(name);
-    if (tool === undefined || input === undefined) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
-    }
-    const args = (request.params.arguments ?? {}) as Record<string, unknown>;
-    try {
-      return runtime.calls.run(() => {
-        checkNamespaceAllowed(runtime, args);
-        const parsed = input.safeParse(args);
-        if (!parsed.success) {
-          throw new ToolError("INVALID_ARGUMENT", describeIssues(parsed.error));
-        }
-        const { namespace, ...toolArgs } = parsed.data as Record<string, unknown>;
-        const output = tool.run(toolArgs, contextFor(runtime, namespace));
-        return {
-          content: [{ type: "text", text: output.text }],
-          structuredContent: output.structured,
-        };
+  // Tools answer synchronously except hybrid recall, which waits for the embedding worker; a
+  // synchronous tool stays synchronous here, so its answer is not delayed behind another's.
+  server.setRequestHandler(
+    CallToolRequestSchema,
+    (request): CallToolResult | Promise<CallToolResult> => {
+      const { name } = request.params;
+      const tool = byName.get(name);
+      const input = inputs.get(name);
+      if (tool === undefined || input === undefined) {
+        throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+      }
+      const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+      const failed = (thrown: unknown): CallToolResult => {
+        const { error, unexpected } = toToolError(thrown);
+        if (unexpected) runtime.log.error({ err: thrown, tool: name }, "tool call failed");
+        else runtime.log.debug({ tool: name, code: error.code }, error.message);
+        return errorResult(error);
+      };
+      const succeeded = (output: ToolOutput): CallToolResult => ({
+        content: [{ type: "text", text: output.text }],
+        structuredContent: output.structured,
       });
-    } catch (thrown) {
-      const { error, unexpected } = toToolError(thrown);
-      if (unexpected) runtime.log.error({ err: thrown, tool: name }, "tool call failed");
-      else runtime.log.debug({ tool: name, code: error.code }, error.message);
-      return errorResult(error);
-    }
-  });
+      try {
+        return runtime.calls.run(() => {
+          checkNamespaceAllowed(runtime, args);
+          const parsed = input.safeParse(args);
+          if (!parsed.success) {
+            throw new ToolError("INVALID_ARGUMENT", describeIssues(parsed.error));
+          }
+          const { namespace, ...toolArgs } = parsed.data as Record<string, unknown>;
+          const output = tool.run(toolArgs, contextFor(runtime, namespace));
+          return output instanceof Promise ? output.then(succeeded, failed) : succeeded(output);
+        });
+      } catch (thrown) {
+        return failed(thrown);
+      }
+    },
+  );
 
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
     resourceTemplates: [
@@ -232,7 +300,7 @@ export function createMcpServer(runtime: Runtime): Server {
 
   server.setRequestHandler(ListResourcesRequestSchema, (request) =>
     runtime.calls.run(() => {
-      const store: MemoryStore = runtime.namespaces.get(runtime.namespace);
+      const store: MemoryStore = openStore(runtime, runtime.namespace);
       let page: ReturnType<MemoryStore["list"]>;
       try {
         page = store.list({ cursor: request.params?.cursor, limit: 1000 });
@@ -267,7 +335,7 @@ export function createMcpServer(runtime: Runtime): Server {
       }
       let memory: ReturnType<MemoryStore["get"]>;
       try {
-        memory = runtime.namespaces.get(parsed.namespace).get(parsed.key);
+        memory = openStore(runtime, parsed.namespace).get(parsed.key);
       } catch (error) {
         throw new McpError(ErrorCode.InvalidParams, (error as Error).message, { uri });
       }
@@ -293,7 +361,7 @@ export function createMcpServer(runtime: Runtime): Server {
   }));
 
   server.setRequestHandler(GetPromptRequestSchema, (request) =>
-    runtime.calls.run(() => {
+    runtime.calls.run(async () => {
       if (request.params.name !== "recall") {
         throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${request.params.name}`);
       }
@@ -305,7 +373,8 @@ export function createMcpServer(runtime: Runtime): Server {
       }
       let hits: ReturnType<MemoryStore["recall"]>["hits"];
       try {
-        hits = runtime.namespaces.get(runtime.namespace).recall(query, { k }).hits;
+        const store = openStore(runtime, runtime.namespace);
+        hits = (await recallMemories({ store, semantic: runtime.semantic }, query, { k })).hits;
       } catch (error) {
         throw new McpError(ErrorCode.InvalidParams, (error as Error).message);
       }

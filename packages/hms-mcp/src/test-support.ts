@@ -46,10 +46,20 @@ export async function startStdio(options: {
   dataDir: string;
   args?: string[];
   env?: Record<string, string>;
+  /** Options for node itself, before the program (e.g. `--import`). */
+  nodeArgs?: string[];
 }): Promise<{ client: Client; pid: number; stderr: () => string; close: () => Promise<void> }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BIN, "--data-dir", options.dataDir, "--log-level", "warn", ...(options.args ?? [])],
+    args: [
+      ...(options.nodeArgs ?? []),
+      BIN,
+      "--data-dir",
+      options.dataDir,
+      "--log-level",
+      "warn",
+      ...(options.args ?? []),
+    ],
     env: cleanEnv(options.env),
     stderr: "pipe",
   });

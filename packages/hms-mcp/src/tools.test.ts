@@ -406,8 +406,8 @@ describe.each<TransportKind>(["stdio", "http"])("every tool over %s", (kind) => 
       namespace: "default",
       max_text_bytes: 32768,
       limits: { max_key_bytes: 512, max_tags: 32, max_tag_bytes: 64, max_metadata_bytes: 8192 },
-      recall: { build: "lexical", model: null },
-      schema_version: 2,
+      recall: { build: "lexical", model: null, pending: 0 },
+      schema_version: 3,
       server: { name: "hms-mcp" },
     });
     expect(stats.memories).toBeGreaterThan(0);

@@ -2,13 +2,17 @@ import {
   DEFAULT_PAGE,
   DEFAULT_RECALL_K,
   MAX_PAGE,
+  MAX_QUERY_BYTES,
   MAX_RECALL_K,
   type MemoryRecord,
   type MemoryStore,
+  type RecallResult,
+  type Selection,
 } from "@hms/store";
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { ToolError } from "./errors.js";
+import type { Semantic } from "./semantic/semantic.js";
 
 /** What a tool call runs against. */
 export interface ToolContext {
@@ -16,6 +20,8 @@ export interface ToolContext {
   readonly store: MemoryStore;
   readonly namespace: string;
   readonly server: { readonly name: string; readonly version: string };
+  /** The embedding model's side of recall, when the server runs with one. */
+  readonly semantic: Semantic | undefined;
 }
 
 /** A tool's successful result: structured content and a short text for people and models. */
@@ -31,7 +37,28 @@ export interface ToolDefinition {
   readonly input: z.ZodObject;
   readonly output: z.ZodObject;
   readonly annotations: ToolAnnotations;
-  readonly run: (args: Record<string, unknown>, context: ToolContext) => ToolOutput;
+  readonly run: (
+    args: Record<string, unknown>,
+    context: ToolContext,
+  ) => ToolOutput | Promise<ToolOutput>;
+}
+
+/**
+ * Recall as the server runs it: lexical, or hybrid when the server has an embedding model (the
+ * query is embedded off the event loop, after waiting a bounded time for the memories written
+ * just before). Shared by the recall tool and the recall prompt.
+ */
+export async function recallMemories(
+  context: Pick<ToolContext, "store" | "semantic">,
+  query: string,
+  options: Selection & { k?: number | undefined },
+): Promise<RecallResult> {
+  const { store, semantic } = context;
+  // A query the store would refuse is refused before any embedding work.
+  const valid = typeof query === "string" && Buffer.byteLength(query, "utf8") <= MAX_QUERY_BYTES;
+  const vector =
+    semantic !== undefined && valid ? await semantic.queryVector(store, query) : undefined;
+  return store.recall(query, { ...options, vector });
 }
 
 const key = z.string().describe("The memory's key: 1 to 512 UTF-8 bytes, no control characters.");
@@ -115,7 +142,7 @@ const remember: ToolDefinition = {
     updated_at: timestamp,
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
-  run(args, { store }) {
+  run(args, { store, semantic }) {
     const result = store.remember({
       key: args.key as string,
       text: args.text as string,
@@ -124,6 +151,7 @@ const remember: ToolDefinition = {
       expectedVersion: args.expected_version as number | undefined,
       ifAbsent: args.if_absent as boolean | undefined,
     });
+    semantic?.written();
     const verb = result.created ? "Created" : "Replaced";
     return {
       structured: { ...result },
@@ -317,8 +345,8 @@ const recall: ToolDefinition = {
     build: z.enum(["lexical", "hybrid"]),
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
-  run(args, { store }) {
-    const result = store.recall(args.query as string, {
+  async run(args, context) {
+    const result = await recallMemories(context, args.query as string, {
       k: args.k as number | undefined,
       tag: args.tag as string | undefined,
       prefix: args.prefix as string | undefined,
@@ -392,7 +420,15 @@ const stats: ToolDefinition = {
       max_tag_bytes: z.number().int(),
       max_metadata_bytes: z.number().int(),
     }),
-    recall: z.object({ build: z.enum(["lexical", "hybrid"]), model: z.string().nullable() }),
+    recall: z.object({
+      build: z.enum(["lexical", "hybrid"]),
+      model: z.string().nullable(),
+      pending: z
+        .number()
+        .int()
+        .min(0)
+        .describe("Memories waiting to be embedded (0 in the lexical build)."),
+    }),
     schema_version: z.number().int(),
     server: z.object({ name: z.string(), version: z.string() }),
   }),
@@ -420,7 +456,7 @@ const stats: ToolDefinition = {
       text:
         `Namespace ${namespace}: ${plural(counts.memories, "memory", "memories")}, ` +
         `${plural(counts.bytes, "byte")}; max_text_bytes ${limits.maxTextBytes}; ` +
-        `recall ${counts.recall.build}${counts.recall.model ? ` (${counts.recall.model})` : ""}; ` +
+        `recall ${counts.recall.build}${counts.recall.model ? ` (${counts.recall.model}, ${counts.recall.pending} pending)` : ""}; ` +
         `${server.name} ${server.version}, schema ${counts.schema_version}`,
     };
   },

@@ -4,6 +4,14 @@
  * one isolated file per namespace.
  */
 export { defaultDataDir } from "./data-dir.js";
+export {
+  type EmbeddingModel,
+  EmbeddingModelMismatchError,
+  Embeddings,
+  type MemoryVectors,
+  type PassageSpan,
+  type PendingMemory,
+} from "./embeddings.js";
 export { isStoreError, StoreError, type StoreErrorCode } from "./errors.js";
 export { compareKeys, decodeCursor, encodeCursor, prefixSuccessor } from "./keys.js";
 export { DEFAULT_LIMITS, type Limits, MAX_TEXT_BYTES_CEILING, utf8Bytes } from "./limits.js";
@@ -18,14 +26,29 @@ export {
   storeFileName,
 } from "./namespaces.js";
 export { EXCERPT_CHARS, EXCERPT_LINES } from "./recall/excerpt.js";
+export {
+  type Candidate,
+  DEFAULT_FUSION,
+  type FusionParams,
+  fuse,
+  HybridRanker,
+} from "./recall/hybrid.js";
 export { LexicalRanker } from "./recall/lexical.js";
 export { matchExpression, queryTerms, STOPWORDS } from "./recall/query.js";
-export type { RankedId, Ranker, RecallBuild, RecallFilter } from "./recall/ranker.js";
+export type {
+  RankContext,
+  RankedId,
+  Ranker,
+  RecallBuild,
+  RecallFilter,
+} from "./recall/ranker.js";
+export { type DenseHit, VectorIndex } from "./recall/vector-index.js";
 export { MIGRATIONS, type Migration, migrate, SCHEMA_VERSION, schemaVersion } from "./schema.js";
 export { SNIPPET_CHARS } from "./search.js";
 export {
   DEFAULT_PAGE,
   DEFAULT_RECALL_K,
+  type EmbeddingOptions,
   type ExportPage,
   type ListItem,
   type ListPage,

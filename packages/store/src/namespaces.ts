@@ -39,6 +39,8 @@ export interface NamespacesOptions extends Omit<StoreOptions, "namespace"> {
   readonly dataDir: string;
   /** Most stores held open at once (least recently used are closed first). */
   readonly maxOpen?: number | undefined;
+  /** Called with each store right after it is opened (hms-mcp starts embedding its queue). */
+  readonly onOpen?: ((namespace: string, store: MemoryStore) => void) | undefined;
 }
 
 /**
@@ -49,12 +51,14 @@ export interface NamespacesOptions extends Omit<StoreOptions, "namespace"> {
 export class Namespaces {
   readonly dataDir: string;
   readonly #dir: string;
-  readonly #options: Omit<NamespacesOptions, "dataDir" | "maxOpen">;
+  readonly #options: Omit<NamespacesOptions, "dataDir" | "maxOpen" | "onOpen">;
+  readonly #onOpen: NamespacesOptions["onOpen"];
   readonly #maxOpen: number;
   readonly #open = new Map<string, MemoryStore>();
 
   constructor(options: NamespacesOptions) {
-    const { dataDir, maxOpen, ...storeOptions } = options;
+    const { dataDir, maxOpen, onOpen, ...storeOptions } = options;
+    this.#onOpen = onOpen;
     this.dataDir = resolve(dataDir);
     this.#dir = join(this.dataDir, "namespaces");
     this.#maxOpen = Math.max(1, Math.floor(maxOpen ?? DEFAULT_MAX_OPEN));
@@ -77,6 +81,7 @@ export class Namespaces {
       namespace: name,
     });
     this.#open.set(name, store);
+    this.#onOpen?.(name, store);
     while (this.#open.size > this.#maxOpen) {
       const [oldest, victim] = this.#open.entries().next().value as [string, MemoryStore];
       this.#open.delete(oldest);

@@ -46,6 +46,42 @@ describe("schema migrations", () => {
     }
   });
 
+  it("upgrades a version-2 file to hold vectors, and queues its memories once a model comes", () => {
+    const file = join(dir, "v2.sqlite");
+    const old = new Database(file);
+    migrate(old, 2);
+    old
+      .prepare(
+        `INSERT INTO memories (key, text, tags, metadata, version, hash, bytes, created_at, updated_at)
+         VALUES (?, ?, '[]', '{}', 1, 'sha256:x', 5, '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z')`,
+      )
+      .run("/memories/a.md", "alpha");
+    old.close();
+
+    const lexical = MemoryStore.open(file);
+    expect(lexical.stats()).toMatchObject({
+      schema_version: SCHEMA_VERSION,
+      recall: { build: "lexical", model: null, pending: 0 },
+    });
+    lexical.close();
+
+    const model = { id: "test-model", dimensions: 2 };
+    const store = MemoryStore.open(file, { embeddings: { model } });
+    try {
+      expect(store.stats().recall).toEqual({ build: "hybrid", model: "test-model", pending: 1 });
+      const [pending] = store.embeddings?.pending(1) ?? [];
+      expect(pending).toMatchObject({ text: "alpha" });
+      if (pending === undefined) throw new Error("nothing pending");
+      const vectors = Float32Array.from([1, 0]);
+      store.embeddings?.save([{ ...pending, spans: [{ lineStart: 1, lineEnd: 1 }], vectors }]);
+      expect(store.recall("unrelated words", { vector: vectors }).hits[0]?.key).toBe(
+        "/memories/a.md",
+      );
+    } finally {
+      store.close();
+    }
+  });
+
   it("refuses a file from a newer schema instead of guessing", () => {
     const file = join(dir, "new.sqlite");
     const db = new Database(file);

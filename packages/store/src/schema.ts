@@ -71,6 +71,63 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 3,
+    description:
+      "embeddings for hybrid recall: passage vectors per memory, a queue of memories whose " +
+      "vectors are missing, and counters that tell a process when another one changed them",
+    up(db) {
+      // memory_vectors: one row per memory, for the text whose hash it records. `seq` only
+      // grows (AUTOINCREMENT never reuses a value), so a reader can load what changed since
+      // the last seq it saw. Vectors follow their memory through moves (same id) and go with
+      // it on delete (cascade); a change of text drops them and queues the memory again.
+      //
+      // embedding_queue: memories waiting for vectors, newest `seq` first. Filled only once
+      // the store has an embedding model (store_info 'embedding_model'), so a store that
+      // never met one pays nothing for it.
+      //
+      // vector_state: one row; `generation` changes with every vector written or removed
+      // and `vectors` counts the rows, so a reader knows in one lookup whether its copy of
+      // the vectors is current, and whether rows were removed.
+      db.exec(`
+        CREATE TABLE memory_vectors (
+          seq       INTEGER PRIMARY KEY AUTOINCREMENT,
+          memory_id INTEGER NOT NULL UNIQUE REFERENCES memories (id) ON DELETE CASCADE,
+          hash      TEXT NOT NULL,
+          spans     BLOB NOT NULL,
+          vectors   BLOB NOT NULL
+        );
+        CREATE TABLE embedding_queue (
+          seq       INTEGER PRIMARY KEY AUTOINCREMENT,
+          memory_id INTEGER NOT NULL UNIQUE REFERENCES memories (id) ON DELETE CASCADE
+        );
+        CREATE TABLE vector_state (
+          id         INTEGER PRIMARY KEY CHECK (id = 1),
+          generation INTEGER NOT NULL,
+          vectors    INTEGER NOT NULL
+        );
+        INSERT INTO vector_state (id, generation, vectors) VALUES (1, 0, 0);
+        CREATE TRIGGER memory_vectors_insert AFTER INSERT ON memory_vectors BEGIN
+          UPDATE vector_state SET generation = generation + 1, vectors = vectors + 1 WHERE id = 1;
+        END;
+        CREATE TRIGGER memory_vectors_delete AFTER DELETE ON memory_vectors BEGIN
+          UPDATE vector_state SET generation = generation + 1, vectors = vectors - 1 WHERE id = 1;
+        END;
+        CREATE TRIGGER memories_embed_insert AFTER INSERT ON memories
+          WHEN EXISTS (SELECT 1 FROM store_info WHERE name = 'embedding_model')
+        BEGIN
+          INSERT OR REPLACE INTO embedding_queue (memory_id) VALUES (new.id);
+        END;
+        CREATE TRIGGER memories_embed_update AFTER UPDATE OF text ON memories
+          WHEN new.text IS NOT old.text
+        BEGIN
+          DELETE FROM memory_vectors WHERE memory_id = new.id;
+          INSERT OR REPLACE INTO embedding_queue (memory_id)
+            SELECT new.id WHERE EXISTS (SELECT 1 FROM store_info WHERE name = 'embedding_model');
+        END;
+      `);
+    },
+  },
 ];
 
 /** The schema version this code writes. */

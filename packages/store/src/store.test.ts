@@ -468,8 +468,8 @@ describe("stats", () => {
     expect(store.stats()).toEqual({
       memories: 2,
       bytes: 7,
-      schema_version: 2,
-      recall: { build: "lexical", model: null },
+      schema_version: 3,
+      recall: { build: "lexical", model: null, pending: 0 },
     });
   });
 });

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type BetterSqlite3 from "better-sqlite3";
 import Database from "better-sqlite3";
+import { claimModel, type EmbeddingModel, Embeddings } from "./embeddings.js";
 import { StoreError } from "./errors.js";
 import { decodeCursor, encodeCursor, prefixSuccessor } from "./keys.js";
 import {
@@ -18,8 +19,10 @@ import {
 import { isMemoryFile, memoryFileKeyProblem } from "./memory-file.js";
 import { excerptOf } from "./recall/excerpt.js";
 import { Highlighter } from "./recall/highlight.js";
+import { DEFAULT_FUSION, type FusionParams, HybridRanker } from "./recall/hybrid.js";
 import { LexicalRanker } from "./recall/lexical.js";
 import type { Ranker, RecallBuild } from "./recall/ranker.js";
+import { VectorIndex } from "./recall/vector-index.js";
 import { migrate, schemaVersion } from "./schema.js";
 import { foldCase, type LineHit, matchingLines } from "./search.js";
 
@@ -97,6 +100,11 @@ export interface ExportPage {
 export interface RecallOptions extends Selection {
   /** How many hits, 1 to {@link MAX_RECALL_K}. */
   readonly k?: number | undefined;
+  /**
+   * The query's embedding by the store's embedding model (unit length). A store opened with
+   * `embeddings` ranks hybrid with it; without it, lexically (and says so in `build`).
+   */
+  readonly vector?: Float32Array | undefined;
 }
 
 export interface RecallHit {
@@ -128,7 +136,24 @@ export interface StoreStats {
   readonly memories: number;
   readonly bytes: number;
   readonly schema_version: number;
-  readonly recall: { readonly build: RecallBuild; readonly model: string | null };
+  readonly recall: {
+    readonly build: RecallBuild;
+    readonly model: string | null;
+    /** Memories waiting for vectors (always 0 in the lexical build). */
+    readonly pending: number;
+  };
+}
+
+/** Hybrid recall: the embedding model whose vectors the store keeps, and how to fuse. */
+export interface EmbeddingOptions {
+  readonly model: EmbeddingModel;
+  /**
+   * When the store's vectors come from another model: drop them all and queue every memory
+   * for re-embedding, instead of refusing to open (an `EmbeddingModelMismatchError`).
+   */
+  readonly reembed?: boolean | undefined;
+  /** Fusion parameters (default {@link DEFAULT_FUSION}). */
+  readonly fusion?: FusionParams | undefined;
 }
 
 export interface StoreOptions {
@@ -149,7 +174,13 @@ export interface StoreOptions {
    * never corrupted). See {@link SYNCHRONOUS_MODES}.
    */
   readonly synchronous?: SynchronousMode | undefined;
-  /** Builds the recall ranker (default: lexical BM25). The seam for a hybrid build. */
+  /**
+   * Hybrid recall. The store records the model on first open with it (queueing every memory
+   * for embedding), refuses another model's vectors, ranks with {@link HybridRanker}, and
+   * exposes the queue and vectors as {@link MemoryStore.embeddings}.
+   */
+  readonly embeddings?: EmbeddingOptions | undefined;
+  /** Builds the recall ranker (default: lexical BM25, or hybrid with `embeddings`). */
   readonly ranker?: ((db: BetterSqlite3.Database) => Ranker) | undefined;
 }
 
@@ -230,6 +261,8 @@ export class MemoryStore {
   readonly file: string;
   readonly limits: Limits;
   readonly #db: BetterSqlite3.Database;
+  /** The embedding queue and vectors, when the store was opened with `embeddings`. */
+  readonly embeddings: Embeddings | undefined;
   readonly #ranker: Ranker;
   readonly #highlighter: Highlighter;
   readonly #sql: ReturnType<typeof prepare>;
@@ -245,7 +278,15 @@ export class MemoryStore {
     );
     this.limits = Object.freeze({ ...DEFAULT_LIMITS, maxTextBytes });
     this.#sql = prepare(db);
-    this.#ranker = (options.ranker ?? ((d) => new LexicalRanker(d)))(db);
+    const hybrid = options.embeddings;
+    this.embeddings = hybrid === undefined ? undefined : new Embeddings(db, hybrid.model);
+    const defaultRanker = (d: BetterSqlite3.Database): Ranker => {
+      if (hybrid === undefined) return new LexicalRanker(d);
+      const index = new VectorIndex(d, hybrid.model.dimensions);
+      index.sync();
+      return new HybridRanker(d, hybrid.model.id, index, hybrid.fusion ?? DEFAULT_FUSION);
+    };
+    this.#ranker = (options.ranker ?? defaultRanker)(db);
     this.#highlighter = new Highlighter(db);
   }
 
@@ -270,6 +311,9 @@ export class MemoryStore {
       db.pragma("foreign_keys = ON");
       migrate(db);
       if (options.namespace !== undefined) claimNamespace(db, file, options.namespace);
+      if (options.embeddings !== undefined) {
+        claimModel(db, file, options.embeddings.model, options.embeddings.reembed === true);
+      }
       return new MemoryStore(file, db, options);
     } catch (error) {
       db.close();
@@ -517,14 +561,21 @@ export class MemoryStore {
     }
     const k = checkInteger(options.k ?? DEFAULT_RECALL_K, "k", 1, MAX_RECALL_K);
     const filter = this.#selection(options);
-    const ranked = this.#ranker.rank(query, filter, k);
-    const hits = ranked.flatMap(({ id, score }) => {
+    const { vector } = options;
+    if (vector !== undefined && !(vector instanceof Float32Array)) {
+      throw new StoreError("INVALID_ARGUMENT", "a query vector must be a Float32Array");
+    }
+    const build: RecallBuild =
+      this.#ranker.build === "hybrid" && vector !== undefined ? "hybrid" : "lexical";
+    const ranked = this.#ranker.rank(query, filter, k, { vector });
+    const hits = ranked.flatMap(({ id, score, passage }) => {
       const row = this.#sql.keyText.get(id) as { key: string; text: string } | undefined;
       if (row === undefined) return [];
-      const excerpt = excerptOf(row.text, this.#highlighter.highlight(id, query));
+      const highlighted = this.#highlighter.highlight(id, query);
+      const excerpt = excerptOf(row.text, highlighted, passage?.lineStart);
       return [{ key: row.key, score, ...excerpt }];
     });
-    return { hits, build: this.#ranker.build };
+    return { hits, build };
   }
 
   /**
@@ -577,7 +628,11 @@ export class MemoryStore {
       memories: totals.memories,
       bytes: totals.bytes,
       schema_version: schemaVersion(this.#db),
-      recall: { build: this.#ranker.build, model: this.#ranker.model },
+      recall: {
+        build: this.#ranker.build,
+        model: this.#ranker.model,
+        pending: this.embeddings?.pendingCount() ?? 0,
+      },
     };
   }
 

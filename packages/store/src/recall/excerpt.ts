@@ -77,12 +77,18 @@ export function cutAround(line: string, at: number, budget: number): string {
 
 /**
  * Picks the excerpt of `text`: the line with the most distinct matched terms (the first such
- * line on a tie; the first non-blank line when nothing matched), extended by the lines after
- * and then before it while it stays within {@link EXCERPT_CHARS} and {@link EXCERPT_LINES},
- * without blank lines at either edge.
- * A single line longer than the budget is cut around its first match.
+ * line on a tie). When nothing matched: the first non-blank line from `fallbackLine` (1-based;
+ * hybrid recall passes the start of the passage most similar to the query), else from the
+ * top. That line is extended by the lines after it and then (for a matched line only) before
+ * it while the excerpt stays within {@link EXCERPT_CHARS} and {@link EXCERPT_LINES}, without
+ * blank lines at either edge.
+ * A single line longer than the budget is cut around its first match (or from its start).
  */
-export function excerptOf(text: string, highlighted: string | undefined): Excerpt {
+export function excerptOf(
+  text: string,
+  highlighted: string | undefined,
+  fallbackLine = 1,
+): Excerpt {
   const lines = text.split("\n");
   const matches = lineMatches(lines, highlighted);
   let best = -1;
@@ -90,11 +96,13 @@ export function excerptOf(text: string, highlighted: string | undefined): Excerp
     const terms = matches[i]?.terms ?? 0;
     if (terms > 0 && (best === -1 || terms > (matches[best]?.terms ?? 0))) best = i;
   }
-  if (best === -1)
-    best = Math.max(
-      0,
-      lines.findIndex((line) => line.trim() !== ""),
-    );
+  const matched = best !== -1;
+  if (best === -1) {
+    const from = Math.min(Math.max(0, Math.floor(fallbackLine) - 1), lines.length - 1);
+    const nonBlank = (line: string) => line.trim() !== "";
+    const after = lines.findIndex((line, i) => i >= from && nonBlank(line));
+    best = Math.max(0, after !== -1 ? after : lines.findIndex(nonBlank));
+  }
   const bestLine = lines[best] ?? "";
   if (bestLine.length >= EXCERPT_CHARS) {
     const at = Math.max(0, matches[best]?.first ?? 0);
@@ -113,7 +121,8 @@ export function excerptOf(text: string, highlighted: string | undefined): Excerp
     last - first + 1 < EXCERPT_LINES &&
     size + 1 + (lines[i]?.length ?? 0) <= EXCERPT_CHARS;
   while (fits(last + 1)) size += 1 + (lines[++last]?.length ?? 0);
-  while (fits(first - 1)) size += 1 + (lines[--first]?.length ?? 0);
+  // A matched line is shown in its context; a passage (or the top) is read from its start.
+  while (matched && fits(first - 1)) size += 1 + (lines[--first]?.length ?? 0);
   // Blank lines at either edge add nothing to read.
   const blank = (i: number) => (lines[i] ?? "").trim() === "";
   while (first < best && blank(first)) first++;

@@ -1,9 +1,10 @@
 /**
  * The recall seam. A ranker turns a query into ranked memory ids; the store turns those into
  * hits (key, score, excerpt, line range). The default build has one ranker, the lexical BM25
- * ranker over FTS5. A hybrid build (lexical plus an embedding model) plugs in here as another
+ * ranker over FTS5. The hybrid build (lexical plus an embedding model) plugs in here as another
  * ranker that fuses the two, and reports `build: "hybrid"` and its model.
  */
+import type { PassageSpan } from "../embeddings.js";
 
 /** Which recall a store runs: BM25 only, or BM25 fused with an embedding model. */
 export type RecallBuild = "lexical" | "hybrid";
@@ -14,10 +15,18 @@ export interface RecallFilter {
   readonly prefix?: string | undefined;
 }
 
+/** What a ranker may use besides the query text. */
+export interface RankContext {
+  /** The query's embedding (unit length), from the store's embedding model. */
+  readonly vector?: Float32Array | undefined;
+}
+
 /** A memory id (the store's row id) with its score; higher is more relevant. */
 export interface RankedId {
   readonly id: number;
   readonly score: number;
+  /** The passage most similar to the query, when a vector ranked it. */
+  readonly passage?: PassageSpan | undefined;
 }
 
 export interface Ranker {
@@ -25,5 +34,5 @@ export interface Ranker {
   /** The embedding model a hybrid ranker uses, or null. */
   readonly model: string | null;
   /** The best `k` memories for `query` that pass `filter`, best first. */
-  rank(query: string, filter: RecallFilter, k: number): RankedId[];
+  rank(query: string, filter: RecallFilter, k: number, context?: RankContext): RankedId[];
 }

@@ -1,0 +1,302 @@
+/**
+ * The background indexer: embeds memories waiting in each open store's embedding queue, a
+ * small job at a time, off the request path. Writes commit and return at once; their memories
+ * are queued by the store (a trigger) and embedded here, the most recently queued first, so a
+ * fresh write is embedded before an old backfill. Another process's writes are found by
+ * polling the queue when idle.
+ */
+import type { MemoryStore, MemoryVectors, PendingMemory } from "@hms/store";
+import type { Logger } from "pino";
+import type { EmbeddedMemory } from "./protocol.js";
+import type { EmbeddingWorker } from "./worker-client.js";
+
+export interface IndexerOptions {
+  /** Most memories in one job for the worker. */
+  readonly jobMemories: number;
+  /** Most characters of text in one job (at least one memory is always taken). */
+  readonly jobChars: number;
+  /** How often idle stores are checked for memories queued by other processes, in ms. */
+  readonly pollMs: number;
+  /** How often backfill progress is logged, in ms. */
+  readonly progressMs: number;
+  /** A queue at least this long is a backfill: its progress is logged at info level. */
+  readonly backfillAt: number;
+}
+
+export const DEFAULT_INDEXER_OPTIONS: IndexerOptions = Object.freeze({
+  jobMemories: 16,
+  jobChars: 8000,
+  pollMs: 1000,
+  progressMs: 5000,
+  backfillAt: 64,
+});
+
+interface Watched {
+  readonly namespace: string;
+  readonly store: MemoryStore;
+  /** Queue position when the store was opened: what was queued before is backfill. */
+  readonly opened: number;
+  /** Memories that failed to embed in this process; not retried until restart. */
+  readonly failed: Set<number>;
+  backfill?: { total: number; done: number; started: number; logged: number } | undefined;
+}
+
+export class Indexer {
+  readonly #worker: EmbeddingWorker;
+  readonly #log: Logger;
+  readonly #options: IndexerOptions;
+  readonly #watched = new Map<MemoryStore, Watched>();
+  #urgent: MemoryStore | undefined;
+  #turn = 0;
+  #stopped = false;
+  #wake: (() => void) | undefined;
+  #progressListeners: (() => void)[] = [];
+  readonly #loop: Promise<void>;
+
+  constructor(worker: EmbeddingWorker, log: Logger, options: IndexerOptions) {
+    this.#worker = worker;
+    this.#log = log;
+    this.#options = options;
+    this.#loop = this.#run();
+  }
+
+  /** Starts embedding `store`'s queue (its backfill first, if it has one). */
+  watch(namespace: string, store: MemoryStore): void {
+    if (store.embeddings === undefined || this.#watched.has(store)) return;
+    const opened = store.embeddings.lastQueued();
+    this.#watched.set(store, { namespace, store, opened, failed: new Set() });
+    this.kick();
+  }
+
+  /** Something was queued: look now rather than at the next poll. */
+  kick(): void {
+    this.#wake?.();
+  }
+
+  /**
+   * Waits until the `recent` most recently queued memories of `store` have vectors, at most
+   * `timeoutMs`, among those queued since the store was opened (fresh writes; a backfill is
+   * not waited for). Returns true when they have (or none was waiting).
+   */
+  async waitForRecent(store: MemoryStore, recent: number, timeoutMs: number): Promise<boolean> {
+    const embeddings = store.embeddings;
+    const watched = this.#watched.get(store);
+    if (embeddings === undefined || watched === undefined) return true;
+    const mark = embeddings.recentMark(recent, watched.opened);
+    if (mark === undefined) return true;
+    const deadline = performance.now() + timeoutMs;
+    while (store.open && embeddings.pendingAtOrAfter(mark)) {
+      const left = deadline - performance.now();
+      if (left <= 0 || this.#stopped || this.#worker.failure !== undefined) return false;
+      this.#urgent = store;
+      this.kick();
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, left);
+        function done() {
+          clearTimeout(timer);
+          resolve();
+        }
+        this.#progressListeners.push(done);
+      });
+    }
+    return true;
+  }
+
+  /** Stops after the job in flight. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.kick();
+    await this.#loop;
+  }
+
+  async #run(): Promise<void> {
+    while (!this.#stopped) {
+      try {
+        const next = this.#pick();
+        if (next === undefined) {
+          await this.#idle();
+          continue;
+        }
+        await this.#job(next);
+      } catch (error) {
+        // A store closed under the indexer, or a database error: log, pause, carry on.
+        this.#log.error({ err: error }, "embedding indexer: unexpected error; retrying shortly");
+        await this.#idle();
+      } finally {
+        for (const listener of this.#progressListeners.splice(0)) listener();
+      }
+    }
+  }
+
+  /** The store to work on: one a recall waits for, else the next open store with a queue. */
+  #pick(): Watched | undefined {
+    for (const [store, watched] of this.#watched) {
+      if (!store.open) this.#watched.delete(store);
+      else if (watched.backfill !== undefined && store.embeddings?.pendingCount() === 0) {
+        this.#finishBackfill(watched);
+      }
+    }
+    const urgent = this.#urgent;
+    this.#urgent = undefined;
+    if (urgent?.open && this.#hasWork(urgent)) {
+      return this.#watched.get(urgent);
+    }
+    const all = [...this.#watched.values()];
+    for (let i = 0; i < all.length; i++) {
+      const candidate = all[(this.#turn + i) % all.length] as Watched;
+      if (this.#hasWork(candidate.store)) {
+        this.#turn = (this.#turn + i + 1) % all.length;
+        return candidate;
+      }
+    }
+    return undefined;
+  }
+
+  #hasWork(store: MemoryStore): boolean {
+    const watched = this.#watched.get(store);
+    const embeddings = store.embeddings;
+    if (watched === undefined || embeddings === undefined) return false;
+    return embeddings.pendingCount() > watched.failed.size;
+  }
+
+  async #idle(): Promise<void> {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, this.#options.pollMs);
+      const wake = () => done();
+      this.#wake = wake;
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    this.#wake = undefined;
+  }
+
+  async #job(watched: Watched): Promise<void> {
+    const { store } = watched;
+    const embeddings = store.embeddings;
+    if (embeddings === undefined) return;
+    const queued = embeddings.pendingCount();
+    if (watched.backfill === undefined && queued >= this.#options.backfillAt) {
+      const now = performance.now();
+      watched.backfill = { total: queued, done: 0, started: now, logged: now };
+      this.#log.info(
+        { namespace: watched.namespace, pending: queued, model: embeddings.model.id },
+        `embedding ${queued} memories in the background (recall ranks them lexically until then)`,
+      );
+    }
+    const batch = this.#batch(
+      embeddings.pending(this.#options.jobMemories, { skip: watched.failed }),
+    );
+    if (batch.length === 0) return;
+    let saved = 0;
+    try {
+      const results = await this.#worker.embedMemories(batch.map((memory) => memory.text));
+      if (!store.open) return;
+      saved = embeddings.save(batch.map((memory, i) => vectorsOf(memory, results[i])));
+    } catch (error) {
+      if (this.#worker.failure !== undefined) {
+        this.#log.error(
+          { err: this.#worker.failure },
+          "the embedding worker failed: no more embeddings; recall ranks new memories lexically",
+        );
+        this.#stopped = true;
+        return;
+      }
+      if (!store.open) return;
+      if ((error as { code?: string }).code === "SQLITE_BUSY") {
+        this.#log.warn(
+          { namespace: watched.namespace },
+          "store busy; embeddings will be saved later",
+        );
+        return;
+      }
+      // A text the model cannot take: try each memory alone and set aside those that fail.
+      if (batch.length > 1) {
+        for (const memory of batch) await this.#single(watched, memory);
+        return;
+      }
+      const [memory] = batch;
+      if (memory !== undefined) this.#setAside(watched, memory, error);
+      return;
+    }
+    this.#progress(watched, saved);
+  }
+
+  async #single(watched: Watched, memory: PendingMemory): Promise<void> {
+    try {
+      const [result] = await this.#worker.embedMemories([memory.text]);
+      if (!watched.store.open) return;
+      const saved = watched.store.embeddings?.save([vectorsOf(memory, result)]);
+      this.#progress(watched, saved ?? 0);
+    } catch (error) {
+      if (this.#worker.failure === undefined && watched.store.open) {
+        this.#setAside(watched, memory, error);
+      }
+    }
+  }
+
+  #setAside(watched: Watched, memory: PendingMemory, error: unknown): void {
+    watched.failed.add(memory.id);
+    this.#log.error(
+      { err: error, namespace: watched.namespace, memoryId: memory.id },
+      "could not embed a memory; it is ranked lexically only until the server restarts",
+    );
+  }
+
+  /** The pending memories that fit one job: at most jobChars of text, at least one memory. */
+  #batch(pending: PendingMemory[]): PendingMemory[] {
+    const batch: PendingMemory[] = [];
+    let chars = 0;
+    for (const memory of pending) {
+      if (batch.length > 0 && chars + memory.text.length > this.#options.jobChars) break;
+      batch.push(memory);
+      chars += memory.text.length;
+    }
+    return batch;
+  }
+
+  #progress(watched: Watched, saved: number): void {
+    const backfill = watched.backfill;
+    if (backfill === undefined) return;
+    backfill.done += saved;
+    const now = performance.now();
+    if (now - backfill.logged < this.#options.progressMs) return;
+    backfill.logged = now;
+    const pending = watched.store.embeddings?.pendingCount() ?? 0;
+    this.#log.info(
+      {
+        namespace: watched.namespace,
+        embedded: backfill.done,
+        pending,
+        per_second: Math.round((backfill.done / ((now - backfill.started) / 1000)) * 10) / 10,
+      },
+      `embedding: ${backfill.done} memories done, ${pending} to go`,
+    );
+  }
+
+  #finishBackfill(watched: Watched): void {
+    const backfill = watched.backfill;
+    if (backfill === undefined) return;
+    watched.backfill = undefined;
+    const seconds = (performance.now() - backfill.started) / 1000;
+    this.#log.info(
+      {
+        namespace: watched.namespace,
+        embedded: backfill.done,
+        seconds: Math.round(seconds * 10) / 10,
+      },
+      `embedding done: ${backfill.done} memories in ${seconds.toFixed(1)} s`,
+    );
+  }
+}
+
+/** The store's form of the worker's answer for one memory. */
+function vectorsOf(memory: PendingMemory, result: EmbeddedMemory | undefined): MemoryVectors {
+  if (result === undefined) throw new Error("the embedding worker returned too few memories");
+  const spans = [];
+  for (let p = 0; p < result.spans.length; p += 2) {
+    spans.push({ lineStart: result.spans[p] as number, lineEnd: result.spans[p + 1] as number });
+  }
+  return { id: memory.id, hash: memory.hash, spans, vectors: result.vectors };
+}

@@ -1,0 +1,117 @@
+/**
+ * Hybrid recall in the server: the embedding worker, the background indexer, and what the
+ * tools need from them. Created only when the server runs with --model-dir.
+ */
+import type { EmbeddingOptions, MemoryStore } from "@hms/store";
+import type { Logger } from "pino";
+import { DEFAULT_INDEXER_OPTIONS, Indexer } from "./indexer.js";
+import { EmbeddingWorker } from "./worker-client.js";
+
+/** How the server's memories are cut into passages; chosen on SciFact's train split. */
+export const PASSAGES = Object.freeze({
+  /** Tokens per passage. all-MiniLM-L6-v2 was trained on 128-token texts. */
+  maxTokens: 126,
+  /** A first line of at most this many tokens (a title) is repeated before later passages. */
+  contextTokens: 48,
+  /** Passages per memory; at 126 tokens, 64 cover about 32 KB of English text. */
+  maxPassages: 64,
+});
+
+/** How many of the most recently queued memories a recall waits for. */
+export const RECALL_WAITS_FOR = 64;
+
+/** The sentence that ends every "model not ready" message of the server. */
+export const FETCH_HINT =
+  "Get it with `hms-mcp fetch-model` (needs python3 with pip; from a checkout of the " +
+  "repository, `pnpm fetch-model` does the same) and pass the directory it prints as " +
+  "--model-dir (or HMS_MCP_MODEL_DIR).";
+
+export interface SemanticOptions {
+  readonly modelDir: string;
+  /** ONNX Runtime threads for the embedding worker (undefined: the embedder's default). */
+  readonly threads: number | undefined;
+  /** Replace another model's vectors instead of refusing the store. */
+  readonly reembed: boolean;
+  /** Longest a recall waits for the memories written just before it, in ms. */
+  readonly recallWaitMs: number;
+  readonly log: Logger;
+}
+
+export class Semantic {
+  readonly #worker: EmbeddingWorker;
+  readonly #indexer: Indexer;
+  readonly #options: SemanticOptions;
+  readonly #log: Logger;
+  #queryFailureLogged = false;
+
+  private constructor(worker: EmbeddingWorker, options: SemanticOptions) {
+    this.#worker = worker;
+    this.#options = options;
+    this.#log = options.log;
+    this.#indexer = new Indexer(worker, options.log, DEFAULT_INDEXER_OPTIONS);
+  }
+
+  /**
+   * Loads the model in a worker thread. Rejects with `ModelUnavailableError` when the model
+   * directory is missing, incomplete or altered, or @hms/embedder is not installed.
+   */
+  static async start(options: SemanticOptions): Promise<Semantic> {
+    const worker = await EmbeddingWorker.start(new URL("./embedding-worker.js", import.meta.url), {
+      modelDir: options.modelDir,
+      threads: options.threads,
+      fetchHint: FETCH_HINT,
+      passages: PASSAGES,
+      passagesPerCall: 4,
+    });
+    return new Semantic(worker, options);
+  }
+
+  /** The model's id, as recorded in each store. */
+  get modelId(): string {
+    return this.#worker.modelId;
+  }
+
+  /** The store options that make a store hybrid with this model. */
+  get storeOptions(): EmbeddingOptions {
+    return {
+      model: { id: this.#worker.modelId, dimensions: this.#worker.dimensions },
+      reembed: this.#options.reembed,
+    };
+  }
+
+  /** Starts embedding a newly opened store's queue. */
+  watch(namespace: string, store: MemoryStore): void {
+    this.#indexer.watch(namespace, store);
+  }
+
+  /** A write happened: its memory is queued; start embedding it now. */
+  written(): void {
+    this.#indexer.kick();
+  }
+
+  /**
+   * The query vector for a recall on `store`, after waiting (at most the recall wait) for the
+   * memories written just before it to be embedded. Undefined when the model is unusable;
+   * recall is then lexical, and says so.
+   */
+  async queryVector(store: MemoryStore, query: string): Promise<Float32Array | undefined> {
+    if (store.embeddings === undefined) return undefined;
+    const [vector] = await Promise.all([
+      this.#worker.embedQuery(query).catch((error: unknown) => {
+        if (!this.#queryFailureLogged) {
+          this.#queryFailureLogged = true;
+          this.#log.error({ err: error }, "cannot embed queries: recall falls back to lexical");
+        }
+        return undefined;
+      }),
+      this.#indexer.waitForRecent(store, RECALL_WAITS_FOR, this.#options.recallWaitMs),
+    ]);
+    return vector;
+  }
+
+  /** Stops the indexer and the worker. */
+  async close(): Promise<void> {
+    await this.#indexer.stop();
+    await this.#worker.close();
+  }
+}

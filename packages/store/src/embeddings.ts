@@ -1,0 +1,239 @@
+/**
+ * The store's side of hybrid recall: which embedding model made a store's vectors, the queue of
+ * memories still waiting for theirs, and the vectors themselves. The store never computes an
+ * embedding; whoever holds a model (hms-mcp's indexer) reads the queue, embeds, and saves here.
+ */
+import type BetterSqlite3 from "better-sqlite3";
+
+/** The embedding model a store is opened with. */
+export interface EmbeddingModel {
+  /** Names the vector space, e.g. `all-MiniLM-L6-v2-int8`; recorded in the store. */
+  readonly id: string;
+  /** Length of every vector. */
+  readonly dimensions: number;
+}
+
+/** A store's vectors were made by one model and it was opened with another. */
+export class EmbeddingModelMismatchError extends Error {
+  override readonly name = "EmbeddingModelMismatchError";
+  constructor(
+    readonly file: string,
+    /** The model that made the stored vectors. */
+    readonly stored: string,
+    /** The model the store was opened with. */
+    readonly requested: string,
+  ) {
+    super(
+      `${file} holds vectors made by the embedding model ${stored}, not ${requested}; vectors of ` +
+        "two models cannot be compared, so the store refuses to mix them. Open it with " +
+        `${stored}, or ask for every vector to be replaced by ${requested}'s (re-embedding).`,
+    );
+  }
+}
+
+/** One passage of a memory: a 1-based inclusive line range of its text. */
+export interface PassageSpan {
+  readonly lineStart: number;
+  readonly lineEnd: number;
+}
+
+/** A memory waiting for vectors, with the text to embed. */
+export interface PendingMemory {
+  /** The memory's row id. */
+  readonly id: number;
+  readonly text: string;
+  /** The hash of `text`; pass it back to {@link Embeddings.save}. */
+  readonly hash: string;
+}
+
+/** The vectors of one memory's passages, computed from the text whose hash is `hash`. */
+export interface MemoryVectors {
+  readonly id: number;
+  readonly hash: string;
+  readonly spans: readonly PassageSpan[];
+  /** `spans.length × dimensions` floats, passage after passage. */
+  readonly vectors: Float32Array;
+}
+
+const MODEL_KEY = "embedding_model";
+const DIMENSIONS_KEY = "embedding_dimensions";
+
+/** The model recorded in a store's database, if any. */
+export function storedModel(db: BetterSqlite3.Database): EmbeddingModel | undefined {
+  const rows = db
+    .prepare("SELECT name, value FROM store_info WHERE name IN (?, ?)")
+    .all(MODEL_KEY, DIMENSIONS_KEY) as { name: string; value: string }[];
+  const values = new Map(rows.map((row) => [row.name, row.value]));
+  const id = values.get(MODEL_KEY);
+  if (id === undefined) return undefined;
+  return { id, dimensions: Number(values.get(DIMENSIONS_KEY) ?? 0) };
+}
+
+/**
+ * Records `model` as the store's embedding model, in one transaction. A store without a model
+ * takes it and queues every memory for embedding (the backfill). A store with the same model
+ * is left alone. A store with another model is refused with
+ * {@link EmbeddingModelMismatchError}, unless `reembed` is set: then every vector is dropped
+ * and every memory queued again.
+ */
+export function claimModel(
+  db: BetterSqlite3.Database,
+  file: string,
+  model: EmbeddingModel,
+  reembed: boolean,
+): void {
+  if (!/^[\x21-\x7e]{1,128}$/.test(model.id)) {
+    throw new TypeError("an embedding model id is 1 to 128 printable ASCII characters");
+  }
+  if (!Number.isInteger(model.dimensions) || model.dimensions < 1 || model.dimensions > 8192) {
+    throw new TypeError("an embedding model has 1 to 8192 dimensions");
+  }
+  db.transaction(() => {
+    const stored = storedModel(db);
+    if (stored?.id === model.id && stored.dimensions === model.dimensions) return;
+    if (stored !== undefined && !reembed) {
+      throw new EmbeddingModelMismatchError(file, stored.id, model.id);
+    }
+    const set = db.prepare("INSERT OR REPLACE INTO store_info (name, value) VALUES (?, ?)");
+    set.run(MODEL_KEY, model.id);
+    set.run(DIMENSIONS_KEY, String(model.dimensions));
+    db.exec("DELETE FROM memory_vectors");
+    // Oldest first, so the newest memories have the highest seq and are embedded first.
+    db.exec(
+      "INSERT OR IGNORE INTO embedding_queue (memory_id) SELECT id FROM memories ORDER BY id",
+    );
+  }).immediate();
+}
+
+/**
+ * The embedding queue and vector table of one store opened with a model. Every method is
+ * synchronous; {@link save} is one write transaction.
+ */
+export class Embeddings {
+  readonly model: EmbeddingModel;
+  readonly #db: BetterSqlite3.Database;
+  readonly #sql: ReturnType<typeof prepareEmbeddings>;
+
+  constructor(db: BetterSqlite3.Database, model: EmbeddingModel) {
+    this.#db = db;
+    this.model = model;
+    this.#sql = prepareEmbeddings(db);
+  }
+
+  /** Up to `limit` memories waiting for vectors, most recently queued first. */
+  pending(limit: number, options: { skip?: ReadonlySet<number> } = {}): PendingMemory[] {
+    const skip = options.skip ?? new Set<number>();
+    const out: PendingMemory[] = [];
+    for (const row of this.#sql.pending.iterate() as IterableIterator<PendingMemory>) {
+      if (skip.has(row.id)) continue;
+      out.push(row);
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
+
+  /** How many memories are waiting for vectors. */
+  pendingCount(): number {
+    return (this.#sql.pendingCount.get() as { n: number }).n;
+  }
+
+  /** The queue position of the most recently queued memory (0 when the queue is empty). */
+  lastQueued(): number {
+    return (this.#sql.last.get() as { seq: number | null }).seq ?? 0;
+  }
+
+  /**
+   * A mark for "the `n` most recently queued memories, among those queued after position
+   * `after`": {@link pendingAtOrAfter} of it stays true until all of them are embedded (or
+   * deleted). `undefined` when no memory queued after `after` is waiting.
+   */
+  recentMark(n: number, after = 0): number | undefined {
+    const row = this.#sql.recentMark.get(after, Math.max(0, n - 1)) as { seq: number } | undefined;
+    if (row !== undefined) return row.seq;
+    return (this.#sql.oldestAfter.get(after) as { seq: number } | undefined)?.seq;
+  }
+
+  /** True while some memory queued at or after `mark` still waits for vectors. */
+  pendingAtOrAfter(mark: number): boolean {
+    return this.#sql.anyAtOrAfter.get(mark) !== undefined;
+  }
+
+  /**
+   * Stores computed vectors, in one transaction, and takes their memories off the queue.
+   * Vectors computed from a text that has since changed (its hash no longer matches) are
+   * dropped: the memory stays queued with its new text. Returns how many were stored.
+   */
+  save(items: readonly MemoryVectors[]): number {
+    const dims = this.model.dimensions;
+    for (const item of items) {
+      if (item.spans.length < 1 || item.vectors.length !== item.spans.length * dims) {
+        throw new RangeError(
+          `memory ${item.id}: ${item.spans.length} passages need ${item.spans.length * dims} floats, got ${item.vectors.length}`,
+        );
+      }
+    }
+    return this.#db
+      .transaction(() => {
+        let saved = 0;
+        for (const item of items) {
+          const current = this.#sql.hashOf.get(item.id) as { hash: string } | undefined;
+          if (current?.hash !== item.hash) continue;
+          this.#sql.deleteVectors.run(item.id);
+          this.#sql.insertVectors.run({
+            id: item.id,
+            hash: item.hash,
+            spans: encodeSpans(item.spans),
+            vectors: Buffer.from(
+              item.vectors.buffer,
+              item.vectors.byteOffset,
+              item.vectors.byteLength,
+            ),
+          });
+          this.#sql.dequeue.run(item.id);
+          saved++;
+        }
+        return saved;
+      })
+      .immediate();
+  }
+}
+
+function prepareEmbeddings(db: BetterSqlite3.Database) {
+  return {
+    pending: db.prepare(`
+      SELECT m.id, m.text, m.hash FROM embedding_queue q JOIN memories m ON m.id = q.memory_id
+      ORDER BY q.seq DESC`),
+    pendingCount: db.prepare("SELECT count(*) AS n FROM embedding_queue"),
+    last: db.prepare("SELECT max(seq) AS seq FROM embedding_queue"),
+    recentMark: db.prepare(
+      "SELECT seq FROM embedding_queue WHERE seq > ? ORDER BY seq DESC LIMIT 1 OFFSET ?",
+    ),
+    oldestAfter: db.prepare("SELECT seq FROM embedding_queue WHERE seq > ? ORDER BY seq LIMIT 1"),
+    anyAtOrAfter: db.prepare("SELECT 1 FROM embedding_queue WHERE seq >= ? LIMIT 1"),
+    hashOf: db.prepare("SELECT hash FROM memories WHERE id = ?"),
+    deleteVectors: db.prepare("DELETE FROM memory_vectors WHERE memory_id = ?"),
+    insertVectors: db.prepare(
+      "INSERT INTO memory_vectors (memory_id, hash, spans, vectors) VALUES (@id, @hash, @spans, @vectors)",
+    ),
+    dequeue: db.prepare("DELETE FROM embedding_queue WHERE memory_id = ?"),
+  };
+}
+
+/** Passage spans as little-endian uint32 pairs (line_start, line_end). */
+export function encodeSpans(spans: readonly PassageSpan[]): Buffer {
+  const buffer = Buffer.alloc(spans.length * 8);
+  spans.forEach((span, i) => {
+    buffer.writeUInt32LE(span.lineStart, i * 8);
+    buffer.writeUInt32LE(span.lineEnd, i * 8 + 4);
+  });
+  return buffer;
+}
+
+export function decodeSpans(buffer: Uint8Array): PassageSpan[] {
+  const view = new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+  const spans: PassageSpan[] = [];
+  for (let at = 0; at + 8 <= buffer.byteLength; at += 8) {
+    spans.push({ lineStart: view.getUint32(at, true), lineEnd: view.getUint32(at + 4, true) });
+  }
+  return spans;
+}

@@ -1,0 +1,232 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { MemoryVectors, PassageSpan } from "../embeddings.js";
+import { MemoryStore } from "../store.js";
+import { type Candidate, DEFAULT_FUSION, fuse } from "./hybrid.js";
+
+const MODEL = { id: "test-model-4d", dimensions: 4 };
+
+let dir: string;
+let file: string;
+const open: MemoryStore[] = [];
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "hms-hybrid-"));
+  file = join(dir, "store.sqlite");
+});
+afterEach(() => {
+  for (const store of open.splice(0)) store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function hybrid(): MemoryStore {
+  const store = MemoryStore.open(file, { embeddings: { model: MODEL } });
+  open.push(store);
+  return store;
+}
+
+/** A unit vector pointing mostly along `axis`, tilted by `tilt` towards the next axis. */
+function direction(axis: number, tilt = 0): Float32Array {
+  const v = new Float32Array(4);
+  v[axis % 4] = Math.cos(tilt);
+  v[(axis + 1) % 4] = Math.sin(tilt);
+  return v;
+}
+
+/** Embeds every pending memory of `store` with the vectors `vectorsOf` gives its text. */
+function embedPending(
+  store: MemoryStore,
+  vectorsOf: (text: string) => { spans: PassageSpan[]; vectors: Float32Array },
+): void {
+  const embeddings = store.embeddings;
+  if (embeddings === undefined) throw new Error("not a hybrid store");
+  const items: MemoryVectors[] = embeddings
+    .pending(1000)
+    .map((memory) => ({ id: memory.id, hash: memory.hash, ...vectorsOf(memory.text) }));
+  embeddings.save(items);
+}
+
+const ONE_LINE: PassageSpan[] = [{ lineStart: 1, lineEnd: 1 }];
+const TOPICS: Record<string, Float32Array> = {
+  "Acme Corp prefers email follow-ups": direction(0),
+  "The cafeteria serves lunch at noon": direction(1),
+  "Budget review is quarterly": direction(2),
+};
+const byTopic = (text: string) => ({
+  spans: ONE_LINE,
+  vectors: TOPICS[text] ?? direction(3),
+});
+const CONTACT = "how should I contact that client?";
+
+function keys(result: { hits: { key: string }[] }): string[] {
+  return result.hits.map((hit) => hit.key);
+}
+
+describe("hybrid recall in the store", () => {
+  it("finds a memory that shares no word with the query through its vector", () => {
+    const store = hybrid();
+    store.remember({ key: "acme", text: "Acme Corp prefers email follow-ups" });
+    store.remember({ key: "lunch", text: "The cafeteria serves lunch at noon" });
+    store.remember({ key: "budget", text: "Budget review is quarterly" });
+    embedPending(store, byTopic);
+
+    expect(store.recall(CONTACT).hits).toEqual([]);
+    const result = store.recall(CONTACT, { k: 1, vector: direction(0, 0.2) });
+    expect(result.build).toBe("hybrid");
+    expect(result.hits).toEqual([
+      {
+        key: "acme",
+        score: expect.any(Number),
+        excerpt: "Acme Corp prefers email follow-ups",
+        line_start: 1,
+        line_end: 1,
+      },
+    ]);
+  });
+
+  it("says lexical when no query vector is given", () => {
+    const store = hybrid();
+    store.remember({ key: "acme", text: "Acme Corp prefers email follow-ups" });
+    expect(store.recall("email").build).toBe("lexical");
+    expect(store.stats().recall.build).toBe("hybrid");
+  });
+
+  it("excerpts the passage most similar to the query when no query word occurs", () => {
+    const store = hybrid();
+    const text = ["# Accounts", "", "Globex pays late.", "", "Acme Corp", "prefers email."].join(
+      "\n",
+    );
+    store.remember({ key: "clients.md", text });
+    embedPending(store, () => ({
+      spans: [
+        { lineStart: 1, lineEnd: 3 },
+        { lineStart: 5, lineEnd: 6 },
+      ],
+      vectors: Float32Array.from([...direction(1), ...direction(0)]),
+    }));
+    const [hit] = store.recall(CONTACT, { vector: direction(0) }).hits;
+    expect(hit).toMatchObject({ key: "clients.md", line_start: 5 });
+    expect(text).toContain(hit?.excerpt);
+    expect(hit?.excerpt.startsWith("Acme Corp")).toBe(true);
+  });
+
+  it("blends both: a lexical match and a semantic match both rank", () => {
+    const store = hybrid();
+    store.remember({ key: "acme", text: "Acme Corp prefers email follow-ups" });
+    store.remember({ key: "lunch", text: "The cafeteria serves lunch at noon" });
+    store.remember({ key: "budget", text: "Budget review is quarterly" });
+    embedPending(store, byTopic);
+    const result = store.recall("client lunch", { k: 3, vector: direction(0) });
+    expect(keys(result).slice(0, 2).sort()).toEqual(["acme", "lunch"]);
+    const scores = result.hits.map((hit) => hit.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+  });
+
+  it("applies tag and prefix filters to semantic hits too", () => {
+    const store = hybrid();
+    store.remember({ key: "a/acme", text: "Acme Corp prefers email follow-ups", tags: ["crm"] });
+    store.remember({ key: "b/acme", text: "Acme Corp prefers email follow-ups" });
+    embedPending(store, byTopic);
+    const vector = direction(0);
+    expect(keys(store.recall(CONTACT, { vector })).sort()).toEqual(["a/acme", "b/acme"]);
+    expect(keys(store.recall(CONTACT, { vector, tag: "crm" }))).toEqual(["a/acme"]);
+    expect(keys(store.recall(CONTACT, { vector, prefix: "b/" }))).toEqual(["b/acme"]);
+    expect(keys(store.recall(CONTACT, { vector, prefix: "b/", tag: "crm" }))).toEqual([]);
+  });
+
+  it("finds the one match of a narrow filter among many nearer memories", () => {
+    const store = hybrid();
+    const batch = Array.from({ length: 300 }, (_, i) => ({ key: `near/${i}`, text: `note ${i}` }));
+    store.rememberMany(batch);
+    store.remember({ key: "far/x", text: "far away", tags: ["rare"] });
+    embedPending(store, (text) => ({
+      spans: ONE_LINE,
+      vectors: text === "far away" ? direction(2) : direction(0, 0.01),
+    }));
+    const vector = direction(0);
+    expect(keys(store.recall(CONTACT, { vector, k: 3 }))).not.toContain("far/x");
+    expect(keys(store.recall(CONTACT, { vector, tag: "rare" }))).toEqual(["far/x"]);
+    expect(keys(store.recall(CONTACT, { vector, prefix: "far/" }))).toEqual(["far/x"]);
+  });
+
+  it("vectors follow a move, go with a delete and are replaced with a new text", () => {
+    const store = hybrid();
+    store.remember({ key: "acme", text: "Acme Corp prefers email follow-ups" });
+    store.remember({ key: "lunch", text: "The cafeteria serves lunch at noon" });
+    embedPending(store, byTopic);
+    const vector = direction(0);
+
+    store.move("acme", "clients/acme");
+    expect(store.stats().recall.pending).toBe(0);
+    expect(keys(store.recall(CONTACT, { vector, k: 1 }))).toEqual(["clients/acme"]);
+
+    store.remember({ key: "clients/acme", text: "Budget review is quarterly" });
+    expect(store.stats().recall.pending).toBe(1);
+    embedPending(store, byTopic);
+    expect(keys(store.recall(CONTACT, { vector: direction(2), k: 1 }))).toEqual(["clients/acme"]);
+    // Its old vector (along axis 0) is gone: a query near axis 0 now prefers lunch (axis 1).
+    expect(keys(store.recall(CONTACT, { vector: direction(0, 0.3), k: 1 }))).toEqual(["lunch"]);
+
+    store.forget("clients/acme");
+    expect(keys(store.recall(CONTACT, { vector: direction(2) }))).toEqual(["lunch"]);
+    store.forgetPrefix("l");
+    expect(store.recall(CONTACT, { vector }).hits).toEqual([]);
+  });
+
+  it("ranks a memory whose vectors are pending by its BM25 score", () => {
+    const store = hybrid();
+    store.remember({ key: "lunch", text: "The cafeteria serves lunch at noon" });
+    embedPending(store, byTopic);
+    store.remember({ key: "fresh", text: "lunch with Acme on Friday" });
+    expect(store.stats().recall.pending).toBe(1);
+    const result = store.recall("lunch", { vector: direction(3) });
+    expect(result.build).toBe("hybrid");
+    expect(keys(result).sort()).toEqual(["fresh", "lunch"]);
+  });
+
+  it("sees vectors saved and memories deleted by another connection", () => {
+    const reader = hybrid();
+    const writer = hybrid();
+    writer.remember({ key: "acme", text: "Acme Corp prefers email follow-ups" });
+    const vector = direction(0);
+    expect(reader.recall(CONTACT, { vector }).hits).toEqual([]);
+    embedPending(writer, byTopic);
+    expect(keys(reader.recall(CONTACT, { vector }))).toEqual(["acme"]);
+    writer.forget("acme");
+    expect(reader.recall(CONTACT, { vector }).hits).toEqual([]);
+  });
+});
+
+describe("fuse", () => {
+  const hit = (id: number, score: number) => ({ id, score, passage: ONE_LINE[0] as PassageSpan });
+
+  it("normalises each score over the candidates and combines them with the weights", () => {
+    const candidates: Candidate[] = [
+      { id: 1, lexical: 10, dense: hit(1, 0.2) },
+      { id: 2, lexical: 5, dense: hit(2, 0.6) },
+      { id: 3, lexical: undefined, dense: hit(3, 0.4) },
+    ];
+    const w = 0.25;
+    const fused = fuse(candidates, { ...DEFAULT_FUSION, lexicalWeight: w });
+    const expected = new Map([
+      [1, w * 1 + (1 - w) * 0],
+      [2, w * 0.5 + (1 - w) * 1],
+      [3, w * 0 + (1 - w) * 0.5],
+    ]);
+    expect(fused.map((r) => r.id)).toEqual([2, 3, 1]);
+    for (const r of fused) expect(r.score).toBeCloseTo(expected.get(r.id) as number, 10);
+  });
+
+  it("uses the lexical score for a candidate without vectors", () => {
+    const fused = fuse(
+      [
+        { id: 1, lexical: 8, dense: undefined },
+        { id: 2, lexical: 4, dense: hit(2, 0.9) },
+        { id: 3, lexical: 2, dense: hit(3, 0.1) },
+      ],
+      { ...DEFAULT_FUSION, lexicalWeight: 0.5 },
+    );
+    expect(fused.find((r) => r.id === 1)?.score).toBeCloseTo(1, 10);
+  });
+});
