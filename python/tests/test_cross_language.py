@@ -1,6 +1,6 @@
 """Files written through Python read back identically through TypeScript, and the other way
-round: the same commands through the Python tool and through @hms/memory-core's engine (over
-a minimal TypeScript MCP-client backend, tests/support/ts_memory.mjs), each with its own
+round: the same commands through the Python tool and through the TypeScript package
+holographic-memory-claude-tool (driven by tests/support/ts_memory.mjs), each with its own
 hms-mcp process on a shared data directory."""
 
 from __future__ import annotations
