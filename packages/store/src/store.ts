@@ -32,7 +32,11 @@ export interface MemoryRecord {
   readonly text: string;
   readonly tags: string[];
   readonly metadata: Record<string, unknown>;
-  /** 1 on creation, +1 on every change (including a move). */
+  /**
+   * Grows on every change (including a move) and never returns to a value the key had
+   * before, even after a delete and re-create: every write takes the next value of a
+   * store-wide clock. Compare versions for equality only.
+   */
   readonly version: number;
   /** `sha256:` + lowercase hex of the UTF-8 text. */
   readonly hash: string;
@@ -386,13 +390,14 @@ export class MemoryStore {
         }
         const finalTags = tags ?? [];
         this.#checkMemoryFile(key, finalTags);
+        const version = this.#nextVersions(1);
         const id = Number(
           this.#sql.insert.run({
             key,
             text,
             tags: JSON.stringify(finalTags),
             metadata: metadata ?? "{}",
-            version: 1,
+            version,
             hash,
             bytes,
             created_at: at,
@@ -400,7 +405,7 @@ export class MemoryStore {
           }).lastInsertRowid,
         );
         for (const tag of finalTags) this.#sql.addTag.run(tag, id);
-        return { key, version: 1, bytes, hash, created: true, updated_at: at };
+        return { key, version, bytes, hash, created: true, updated_at: at };
       }
       if (input.ifAbsent) {
         throw new StoreError("EXISTS", `${key} already exists (at version ${head.version})`, {
@@ -413,7 +418,7 @@ export class MemoryStore {
       }
       const finalTags = tags ?? (JSON.parse(head.tags) as string[]);
       this.#checkMemoryFile(key, finalTags);
-      const version = head.version + 1;
+      const version = this.#nextVersions(1);
       this.#sql.update.run({
         id: head.id,
         text,
@@ -505,7 +510,12 @@ export class MemoryStore {
         });
       }
       this.#checkMemoryFile(target, JSON.parse(head.tags) as string[]);
-      this.#sql.rename.run({ id: head.id, key: target, updated_at: now() });
+      this.#sql.rename.run({
+        id: head.id,
+        key: target,
+        version: this.#nextVersions(1),
+        updated_at: now(),
+      });
       return { moved: 1 };
     });
   }
@@ -543,8 +553,7 @@ export class MemoryStore {
           throw new StoreError("EXISTS", `cannot move to ${key}: it exists`, { key });
         }
       }
-      const at = now();
-      for (const { id, key } of moves) this.#sql.rename.run({ id, key, updated_at: at });
+      this.#renameAll(moves);
       return { moved: moves.length };
     });
   }
@@ -638,6 +647,25 @@ export class MemoryStore {
 
   #write<T>(body: () => T): T {
     return this.#db.transaction(body).immediate();
+  }
+
+  /**
+   * Takes `n` new versions from the store-wide clock (inside a write transaction) and returns
+   * the first; the others follow it. Every value is above every version ever written to the
+   * store, so no key ever gets a version it had before.
+   */
+  #nextVersions(n: number): number {
+    const { value } = this.#sql.tick.get(n) as { value: number };
+    return value - n + 1;
+  }
+
+  /** Renames records (in a write transaction), each to a new version of the clock. */
+  #renameAll(moves: readonly { id: number; key: string }[]): void {
+    const first = this.#nextVersions(moves.length);
+    const at = now();
+    moves.forEach(({ id, key }, i) => {
+      this.#sql.rename.run({ id, key, version: first + i, updated_at: at });
+    });
   }
 
   #expected(value: number | undefined): number | undefined {
@@ -761,8 +789,9 @@ function prepare(db: BetterSqlite3.Database) {
         hash = @hash, bytes = @bytes, updated_at = @updated_at
       WHERE id = @id`),
     rename: db.prepare(
-      "UPDATE memories SET key = @key, version = version + 1, updated_at = @updated_at WHERE id = @id",
+      "UPDATE memories SET key = @key, version = @version, updated_at = @updated_at WHERE id = @id",
     ),
+    tick: db.prepare("UPDATE version_clock SET value = value + ? WHERE id = 1 RETURNING value"),
     addTag: db.prepare("INSERT OR IGNORE INTO memory_tags (tag, memory_id) VALUES (?, ?)"),
     clearTags: db.prepare("DELETE FROM memory_tags WHERE memory_id = ?"),
     deleteId: db.prepare("DELETE FROM memories WHERE id = ?"),
