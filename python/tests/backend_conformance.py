@@ -9,7 +9,7 @@ every configuration of the in-memory backend (and shows they catch broken backen
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 import anyio
@@ -22,7 +22,7 @@ from hms_memory_tool.core import (
     MemoryVersion,
 )
 
-Check = Callable[[MemoryBackend], Awaitable[None]]
+Check = Callable[[MemoryBackend], Coroutine[Any, Any, None]]
 CHECKS: dict[str, Check] = {}
 
 

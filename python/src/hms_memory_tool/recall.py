@@ -98,7 +98,9 @@ class RecallHit:
     path: str
     """The file's path, e.g. ``/memories/customers/acme.md``."""
     score: float
-    """Relevance, higher is better (BM25 in hms-mcp's lexical build)."""
+    """Relevance in [0, 1], higher is better, comparable only between the hits of one query:
+    in hms-mcp's lexical build the hit's BM25 score divided by the best hit's (the best scores
+    1), in the hybrid build the fused score."""
     excerpt: str
     """A verbatim passage of the file around the match."""
     line_start: int
