@@ -377,9 +377,14 @@ describe.each<TransportKind>(["stdio", "http"])("every tool over %s", (kind) => 
     expect(cats.hits.map((h) => h.key)).toEqual(["/memories/pets.md"]);
     const all = await ok<Hits>(client, "recall", { query: "cats" });
     expect(all.hits.map((h) => h.key).sort()).toEqual(["/memories/pets.md", "scratch/cats"]);
-    expect(all.hits[0]?.score).toBeGreaterThanOrEqual(
-      all.hits[1]?.score ?? Number.POSITIVE_INFINITY,
-    );
+    // Lexical scores are relative to the best hit: it scores exactly 1, the others less.
+    expect(all.hits[0]?.score).toBe(1);
+    expect(all.hits[1]?.score).toBeGreaterThan(0);
+    expect(all.hits[1]?.score).toBeLessThan(1);
+    expect(miso.hits[0]?.score).toBe(1);
+    expect(acme.hits[0]?.score).toBe(1);
+    const text = (await call(client, "recall", { query: "cats" })).content[0] as { text: string };
+    expect(text.text).toContain("score 1.000)");
     const scoped = await ok<Hits>(client, "recall", { query: "cats", prefix: "scratch/" });
     expect(scoped.hits.map((h) => h.key)).toEqual(["scratch/cats"]);
   });

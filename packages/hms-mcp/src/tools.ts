@@ -364,9 +364,10 @@ const recall: ToolDefinition = {
   title: "Recall relevant memories",
   description:
     "Find the memories most relevant to a free-text query, best first. Each hit has the key, " +
-    "a relevance score (higher is better), an excerpt and the excerpt's 1-based inclusive " +
-    "line range. Any query text is accepted. build says how ranking was done: lexical " +
-    "(BM25) or hybrid (BM25 plus an embedding model).",
+    "a relevance score in [0, 1] (higher is better; it compares the hits of this query only), " +
+    "an excerpt and the excerpt's 1-based inclusive line range. Any query text is accepted. " +
+    "build says how ranking was done: lexical (BM25, scored relative to the best hit, which " +
+    "scores 1) or hybrid (BM25 fused with an embedding model's similarity).",
   input: z.strictObject({
     query: z.string().describe("What to look for, in plain words."),
     k: z
@@ -383,7 +384,14 @@ const recall: ToolDefinition = {
     hits: z.array(
       z.object({
         key: z.string(),
-        score: z.number(),
+        score: z
+          .number()
+          .min(0)
+          .max(1)
+          .describe(
+            "Relevance in [0, 1], higher is better, comparable within one query only: BM25 " +
+              "relative to the best hit (lexical) or the fused score (hybrid).",
+          ),
         excerpt: z.string(),
         line_start: z.number().int().min(1),
         line_end: z.number().int().min(1),

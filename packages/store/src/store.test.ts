@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { StoreError } from "./errors.js";
 import { SCHEMA_VERSION } from "./schema.js";
@@ -431,6 +432,45 @@ describe("recall", () => {
     expect(hits[0]?.key).toBe("/memories/work.md");
     for (let i = 1; i < hits.length; i++) {
       expect(hits[i - 1]?.score).toBeGreaterThanOrEqual(hits[i]?.score ?? 0);
+    }
+  });
+
+  it("scores each hit by its BM25 relative to the best hit, which scores exactly 1", () => {
+    const { hits } = store.recall("cats");
+    expect(hits.map((hit) => hit.key)).toEqual(["note/cats", "/memories/pets.md"]);
+    expect(hits[0]?.score).toBe(1);
+    // The ratio of FTS5's own BM25 scores, read from the same file.
+    const db = new Database(join(dir, "store.sqlite"), { readonly: true });
+    try {
+      const bm25 = new Map(
+        (
+          db
+            .prepare(
+              `SELECT m.key, -bm25(memories_fts) AS score FROM memories_fts
+               JOIN memories m ON m.id = memories_fts.rowid WHERE memories_fts MATCH '"cats"'`,
+            )
+            .all() as { key: string; score: number }[]
+        ).map((row) => [row.key, row.score]),
+      );
+      const raw = (key: string) => bm25.get(key) ?? Number.NaN;
+      expect(hits[1]?.score).toBeCloseTo(raw("/memories/pets.md") / raw("note/cats"), 12);
+      // Raw BM25 here is tiny (IDF is floored when most memories hold the word); the relative
+      // score reads as what it is.
+      expect(raw("note/cats")).toBeLessThan(0.01);
+    } finally {
+      db.close();
+    }
+    expect(hits[1]?.score).toBeGreaterThan(0);
+    expect(hits[1]?.score).toBeLessThan(1);
+  });
+
+  it("gives the only hit of a one-memory store a score of 1", () => {
+    const single = MemoryStore.open(join(dir, "single.sqlite"));
+    try {
+      single.remember({ key: "/memories/acme.md", text: "Acme prefers email follow-ups." });
+      expect(single.recall("how to contact Acme").hits.map((hit) => hit.score)).toEqual([1]);
+    } finally {
+      single.close();
     }
   });
 

@@ -113,7 +113,11 @@ export interface RecallOptions extends Selection {
 
 export interface RecallHit {
   readonly key: string;
-  /** Relevance; higher is better. */
+  /**
+   * Relevance in [0, 1], higher is better, comparable only among the hits of one query. Lexical
+   * build: the hit's BM25 divided by the best hit's (the best scores exactly 1). Hybrid build:
+   * the fused score (`fuse` in `recall/hybrid.ts`).
+   */
   readonly score: number;
   /** A verbatim passage of the memory's text. */
   readonly excerpt: string;

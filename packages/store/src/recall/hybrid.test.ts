@@ -257,6 +257,24 @@ describe("fuse", () => {
     for (const r of fused) expect(r.score).toBeCloseTo(expected.get(r.id) as number, 10);
   });
 
+  it("keeps every fused score in [0, 1], whatever the weight", () => {
+    const candidates: Candidate[] = [
+      { id: 1, lexical: 3.7, dense: hit(1, 0.91) },
+      { id: 2, lexical: 0.2, dense: hit(2, -0.3) },
+      { id: 3, lexical: undefined, dense: hit(3, 0.55) },
+      { id: 4, lexical: 1.1, dense: undefined },
+    ];
+    for (let i = 0; i <= 20; i++) {
+      const lexicalWeight = i / 20 + (i % 3) * 1e-9;
+      for (const { score } of fuse(candidates, { ...DEFAULT_FUSION, lexicalWeight })) {
+        expect({ lexicalWeight, inRange: score >= 0 && score <= 1 }).toEqual({
+          lexicalWeight,
+          inRange: true,
+        });
+      }
+    }
+  });
+
   it("uses the lexical score for a candidate without vectors", () => {
     const fused = fuse(
       [
