@@ -327,10 +327,20 @@ describe("recall", () => {
     expect(top.excerpt).toContain("email follow-ups");
   });
 
+  it("scores relative to the best hit: the best scores 1, the rest less, best first", async () => {
+    const hits = await memory.recall("prefers email or phone calls", 5);
+    expect(hits.length).toBeGreaterThan(1);
+    expect(hits[0]?.score).toBe(1);
+    for (const [i, hit] of hits.entries()) {
+      expect(hit.score).toBeGreaterThan(0);
+      expect(hit.score).toBeLessThanOrEqual(i === 0 ? 1 : (hits[i - 1]?.score ?? 1));
+    }
+  });
+
   it("as the memory_recall tool, lists each hit's path, lines, score and excerpt", async () => {
     const output = await memory.recallTool().run({ query: "Acme email follow-ups", k: 1 });
     expect(output).toMatch(
-      /^Found 1 memory file matching the query, most relevant first\. View a file with the memory tool to read all of it; view_range \[start, end\] shows just the lines given for a hit\.\n\n1\. \/memories\/customers\/acme\.md \(lines? \d+(-\d+)?, score \d+\.\d{4}\)\n {4}/,
+      /^Found 1 memory file matching the query, most relevant first\. View a file with the memory tool to read all of it; view_range \[start, end\] shows just the lines given for a hit\.\n\n1\. \/memories\/customers\/acme\.md \(lines? \d+(-\d+)?, score 1\.0000\)\n {4}/,
     );
     expect(output).toContain("    - Prefers email follow-ups, never phone calls");
   });
