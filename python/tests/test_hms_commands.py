@@ -333,3 +333,33 @@ async def test_capabilities_are_discovered_from_tools_list(
             "Successfully deleted /memories/p"
         )
         assert [entry.path for entry in await backend.list("/memories/")] == ["/memories/inbox.md"]
+
+
+async def test_a_create_a_delete_and_a_rename_take_one_mcp_call_each(
+    server: StdioServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with connect(server) as memory:
+        backend = memory.engine.backend
+        assert isinstance(backend, HmsMcpBackend)
+        calls: list[str] = []
+        call = backend.call
+
+        async def counted(tool: str, arguments: Any) -> dict[str, Any]:
+            calls.append(tool)
+            return await call(tool, arguments)
+
+        monkeypatch.setattr(backend, "call", counted)
+
+        async def calls_of(command: dict[str, Any]) -> list[str]:
+            calls.clear()
+            await memory.call(command)
+            return list(calls)
+
+        create = {"command": "create", "path": "/memories/d/e/a.md", "file_text": "a\n"}
+        assert await calls_of(create) == ["remember"]
+        rename = {"command": "rename", "old_path": "/memories/d", "new_path": "/memories/n"}
+        assert await calls_of(rename) == ["move"]
+        insert = {"command": "insert", "path": "/memories/n/e/a.md", "insert_line": 0}
+        assert await calls_of({**insert, "insert_text": "x"}) == ["get", "remember"]
+        assert await calls_of({"command": "delete", "path": "/memories/n"}) == ["forget"]
+        assert list(await backend.list("/memories/")) == []

@@ -2,7 +2,7 @@
 // over stdio, with the tree capabilities the server offers (one call per create, delete and
 // rename). One server serves the whole file; each test starts from an empty store (what a test
 // wrote is deleted after it), so tests are isolated without a process each.
-import type { MemoryBackend } from "@hms/memory-core";
+import { type MemoryBackend, MemoryEngine } from "@hms/memory-core";
 import { runBackendConformance, runCommandVectors } from "@hms/memory-core/testing";
 import { hmsMcpCommand, seedFilesIn, tempDir } from "@hms/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -33,6 +33,40 @@ describe("a server with the tree operations", () => {
     expect(typeof server.deleteTree).toBe("function");
     expect(typeof server.moveTree).toBe("function");
     expect(typeof server.movePrefix).toBe("function");
+  });
+
+  it("takes one MCP call for a create, a delete and a rename, and one per step of an edit", async () => {
+    const calls: string[] = [];
+    const call = server.call.bind(server);
+    server.call = async (tool, args) => {
+      calls.push(tool);
+      return call(tool, args);
+    };
+    try {
+      const engine = new MemoryEngine(server);
+      const callsOf = async (command: Record<string, unknown>) => {
+        calls.length = 0;
+        await engine.execute(command);
+        return [...calls];
+      };
+      const create = { command: "create", path: "/memories/d/e/a.md", file_text: "a\n" };
+      expect(await callsOf(create)).toEqual(["remember"]);
+      expect(
+        await callsOf({ command: "rename", old_path: "/memories/d", new_path: "/memories/n" }),
+      ).toEqual(["move"]);
+      expect(
+        await callsOf({
+          command: "insert",
+          path: "/memories/n/e/a.md",
+          insert_line: 0,
+          insert_text: "x",
+        }),
+      ).toEqual(["get", "remember"]);
+      expect(await callsOf({ command: "delete", path: "/memories/n" })).toEqual(["forget"]);
+      expect(await server.list("/memories/")).toEqual([]);
+    } finally {
+      server.call = call;
+    }
   });
 });
 
