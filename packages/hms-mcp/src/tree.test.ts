@@ -123,6 +123,9 @@ describe.each<TransportKind>(["stdio", "http"])("the memory-file tree over %s", 
       ["move", { from: "/memories/ta", to: "/memories/tb", tree: true, expected_version: 1 }],
       ["move", { from_prefix: "/memories/ta/", to_prefix: "/memories/tb/", tree: true }],
       ["move", { from: "/memories/ta", tree: true }],
+      // Not a key at all: refused before the tree checks (here, before NOT_FOUND).
+      ["move", { from: "/memories/none", to: "", tree: true }],
+      ["forget", { key: "", tree: true }],
     ];
     for (const [tool, args] of cases) {
       const error = await refused(client, tool, args);

@@ -366,7 +366,7 @@ export class MemoryStore {
 
   /**
    * Creates or replaces a memory, subject to its preconditions, in one transaction.
-   * Every successful call increments the version.
+   * Every successful call gives the memory a new version (the clock's next value).
    */
   remember(input: RememberInput): RememberResult {
     const write = this.#prepareRemember(input);
