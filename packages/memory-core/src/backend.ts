@@ -175,7 +175,8 @@ export interface MemoryBackend {
   /**
    * Optional, atomic: renames one file, keeping its text. Throws `NOT_FOUND` if `from` does
    * not exist (or, with `expectedVersion`, `VERSION_CONFLICT` if it is not at that version),
-   * `EXISTS` if `to` exists. Without it the engine copies, then deletes the original.
+   * `EXISTS` if `to` exists. The moved file gets a new version (never one `to` had before).
+   * Without it the engine copies, then deletes the original.
    */
   move?(from: string, to: string, expectedVersion?: MemoryVersion): Promise<void>;
 
