@@ -22,8 +22,10 @@ from hms_memory_tool.core import (
     DEFAULT_MAX_FILE_BYTES,
     BackendOperation,
     InMemoryBackend,
+    MemoryBackendError,
     MemoryEngine,
     MemoryToolError,
+    MemoryVersion,
     RetryPolicy,
 )
 from hms_memory_tool.paths import MemoryPathError
@@ -343,6 +345,141 @@ async def test_a_rename_fallback_leaves_in_place_a_file_that_keeps_changing() ->
         "/memories/d/hot": "25",
         "/memories/e/a": "a",
         "/memories/e/z": "z",
+    }
+
+
+async def _race_a_file_and_a_directory_of_one_name(tree: bool) -> tuple[list[object], list[str]]:
+    """Two engines create /memories/a and /memories/a/b.md at once over one backend that
+    yields before every operation, so each engine's checks run before either create."""
+
+    async def yield_first(_: BackendOperation, __: str) -> None:
+        await anyio.lowlevel.checkpoint()
+
+    backend = InMemoryBackend(tree_operations=tree, before_operation=yield_first)
+    results: list[object] = [None, None]
+
+    async def create(index: int, path: str) -> None:
+        command = {"command": "create", "path": path, "file_text": "x"}
+        try:
+            results[index] = await MemoryEngine(backend).execute(command)
+        except MemoryToolError as error:
+            results[index] = error
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(create, 0, "/memories/a")
+        group.start_soon(create, 1, "/memories/a/b.md")
+    return results, list(backend.snapshot())
+
+
+async def test_a_backend_keeping_the_tree_never_lets_a_file_and_a_directory_of_one_name_in() -> (
+    None
+):
+    _, unchecked = await _race_a_file_and_a_directory_of_one_name(tree=False)
+    assert unchecked == ["/memories/a", "/memories/a/b.md"]  # the race the tree rule closes
+
+    results, files = await _race_a_file_and_a_directory_of_one_name(tree=True)
+    assert len(files) == 1
+    refused = next(r for r in results if isinstance(r, MemoryToolError))
+    if files == ["/memories/a"]:
+        assert (refused.code, refused.message) == (
+            "not_a_directory",
+            "Cannot create /memories/a/b.md because /memories/a is a file, not a directory. "
+            "Choose a path that is not inside /memories/a.",
+        )
+    else:
+        assert (refused.code, refused.message) == (
+            "is_a_directory",
+            "Cannot create /memories/a because it is a directory. Create a file inside it "
+            "instead (a path starting with /memories/a/).",
+        )
+
+
+async def test_a_delete_and_re_create_between_a_read_and_a_write_is_not_overwritten() -> None:
+    replaced = False
+
+    async def replace(operation: BackendOperation, _: str) -> None:
+        nonlocal replaced
+        if operation != "update" or replaced:
+            return
+        replaced = True
+        await backend.delete("/memories/a.md")
+        await backend.create("/memories/a.md", "two\n")
+
+    backend = InMemoryBackend(files={"/memories/a.md": "one\n"}, before_operation=rival(replace))
+    with pytest.raises(MemoryToolError) as caught:
+        await MemoryEngine(backend, retry=NO_WAIT).execute(
+            {"command": "str_replace", "path": "/memories/a.md", "old_str": "one", "new_str": "1"}
+        )
+    # The retry re-read the new file, which has no "one" in it: nothing was overwritten.
+    assert caught.value.code == "no_match"
+    assert backend.snapshot() == {"/memories/a.md": "two\n"}
+
+
+class UnnamedFile(InMemoryBackend):
+    """Refuses a create under a file without naming the file."""
+
+    async def create(self, path: str, content: str) -> MemoryVersion:
+        try:
+            return await super().create(path, content)
+        except MemoryBackendError as error:
+            raise MemoryBackendError(error.code, error.path) from None
+
+
+async def test_the_engine_names_the_blocking_file_when_the_backend_does_not() -> None:
+    memory = MemoryEngine(UnnamedFile(files={"/memories/f": "x"}))
+    with pytest.raises(MemoryToolError) as caught:
+        await memory.execute({"command": "create", "path": "/memories/f/g/h.md", "file_text": "y"})
+    assert caught.value.message == (
+        "Cannot create /memories/f/g/h.md because /memories/f is a file, not a directory. "
+        "Choose a path that is not inside /memories/f."
+    )
+
+
+async def test_an_invalid_key_the_path_rules_do_not_explain_is_passed_on() -> None:
+    backend = InMemoryBackend(files={"/memories/a": "x"})
+    odd = MemoryBackendError(
+        "INVALID_KEY", "/memories/a", "INVALID_KEY: too odd", key="/memories/b"
+    )
+
+    async def move_tree(_: str, __: str) -> int:
+        raise odd
+
+    backend.move_tree = move_tree
+    with pytest.raises(MemoryBackendError) as caught:
+        await MemoryEngine(backend).execute(
+            {"command": "rename", "old_path": "/memories/a", "new_path": "/memories/b"}
+        )
+    assert caught.value is odd
+
+
+async def test_a_copy_refused_by_the_tree_rule_is_reported_as_the_check_would_have() -> None:
+    # Enforces the tree on create but has no tree moves: the engine checks, then copies;
+    # another writer creates a file at the destination in between.
+    raced = False
+
+    async def create_destination(operation: BackendOperation, _: str) -> None:
+        nonlocal raced
+        if operation != "create" or raced:
+            return
+        raced = True
+        await backend.create("/memories/n", "another writer's file")
+
+    backend = InMemoryBackend(
+        files={"/memories/d/a.md": "a"}, before_operation=rival(create_destination)
+    )
+    backend.move_tree = None
+    backend.move_prefix = None
+    with pytest.raises(MemoryToolError) as caught:
+        await MemoryEngine(backend).execute(
+            {"command": "rename", "old_path": "/memories/d", "new_path": "/memories/n"}
+        )
+    assert (caught.value.code, caught.value.message) == (
+        "already_exists",
+        "The destination /memories/n already exists",
+    )
+    assert backend.snapshot() == {
+        "/memories/d/a.md": "a",
+        "/memories/n": "another writer's file",
     }
 
 

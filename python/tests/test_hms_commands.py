@@ -22,7 +22,7 @@ from anthropic.types.beta import (
 from hms_memory_tool import HmsMcpBackend, HolographicMemoryTool, MemoryBackendError
 from hms_memory_tool.paths import check_memory_path
 
-from .support.servers import StdioServer
+from .support.servers import REPO, StdioServer, hms_mcp_command, node
 
 pytestmark = pytest.mark.anyio
 
@@ -286,3 +286,80 @@ async def test_the_server_limit_is_the_one_in_force(
         assert memory.max_file_bytes == 4096
         with pytest.raises(ToolError, match="would be 4097 bytes, over the 4096-byte limit"):
             await memory.create(Create(command="create", path="/memories/a", file_text="a" * 4097))
+
+
+HIDING_PROXY = REPO / "packages" / "test-support" / "dist" / "hiding-proxy.js"
+
+
+@pytest.mark.parametrize(
+    ("hidden", "offered"),
+    [
+        ((), {"tree", "older"}),
+        (("move.tree", "forget.tree"), {"older"}),
+        (("move", "forget.prefix", "forget.tree"), set()),
+    ],
+    ids=["everything", "no-tree-forms", "nothing"],
+)
+async def test_capabilities_are_discovered_from_tools_list(
+    server: StdioServer, hidden: tuple[str, ...], offered: set[str]
+) -> None:
+    # A real hms-mcp behind a proxy that hides some of what it offers (@hms/test-support).
+    assert HIDING_PROXY.exists(), "build the workspace first (./scripts/setup.sh)"
+    hide = [arg for name in hidden for arg in ("--hide", name)]
+    line = [*hms_mcp_command(), "--data-dir", str(server.data_dir), "--log-level", "warn"]
+    async with HolographicMemoryTool.connect(
+        command=node(), args=[str(HIDING_PROXY), *hide, "--", *line]
+    ) as memory:
+        backend = memory.engine.backend
+        assert isinstance(backend, HmsMcpBackend)
+        tree = [
+            backend.enforces_tree,
+            backend.move_tree is not None,
+            backend.delete_tree is not None,
+        ]
+        assert tree == [("tree" in offered)] * 3
+        older = [backend.move, backend.move_prefix, backend.delete_prefix]
+        assert [operation is not None for operation in older] == [("older" in offered)] * 3
+        # Whatever is offered, the commands give the same results (the server still keeps the
+        # tree well formed, and the engine's own checks give the same messages).
+        await seed_tree(memory)
+        with pytest.raises(ToolError) as caught:
+            await memory.create(Create(command="create", path="/memories/projects", file_text="x"))
+        assert str(caught.value).startswith("Cannot create /memories/projects because it is a")
+        assert await memory.rename(
+            Rename(command="rename", old_path="/memories/projects", new_path="/memories/p")
+        ) == ("Successfully renamed /memories/projects to /memories/p")
+        assert await memory.delete(Delete(command="delete", path="/memories/p")) == (
+            "Successfully deleted /memories/p"
+        )
+        assert [entry.path for entry in await backend.list("/memories/")] == ["/memories/inbox.md"]
+
+
+async def test_a_create_a_delete_and_a_rename_take_one_mcp_call_each(
+    server: StdioServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with connect(server) as memory:
+        backend = memory.engine.backend
+        assert isinstance(backend, HmsMcpBackend)
+        calls: list[str] = []
+        call = backend.call
+
+        async def counted(tool: str, arguments: Any) -> dict[str, Any]:
+            calls.append(tool)
+            return await call(tool, arguments)
+
+        monkeypatch.setattr(backend, "call", counted)
+
+        async def calls_of(command: dict[str, Any]) -> list[str]:
+            calls.clear()
+            await memory.call(command)
+            return list(calls)
+
+        create = {"command": "create", "path": "/memories/d/e/a.md", "file_text": "a\n"}
+        assert await calls_of(create) == ["remember"]
+        rename = {"command": "rename", "old_path": "/memories/d", "new_path": "/memories/n"}
+        assert await calls_of(rename) == ["move"]
+        insert = {"command": "insert", "path": "/memories/n/e/a.md", "insert_line": 0}
+        assert await calls_of({**insert, "insert_text": "x"}) == ["get", "remember"]
+        assert await calls_of({"command": "delete", "path": "/memories/n"}) == ["forget"]
+        assert list(await backend.list("/memories/")) == []

@@ -23,7 +23,9 @@ from hms_memory_tool import (
     HmsMcpNotFoundError,
     HolographicMemoryTool,
     HolographicMemoryToolSync,
+    MemoryToolError,
 )
+from hms_memory_tool.core import MemoryVersion
 from hms_memory_tool.hms_backend import CONNECTION_LOST
 
 from .support.servers import StdioServer, alive, hms_mcp_command, http_server, wait_until_dead
@@ -120,6 +122,91 @@ async def test_tasks_editing_one_file_through_the_async_tool_lose_nothing(
         file = await memory.engine.backend.read(PATH)
         assert file is not None
         check_no_lost_update(file.content)
+
+
+def second_server_on(server: StdioServer) -> StdioServer:
+    """Another hms-mcp process on the same data directory."""
+    other = StdioServer(server.data_dir)
+    other.pid_file = server.pid_file.with_suffix(".2.pid")
+    return other
+
+
+@pytest.mark.anyio
+async def test_two_tools_creating_a_file_and_a_directory_of_one_name_never_both_win(
+    server: StdioServer,
+) -> None:
+    other = second_server_on(server)
+    async with (
+        HolographicMemoryTool.connect(command=server.command, args=server.args) as one,
+        HolographicMemoryTool.connect(command=other.command, args=other.args) as two,
+    ):
+        results: dict[str, str | MemoryToolError] = {}
+
+        async def create(memory: HolographicMemoryTool, path: str) -> None:
+            command = {"command": "create", "path": path, "file_text": "x\n"}
+            try:
+                results[path] = await memory.call(command)
+            except MemoryToolError as error:
+                results[path] = error
+
+        for round_ in range(12):
+            base = f"/memories/r{round_}"
+            async with anyio.create_task_group() as group:
+                group.start_soon(create, one, base)
+                group.start_soon(create, two, f"{base}/b.md")
+            file, under = results[base], results[f"{base}/b.md"]
+            if isinstance(file, str):
+                assert isinstance(under, MemoryToolError), round_
+                assert under.message == (
+                    f"Cannot create {base}/b.md because {base} is a file, not a directory. "
+                    f"Choose a path that is not inside {base}."
+                )
+            else:
+                assert isinstance(under, str), round_
+                assert file.message == (
+                    f"Cannot create {base} because it is a directory. Create a file inside it "
+                    f"instead (a path starting with {base}/)."
+                )
+        files = [entry.path for entry in await one.engine.backend.list("/memories/")]
+        assert len(files) == 12
+
+
+@pytest.mark.anyio
+async def test_a_delete_and_re_create_between_a_read_and_a_write_is_not_overwritten(
+    server: StdioServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    other = second_server_on(server)
+    async with (
+        HolographicMemoryTool.connect(command=server.command, args=server.args) as writer,
+        HolographicMemoryTool.connect(command=other.command, args=other.args) as rival,
+    ):
+        path = "/memories/n.md"
+        await writer.call({"command": "create", "path": path, "file_text": "count: 1\n"})
+        # Between the writer's read and its compare-and-set, the rival deletes the file and
+        # creates it again (same first line, one more). A version reused after the re-create
+        # would let the stale write through and lose "fresh".
+        backend = writer.engine.backend
+        update = backend.update
+        attempts: list[str] = []
+
+        async def interleaved(path: str, content: str, version: MemoryVersion) -> MemoryVersion:
+            if not attempts:
+                await rival.call({"command": "delete", "path": path})
+                await rival.call(
+                    {"command": "create", "path": path, "file_text": "count: 1\nfresh\n"}
+                )
+            attempts.append(content)
+            return await update(path, content, version)
+
+        monkeypatch.setattr(backend, "update", interleaved)
+        await writer.call(
+            {"command": "str_replace", "path": path, "old_str": "count: 1", "new_str": "count: 2"}
+        )
+        # The first write (computed from the old file) was refused; the retry re-read the new.
+        assert attempts == ["count: 2\n", "count: 2\nfresh\n"]
+        file = await rival.engine.backend.read(path)
+        assert file is not None
+        assert file.content == "count: 2\nfresh\n"
 
 
 def view_text(memory: HolographicMemoryToolSync, path: str = PATH) -> str:

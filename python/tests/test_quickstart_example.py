@@ -26,7 +26,8 @@ def test_the_python_quick_start_runs_offline_and_says_so() -> None:
     assert 'Claude -> memory: {"command": "view", "path": "/memories"}' in conversation_1
     assert "File created successfully at: /memories/customers/acme-corp.md" in conversation_1
     assert "Claude -> memory_recall:" in conversation_2
-    assert "1. /memories/customers/acme-corp.md (lines 1-2, score " in conversation_2
+    # The best hit of a lexical recall scores 1.
+    assert "1. /memories/customers/acme-corp.md (lines 1-2, score 1.0000)" in conversation_2
     assert "     2\t- Prefers email follow-ups (not phone calls)." in conversation_2
     assert out.split("=== view /memories ===\n")[1].startswith(
         "Here're the files and directories up to 2 levels deep in /memories, excluding hidden "

@@ -1,11 +1,14 @@
 """memory_recall: the text format (the reference the TypeScript package mirrors), its input
-checks, and recall against a real hms-mcp."""
+checks, and recall against a real hms-mcp. The tool definition, the format and the input checks
+are pinned for both languages by one file, packages/holographic-memory-claude-tool/vectors/
+recall.json, which both suites run."""
 
 from __future__ import annotations
 
 import json
 import random
 import subprocess
+from typing import Any
 
 import pytest
 from anthropic.lib.tools import ToolError
@@ -18,9 +21,56 @@ from hms_memory_tool import (
     MemoryToolError,
     RecallHit,
 )
-from hms_memory_tool.recall import NO_HITS, format_recall, format_score, parse_recall_input
+from hms_memory_tool.recall import (
+    NO_HITS,
+    format_recall,
+    format_score,
+    parse_recall_input,
+    recall_tool_param,
+)
 
-from .support.servers import StdioServer, node
+from .support.servers import REPO, StdioServer, node
+
+RECALL_VECTORS = json.loads(
+    (REPO / "packages" / "holographic-memory-claude-tool" / "vectors" / "recall.json").read_text(
+        encoding="utf-8"
+    )
+)
+
+
+def test_the_tool_definition_is_the_one_in_recall_json() -> None:
+    assert recall_tool_param() == RECALL_VECTORS["tool"]
+    # Key for key in the same order too, as the TypeScript suite compares it.
+    assert json.dumps(recall_tool_param()) == json.dumps(RECALL_VECTORS["tool"])
+
+
+@pytest.mark.parametrize(
+    "case", RECALL_VECTORS["format_cases"], ids=[c["name"] for c in RECALL_VECTORS["format_cases"]]
+)
+def test_the_text_of_recall_json_format_cases(case: dict[str, Any]) -> None:
+    hits = [
+        RecallHit(h["path"], h["score"], h["excerpt"], h["line_start"], h["line_end"])
+        for h in case["hits"]
+    ]
+    assert format_recall(hits) == case["output"]
+
+
+@pytest.mark.parametrize(
+    "case", RECALL_VECTORS["input_cases"], ids=[c["name"] for c in RECALL_VECTORS["input_cases"]]
+)
+def test_the_input_checks_of_recall_json_input_cases(case: dict[str, Any]) -> None:
+    if "error" not in case:
+        assert parse_recall_input(case["input"]) == (case["query"], case["k"])
+        return
+    with pytest.raises(MemoryToolError) as caught:
+        parse_recall_input(case["input"])
+    assert (caught.value.message, caught.value.code) == (case["error"], case["error_code"])
+
+
+def test_recall_json_covers_the_format_and_the_checks() -> None:
+    assert len(RECALL_VECTORS["format_cases"]) >= 10
+    assert len(RECALL_VECTORS["input_cases"]) >= 25
+    assert any("error" in case for case in RECALL_VECTORS["input_cases"])
 
 
 @pytest.mark.parametrize(
@@ -148,6 +198,9 @@ def test_recall_finds_memory_files_only_best_first(server: StdioServer) -> None:
         assert "Prefers email follow-ups." in hits[0].excerpt
         assert len(hits) <= 3
         assert [hit.score for hit in hits] == sorted((hit.score for hit in hits), reverse=True)
+        # Relative to the best hit: the best scores 1, the rest lie in (0, 1].
+        assert hits[0].score == 1.0
+        assert all(0 < hit.score <= 1 for hit in hits)
         assert "/memories/recipes/soup.md" not in [hit.path for hit in hits]
 
         tool = memory.recall_tool()

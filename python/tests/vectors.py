@@ -4,6 +4,7 @@ plays one case against any backend, as @hms/memory-core/testing's runCommandVect
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,12 +30,25 @@ class Outcome:
     files_after: dict[str, str] = field(default_factory=dict)
 
 
-async def run_vector(
-    case: dict[str, Any], backend: MemoryBackend, **engine_options: Any
-) -> Outcome:
-    """Writes the case's files with create, runs its command, reads back every file."""
-    for path, text in case["files"].items():
+SeedFiles = Callable[[MemoryBackend, dict[str, str]], Awaitable[None]]
+
+
+async def create_files(backend: MemoryBackend, files: dict[str, str]) -> None:
+    """Creates the files one by one, in the order given (as the TypeScript createFiles)."""
+    for path, text in files.items():
         await backend.create(path, text)
+
+
+async def run_vector(
+    case: dict[str, Any],
+    backend: MemoryBackend,
+    seed_files: SeedFiles = create_files,
+    **engine_options: Any,
+) -> Outcome:
+    """Writes the case's files with ``seed_files`` (default: create), runs its command, reads
+    back every file. A backend that keeps the tree well formed refuses the starting files of a
+    case holding a file and a directory of one name; its caller gives another ``seed_files``."""
+    await seed_files(backend, case["files"])
     options = case.get("options", {})
     engine = MemoryEngine(
         backend,

@@ -6,6 +6,7 @@ export type ErrorCode =
   | "INVALID_ARGUMENT"
   | "NOT_FOUND"
   | "EXISTS"
+  | "PATH_CONFLICT"
   | "VERSION_CONFLICT"
   | "TOO_LARGE"
   | "NAMESPACE_DISABLED"

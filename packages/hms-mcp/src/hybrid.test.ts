@@ -100,6 +100,10 @@ describe("hybrid recall (hms-mcp --model-dir)", () => {
       line_start: 1,
       line_end: 1,
     });
+    // Fused scores: in [0, 1], best first.
+    const scores = found.hits.map((hit) => hit.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    for (const score of scores) expect(score >= 0 && score <= 1).toBe(true);
     expect(await ok<Stats>(hybrid.client, "stats")).toMatchObject({
       recall: { build: "hybrid", model: MODEL_ID, pending: 0 },
     });

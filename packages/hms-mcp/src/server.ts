@@ -104,8 +104,9 @@ const INSTRUCTIONS =
   "hms-mcp is a durable, searchable memory store. Use recall to find memories relevant to a " +
   "question (ranked, with excerpts and line ranges), search for literal text, get to read a " +
   "memory, remember to write one (with expected_version or if_absent for safe concurrent " +
-  "edits), list to browse keys, move and forget to reorganize. Errors start with a code such " +
-  "as NOT_FOUND or VERSION_CONFLICT.";
+  "edits), list to browse keys, move and forget to reorganize (tree: true moves or deletes a " +
+  "key and everything under key/ at once). Errors start with a code such as NOT_FOUND or " +
+  "VERSION_CONFLICT.";
 
 type ToolList = { tools: Tool[]; inputs: Map<string, z.ZodObject> };
 const toolLists = new Map<boolean, ToolList>();

@@ -1,3 +1,4 @@
+import { SCHEMA_VERSION } from "@hms/store";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -66,12 +67,8 @@ describe.each<TransportKind>(["stdio", "http"])("every tool over %s", (kind) => 
       tags: ["memory-file"],
       metadata: { source: "test" },
     });
-    expect(written).toMatchObject({
-      key: "/memories/notes.md",
-      version: 1,
-      bytes: 18,
-      created: true,
-    });
+    expect(written).toMatchObject({ key: "/memories/notes.md", bytes: 18, created: true });
+    expect(written.version).toBeGreaterThanOrEqual(1);
     const result = await call(client, "get", { key: "/memories/notes.md" });
     expect(result.isError).toBeFalsy();
     const record = result.structuredContent as unknown as Record;
@@ -79,7 +76,7 @@ describe.each<TransportKind>(["stdio", "http"])("every tool over %s", (kind) => 
       text: "line one\nline two\n",
       tags: ["memory-file"],
       metadata: { source: "test" },
-      version: 1,
+      version: written.version,
       hash: written.hash,
     });
     expect(result.content[0]).toMatchObject({ type: "text" });
@@ -98,20 +95,33 @@ describe.each<TransportKind>(["stdio", "http"])("every tool over %s", (kind) => 
   });
 
   it("enforces compare-and-set: EXISTS, VERSION_CONFLICT, NOT_FOUND", async () => {
-    await ok(client, "remember", { key: "cas/k", text: "v1" });
-    expect(
-      (await refused(client, "remember", { key: "cas/k", text: "x", if_absent: true })).code,
-    ).toBe("EXISTS");
-    await ok(client, "remember", { key: "cas/k", text: "v2", expected_version: 1 });
+    const v1 = (await ok<Record>(client, "remember", { key: "cas/k", text: "v1" })).version;
+    const exists = await refused(client, "remember", { key: "cas/k", text: "x", if_absent: true });
+    expect(exists.meta).toEqual({
+      code: "EXISTS",
+      message: `cas/k already exists (at version ${v1})`,
+      key: "cas/k",
+      current_version: v1,
+    });
+    const v2 = (
+      await ok<Record>(client, "remember", { key: "cas/k", text: "v2", expected_version: v1 })
+    ).version;
+    expect(v2).toBeGreaterThan(v1);
     const conflict = await refused(client, "remember", {
       key: "cas/k",
       text: "v3",
-      expected_version: 1,
+      expected_version: v1,
     });
     expect(conflict.text).toBe(
-      "VERSION_CONFLICT: cas/k is at version 2, not the expected version 1",
+      `VERSION_CONFLICT: cas/k is at version ${v2}, not the expected version ${v1}`,
     );
-    expect(conflict.meta).toMatchObject({ code: "VERSION_CONFLICT", current_version: 2 });
+    expect(conflict.meta).toEqual({
+      code: "VERSION_CONFLICT",
+      message: `cas/k is at version ${v2}, not the expected version ${v1}`,
+      key: "cas/k",
+      current_version: v2,
+      expected_version: v1,
+    });
     const absent = await refused(client, "remember", {
       key: "cas/none",
       text: "x",
@@ -121,7 +131,7 @@ describe.each<TransportKind>(["stdio", "http"])("every tool over %s", (kind) => 
     const both = await refused(client, "remember", {
       key: "cas/k",
       text: "x",
-      expected_version: 2,
+      expected_version: v2,
       if_absent: true,
     });
     expect(both.code).toBe("INVALID_ARGUMENT");
@@ -129,19 +139,51 @@ describe.each<TransportKind>(["stdio", "http"])("every tool over %s", (kind) => 
     expect((await refused(client, "get", { key: "cas/none" })).code).toBe("NOT_FOUND");
   });
 
+  it("never reuses a version for a key, so a stale writer cannot overwrite a re-created key", async () => {
+    const old = (await ok<Record>(client, "remember", { key: "/memories/reuse.md", text: "old" }))
+      .version;
+    await ok(client, "forget", { key: "/memories/reuse.md" });
+    const created = await ok<Record & { created: boolean }>(client, "remember", {
+      key: "/memories/reuse.md",
+      text: "new",
+    });
+    expect(created.created).toBe(true);
+    expect(created.version).toBeGreaterThan(old);
+    const stale = await refused(client, "remember", {
+      key: "/memories/reuse.md",
+      text: "stale edit",
+      expected_version: old,
+    });
+    expect(stale.meta).toEqual({
+      code: "VERSION_CONFLICT",
+      message: `/memories/reuse.md is at version ${created.version}, not the expected version ${old}`,
+      key: "/memories/reuse.md",
+      current_version: created.version,
+      expected_version: old,
+    });
+    // A move onto a key that existed before also lands above every version it had.
+    await ok(client, "remember", { key: "/memories/elsewhere.md", text: "moved in" });
+    await ok(client, "forget", { key: "/memories/reuse.md" });
+    await ok(client, "move", { from: "/memories/elsewhere.md", to: "/memories/reuse.md" });
+    const moved = await ok<Record>(client, "get", { key: "/memories/reuse.md" });
+    expect(moved).toMatchObject({ text: "moved in" });
+    expect(moved.version).toBeGreaterThan(created.version);
+  });
+
   it("stores exactly max_text_bytes and refuses one byte more, storing nothing", async () => {
     const stats = await ok<{ max_text_bytes: number }>(client, "stats");
     expect(stats.max_text_bytes).toBe(32768);
     // "€" is 3 UTF-8 bytes: the limit reached with multi-byte characters.
     const atLimit = `${"€".repeat(10000)}${"a".repeat(32768 - 30000)}`;
-    expect((await ok(client, "remember", { key: "size/fits", text: atLimit })).bytes).toBe(32768);
+    const fits = await ok<Record>(client, "remember", { key: "size/fits", text: atLimit });
+    expect(fits.bytes).toBe(32768);
     const over = await refused(client, "remember", { key: "size/over", text: `${atLimit}a` });
     expect(over.code).toBe("TOO_LARGE");
     expect(over.text).toContain("32769 bytes, over the limit of 32768");
     expect((await refused(client, "get", { key: "size/over" })).code).toBe("NOT_FOUND");
     const replace = await refused(client, "remember", { key: "size/fits", text: `${atLimit}!` });
     expect(replace.code).toBe("TOO_LARGE");
-    expect((await ok<Record>(client, "get", { key: "size/fits" })).version).toBe(1);
+    expect((await ok<Record>(client, "get", { key: "size/fits" })).version).toBe(fits.version);
   });
 
   it("answers bad arguments with INVALID_ARGUMENT tool errors, not protocol errors", async () => {
@@ -237,18 +279,22 @@ describe.each<TransportKind>(["stdio", "http"])("every tool over %s", (kind) => 
       items: { key: string; bytes: number; version: number; tags: string[] }[];
     }>(client, "list", { tag: "c" });
     expect(tagged.items).toEqual([
-      expect.objectContaining({ key: "ls/c/1", bytes: 6, version: 1, tags: ["c"] }),
-      expect.objectContaining({ key: "ls/c/2", bytes: 6, version: 1, tags: ["c"] }),
+      expect.objectContaining({ key: "ls/c/1", bytes: 6, tags: ["c"] }),
+      expect.objectContaining({ key: "ls/c/2", bytes: 6, tags: ["c"] }),
     ]);
+    for (const item of tagged.items) {
+      expect(item.version).toBe((await ok<Record>(client, "get", { key: item.key })).version);
+    }
   });
 
   it("forgets a key (with expected version) or a whole prefix", async () => {
+    let version = 0;
     for (const key of ["fg/a/1", "fg/a/2", "fg/a%", "fg/b"])
-      await ok(client, "remember", { key, text: "x" });
-    expect((await refused(client, "forget", { key: "fg/b", expected_version: 9 })).code).toBe(
-      "VERSION_CONFLICT",
-    );
-    expect(await ok(client, "forget", { key: "fg/b", expected_version: 1 })).toEqual({
+      version = (await ok<Record>(client, "remember", { key, text: "x" })).version;
+    expect(
+      (await refused(client, "forget", { key: "fg/b", expected_version: version + 1 })).code,
+    ).toBe("VERSION_CONFLICT");
+    expect(await ok(client, "forget", { key: "fg/b", expected_version: version })).toEqual({
       deleted: 1,
     });
     expect((await refused(client, "forget", { key: "fg/b" })).code).toBe("NOT_FOUND");
@@ -259,29 +305,28 @@ describe.each<TransportKind>(["stdio", "http"])("every tool over %s", (kind) => 
   });
 
   it("moves a key or a prefix atomically", async () => {
-    await ok(client, "remember", { key: "mv/a", text: "alpha", tags: ["t"] });
-    await ok(client, "remember", { key: "mv/dir/1", text: "one" });
+    const a = await ok<Record>(client, "remember", { key: "mv/a", text: "alpha", tags: ["t"] });
+    const dir1 = await ok<Record>(client, "remember", { key: "mv/dir/1", text: "one" });
     await ok(client, "remember", { key: "mv/dir/2", text: "two" });
     await ok(client, "remember", { key: "mv/taken/2", text: "in the way" });
-    expect(await ok(client, "move", { from: "mv/a", to: "mv/b", expected_version: 1 })).toEqual({
-      moved: 1,
-    });
-    expect(await ok<Record>(client, "get", { key: "mv/b" })).toMatchObject({
-      text: "alpha",
-      tags: ["t"],
-      version: 2,
-    });
+    expect(
+      await ok(client, "move", { from: "mv/a", to: "mv/b", expected_version: a.version }),
+    ).toEqual({ moved: 1 });
+    const b = await ok<Record>(client, "get", { key: "mv/b" });
+    expect(b).toMatchObject({ text: "alpha", tags: ["t"] });
+    expect(b.version).toBeGreaterThan(a.version);
     expect((await refused(client, "move", { from: "mv/a", to: "mv/c" })).code).toBe("NOT_FOUND");
     expect((await refused(client, "move", { from: "mv/b", to: "mv/dir/1" })).code).toBe("EXISTS");
     expect(
-      (await refused(client, "move", { from: "mv/b", to: "mv/c", expected_version: 1 })).code,
+      (await refused(client, "move", { from: "mv/b", to: "mv/c", expected_version: a.version }))
+        .code,
     ).toBe("VERSION_CONFLICT");
     const blocked = await refused(client, "move", {
       from_prefix: "mv/dir/",
       to_prefix: "mv/taken/",
     });
     expect(blocked.code).toBe("EXISTS");
-    expect((await ok<Record>(client, "get", { key: "mv/dir/1" })).version).toBe(1);
+    expect((await ok<Record>(client, "get", { key: "mv/dir/1" })).version).toBe(dir1.version);
     expect(
       (await refused(client, "move", { from_prefix: "mv/none/", to_prefix: "mv/x/" })).code,
     ).toBe("NOT_FOUND");
@@ -332,9 +377,14 @@ describe.each<TransportKind>(["stdio", "http"])("every tool over %s", (kind) => 
     expect(cats.hits.map((h) => h.key)).toEqual(["/memories/pets.md"]);
     const all = await ok<Hits>(client, "recall", { query: "cats" });
     expect(all.hits.map((h) => h.key).sort()).toEqual(["/memories/pets.md", "scratch/cats"]);
-    expect(all.hits[0]?.score).toBeGreaterThanOrEqual(
-      all.hits[1]?.score ?? Number.POSITIVE_INFINITY,
-    );
+    // Lexical scores are relative to the best hit: it scores exactly 1, the others less.
+    expect(all.hits[0]?.score).toBe(1);
+    expect(all.hits[1]?.score).toBeGreaterThan(0);
+    expect(all.hits[1]?.score).toBeLessThan(1);
+    expect(miso.hits[0]?.score).toBe(1);
+    expect(acme.hits[0]?.score).toBe(1);
+    const text = (await call(client, "recall", { query: "cats" })).content[0] as { text: string };
+    expect(text.text).toContain("score 1.000)");
     const scoped = await ok<Hits>(client, "recall", { query: "cats", prefix: "scratch/" });
     expect(scoped.hits.map((h) => h.key)).toEqual(["scratch/cats"]);
   });
@@ -407,7 +457,7 @@ describe.each<TransportKind>(["stdio", "http"])("every tool over %s", (kind) => 
       max_text_bytes: 32768,
       limits: { max_key_bytes: 512, max_tags: 32, max_tag_bytes: 64, max_metadata_bytes: 8192 },
       recall: { build: "lexical", model: null, pending: 0 },
-      schema_version: 3,
+      schema_version: SCHEMA_VERSION,
       server: { name: "hms-mcp" },
     });
     expect(stats.memories).toBeGreaterThan(0);

@@ -113,10 +113,12 @@ const remember: ToolDefinition = {
   title: "Remember",
   description:
     "Store a memory under a key, creating it or replacing the existing one. Omitted tags or " +
-    "metadata keep the existing ones. Preconditions make it safe under concurrent writers: " +
-    "if_absent fails with EXISTS when the key exists; expected_version fails with " +
-    "VERSION_CONFLICT unless the memory is at that version. Text over max_text_bytes fails " +
-    "with TOO_LARGE and stores nothing.",
+    "metadata keep the existing ones. Every write gives the memory a new version, never one " +
+    "the key had before. Preconditions make it safe under concurrent writers: if_absent " +
+    "fails with EXISTS when the key exists; expected_version fails with VERSION_CONFLICT " +
+    "unless the memory is at that version. Creating a memory file (a key under /memories) " +
+    "fails with PATH_CONFLICT where a directory of that name exists or a file lies above it. " +
+    "Text over max_text_bytes fails with TOO_LARGE and stores nothing.",
   input: z.strictObject({
     key,
     text: z.string().describe("The memory's text (UTF-8, at most max_text_bytes)."),
@@ -221,8 +223,9 @@ const forget: ToolDefinition = {
   name: "forget",
   title: "Forget memories",
   description:
-    "Delete one memory (key, optionally with expected_version) or every memory whose key " +
-    "starts with prefix, in one transaction. A missing key is NOT_FOUND; a prefix that " +
+    "Delete one memory (key, optionally with expected_version), a file or directory (key " +
+    "with tree: the key and every memory under key/), or every memory whose key starts with " +
+    "prefix, in one transaction. A missing key (or tree) is NOT_FOUND; a prefix that " +
     "matches nothing deletes 0.",
   input: z.strictObject({
     key: key.optional(),
@@ -230,6 +233,13 @@ const forget: ToolDefinition = {
     prefix: z
       .string()
       .describe("Delete every memory whose key starts with this (non-empty) string.")
+      .optional(),
+    tree: z
+      .boolean()
+      .describe(
+        "With key: also delete every memory whose key starts with key + '/' (a directory), " +
+          "in one transaction. Not with expected_version or prefix.",
+      )
       .optional(),
   }),
   output: z.object({ deleted: z.number().int().min(0) }),
@@ -243,9 +253,21 @@ const forget: ToolDefinition = {
     if (hasPrefix && args.expected_version !== undefined) {
       throw new ToolError("INVALID_ARGUMENT", "expected_version applies to key, not to prefix");
     }
-    const result = hasKey
-      ? store.forget(args.key as string, { expectedVersion: args.expected_version as number })
-      : store.forgetPrefix(args.prefix as string);
+    const tree = args.tree === true;
+    if (tree && hasPrefix) {
+      throw new ToolError("INVALID_ARGUMENT", "tree applies to key, not to prefix");
+    }
+    if (tree && args.expected_version !== undefined) {
+      throw new ToolError(
+        "INVALID_ARGUMENT",
+        "tree and expected_version are mutually exclusive: a tree of memories has no one version",
+      );
+    }
+    const result = !hasKey
+      ? store.forgetPrefix(args.prefix as string)
+      : tree
+        ? store.forgetTree(args.key as string)
+        : store.forget(args.key as string, { expectedVersion: args.expected_version as number });
     return {
       structured: { ...result },
       text: `Deleted ${plural(result.deleted, "memory", "memories")}`,
@@ -257,14 +279,24 @@ const move: ToolDefinition = {
   name: "move",
   title: "Move memories",
   description:
-    "Rename one memory (from, to, optionally expected_version) or every memory under a " +
-    "prefix (from_prefix, to_prefix: each key becomes to_prefix + the rest), in one " +
-    "transaction: all or nothing. Fails with NOT_FOUND if there is nothing to move and " +
-    "EXISTS if any destination exists. Text, tags, metadata and created_at are kept.",
+    "Rename one memory (from, to, optionally expected_version), a file or directory (from, " +
+    "to, tree: from and every memory under from/ move to to and to/...), or every memory " +
+    "under a prefix (from_prefix, to_prefix: each key becomes to_prefix + the rest), in one " +
+    "transaction: all or nothing. Fails with NOT_FOUND if there is nothing to move, EXISTS " +
+    "if a destination exists, PATH_CONFLICT if a memory file would land under a file or onto " +
+    "a directory. Text, tags, metadata and created_at are kept; each moved memory gets a new " +
+    "version.",
   input: z.strictObject({
     from: key.describe("The key to rename.").optional(),
     to: key.describe("Its new key; must not exist.").optional(),
     expected_version: expectedVersion.optional(),
+    tree: z
+      .boolean()
+      .describe(
+        "Move from and every memory whose key starts with from + '/' (a directory) to to and " +
+          "to + '/' + the rest. Not with expected_version or the prefix form.",
+      )
+      .optional(),
     from_prefix: z.string().describe("Rename every key that starts with this.").optional(),
     to_prefix: z
       .string()
@@ -282,15 +314,30 @@ const move: ToolDefinition = {
         "give either from and to, or from_prefix and to_prefix",
       );
     }
+    const tree = args.tree === true;
     let result: { moved: number };
     if (single) {
       if (args.from === undefined || args.to === undefined) {
         throw new ToolError("INVALID_ARGUMENT", "a move needs both from and to");
       }
-      result = store.move(args.from as string, args.to as string, {
-        expectedVersion: args.expected_version as number | undefined,
-      });
+      if (tree && args.expected_version !== undefined) {
+        throw new ToolError(
+          "INVALID_ARGUMENT",
+          "tree and expected_version are mutually exclusive: a tree of memories has no one version",
+        );
+      }
+      result = tree
+        ? store.moveTree(args.from as string, args.to as string)
+        : store.move(args.from as string, args.to as string, {
+            expectedVersion: args.expected_version as number | undefined,
+          });
     } else {
+      if (tree) {
+        throw new ToolError(
+          "INVALID_ARGUMENT",
+          "tree applies to from and to, not to from_prefix and to_prefix",
+        );
+      }
       if (args.from_prefix === undefined || args.to_prefix === undefined) {
         throw new ToolError(
           "INVALID_ARGUMENT",
@@ -317,9 +364,10 @@ const recall: ToolDefinition = {
   title: "Recall relevant memories",
   description:
     "Find the memories most relevant to a free-text query, best first. Each hit has the key, " +
-    "a relevance score (higher is better), an excerpt and the excerpt's 1-based inclusive " +
-    "line range. Any query text is accepted. build says how ranking was done: lexical " +
-    "(BM25) or hybrid (BM25 plus an embedding model).",
+    "a relevance score in [0, 1] (higher is better; it compares the hits of this query only), " +
+    "an excerpt and the excerpt's 1-based inclusive line range. Any query text is accepted. " +
+    "build says how ranking was done: lexical (BM25, scored relative to the best hit, which " +
+    "scores 1) or hybrid (BM25 fused with an embedding model's similarity).",
   input: z.strictObject({
     query: z.string().describe("What to look for, in plain words."),
     k: z
@@ -336,7 +384,14 @@ const recall: ToolDefinition = {
     hits: z.array(
       z.object({
         key: z.string(),
-        score: z.number(),
+        score: z
+          .number()
+          .min(0)
+          .max(1)
+          .describe(
+            "Relevance in [0, 1], higher is better, comparable within one query only: BM25 " +
+              "relative to the best hit (lexical) or the fused score (hybrid).",
+          ),
         excerpt: z.string(),
         line_start: z.number().int().min(1),
         line_end: z.number().int().min(1),

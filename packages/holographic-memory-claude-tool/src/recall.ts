@@ -48,8 +48,8 @@ export const RECALL_TOOL_DESCRIPTION =
   "most relevant to the query, best first, each with its path, a relevance score, the line " +
   "range of the best-matching passage and that passage. Use it to find what you stored " +
   "earlier when you do not know which file holds it; then read the file with the memory " +
-  "tool's view command. Scores only compare the hits of one query (higher is more relevant); " +
-  "they are not on a fixed scale.";
+  "tool's view command. Scores run from 0 to 1 and only compare the hits of one query " +
+  "(higher is more relevant).";
 
 /** The tool's input schema, as sent to the Messages API. */
 export const RECALL_INPUT_SCHEMA = {

@@ -121,6 +121,81 @@ describe("concurrent edits of one file from several tool instances", () => {
   });
 });
 
+describe("the file tree and versions across tool instances (two server processes, one store)", () => {
+  it("two tools creating /memories/a and /memories/a/b.md at once: never both", async () => {
+    const dir = `${data.dir}/tree-race`;
+    const [one, two] = await Promise.all([overStdio(dir), overStdio(dir)]);
+    try {
+      for (let round = 0; round < 12; round++) {
+        const base = `/memories/r${round}`;
+        const [file, under] = await Promise.allSettled([
+          one.create({ command: "create", path: base, file_text: "a file\n" }),
+          two.create({ command: "create", path: `${base}/b.md`, file_text: "under it\n" }),
+        ]);
+        const refusal = (result: PromiseSettledResult<string>) =>
+          result.status === "rejected" ? (result.reason as HolographicMemoryError).message : null;
+        if (file.status === "fulfilled") {
+          expect(refusal(under), `round ${round}`).toBe(
+            `Cannot create ${base}/b.md because ${base} is a file, not a directory. Choose a path that is not inside ${base}.`,
+          );
+        } else {
+          expect(under.status, `round ${round}`).toBe("fulfilled");
+          expect(refusal(file), `round ${round}`).toBe(
+            `Cannot create ${base} because it is a directory. Create a file inside it instead (a path starting with ${base}/).`,
+          );
+        }
+      }
+      // Each round left exactly one of the two, as the other tool sees it too.
+      const listing = await one.view({ command: "view", path: "/memories" });
+      for (let round = 0; round < 12; round++) {
+        const base = `/memories/r${round}`;
+        const asFile = listing.includes(`\t${base}\n`) || listing.endsWith(`\t${base}`);
+        const asDirectory = listing.includes(`\t${base}/\n`) || listing.endsWith(`\t${base}/`);
+        expect(asFile !== asDirectory, `${base} in ${listing}`).toBe(true);
+      }
+    } finally {
+      await closeAll([one, two]);
+    }
+  });
+
+  it("a delete and re-create between another tool's read and write is not overwritten", async () => {
+    const dir = `${data.dir}/aba`;
+    const [writer, other] = await Promise.all([overStdio(dir), overStdio(dir)]);
+    try {
+      await writer.create({ command: "create", path: "/memories/n.md", file_text: "count: 1\n" });
+      // Between the writer's read and its compare-and-set, the other tool deletes the file and
+      // creates it again (same first line, one more). A version reused after the re-create
+      // would let the stale write through and lose "fresh".
+      const backend = writer.backend as HmsMemoryBackend;
+      const update = backend.update.bind(backend);
+      const attempts: string[] = [];
+      backend.update = async (path, content, version) => {
+        if (attempts.length === 0) {
+          await other.delete({ command: "delete", path: "/memories/n.md" });
+          await other.create({
+            command: "create",
+            path: "/memories/n.md",
+            file_text: "count: 1\nfresh\n",
+          });
+        }
+        attempts.push(content);
+        return update(path, content, version);
+      };
+      await writer.str_replace({
+        command: "str_replace",
+        path: "/memories/n.md",
+        old_str: "count: 1",
+        new_str: "count: 2",
+      });
+      // The first write (computed from the old file) was refused; the retry re-read the new one.
+      expect(attempts).toEqual(["count: 2\n", "count: 2\nfresh\n"]);
+      expect(await linesOf(other, "/memories/n.md")).toEqual(["count: 2", "fresh"]);
+    } finally {
+      await closeAll([writer, other]);
+    }
+  });
+});
+
 describe("persistence", () => {
   it("keeps memory files across a restart of a stdio server", async () => {
     const dir = `${data.dir}/restart`;
@@ -252,10 +327,20 @@ describe("recall", () => {
     expect(top.excerpt).toContain("email follow-ups");
   });
 
+  it("scores relative to the best hit: the best scores 1, the rest less, best first", async () => {
+    const hits = await memory.recall("prefers email or phone calls", 5);
+    expect(hits.length).toBeGreaterThan(1);
+    expect(hits[0]?.score).toBe(1);
+    for (const [i, hit] of hits.entries()) {
+      expect(hit.score).toBeGreaterThan(0);
+      expect(hit.score).toBeLessThanOrEqual(i === 0 ? 1 : (hits[i - 1]?.score ?? 1));
+    }
+  });
+
   it("as the memory_recall tool, lists each hit's path, lines, score and excerpt", async () => {
     const output = await memory.recallTool().run({ query: "Acme email follow-ups", k: 1 });
     expect(output).toMatch(
-      /^Found 1 memory file matching the query, most relevant first\. View a file with the memory tool to read all of it; view_range \[start, end\] shows just the lines given for a hit\.\n\n1\. \/memories\/customers\/acme\.md \(lines? \d+(-\d+)?, score \d+\.\d{4}\)\n {4}/,
+      /^Found 1 memory file matching the query, most relevant first\. View a file with the memory tool to read all of it; view_range \[start, end\] shows just the lines given for a hit\.\n\n1\. \/memories\/customers\/acme\.md \(lines? \d+(-\d+)?, score 1\.0000\)\n {4}/,
     );
     expect(output).toContain("    - Prefers email follow-ups, never phone calls");
   });

@@ -21,7 +21,11 @@ export const MEMORY_FILE_TAG = "memory-file";
 export interface RecallHit {
   /** The file's path, e.g. `/memories/customers/acme.md`. */
   readonly path: string;
-  /** Relevance, higher is better (BM25 in hms-mcp's lexical build). */
+  /**
+   * Relevance in [0, 1], higher is better, comparable only between the hits of one query: in
+   * hms-mcp's lexical build the hit's BM25 score divided by the best hit's (the best scores
+   * 1), in the hybrid build the fused score.
+   */
   readonly score: number;
   /** A verbatim passage of the file around the match. */
   readonly excerpt: string;
@@ -71,9 +75,11 @@ const BACKEND_CODES = new Set<string>(["NOT_FOUND", "EXISTS", "VERSION_CONFLICT"
  * write is a compare-and-set or a create-if-absent on the server. Nothing is cached: each
  * call reads the server's current state, so any number of writers can share a store.
  *
- * The optional atomic operations (`deletePrefix`, `move`, `movePrefix`) are present only when
- * the server offers them (discovered from `tools/list`); without them the engine falls back
- * to per-file steps. Made by `connectHmsBackend`.
+ * The optional atomic operations (`deletePrefix`, `move`, `movePrefix`) and the tree
+ * capabilities (`enforcesTree`, `deleteTree`, `moveTree`: a `tree` property in `move`'s input
+ * schema) are present only when the server offers them (discovered from `tools/list`);
+ * without them the engine checks first and falls back to per-file steps. Made by
+ * `connectHmsBackend`.
  */
 export class HmsMemoryBackend implements MemoryBackend {
   /** The size limit in force: the server's `max_text_bytes`, or a lower one of the client's. */
@@ -88,6 +94,15 @@ export class HmsMemoryBackend implements MemoryBackend {
   readonly move?: (from: string, to: string, expectedVersion?: number | string) => Promise<void>;
   /** Atomic move of a prefix, when the server's `move` takes `from_prefix`. */
   readonly movePrefix?: (fromPrefix: string, toPrefix: string) => Promise<number>;
+  /**
+   * Whether the server keeps the memory-file tree well formed on `remember` (so the engine
+   * skips its checks before a create): when `move`'s input schema has `tree`.
+   */
+  readonly enforcesTree: boolean;
+  /** Atomic delete of a file or a directory (`forget { key, tree: true }`), with `tree`. */
+  readonly deleteTree?: (path: string) => Promise<number>;
+  /** Atomic move of a file or a directory (`move { from, to, tree: true }`), with `tree`. */
+  readonly moveTree?: (from: string, to: string) => Promise<number>;
 
   readonly #session: HmsSession;
   readonly #clientMaxFileBytes: number | undefined;
@@ -115,6 +130,16 @@ export class HmsMemoryBackend implements MemoryBackend {
     if (takes(move, "from_prefix")) {
       this.movePrefix = async (fromPrefix, toPrefix) =>
         integer(await this.call("move", { from_prefix: fromPrefix, to_prefix: toPrefix }), "moved");
+    }
+    // One flag for the tree forms of move and forget and the tree rule on remember.
+    this.enforcesTree = takes(move, "tree");
+    if (this.enforcesTree) {
+      this.moveTree = async (from, to) =>
+        integer(await this.call("move", { from, to, tree: true }), "moved");
+      if (takes(forget, "tree")) {
+        this.deleteTree = async (path) =>
+          integer(await this.call("forget", { key: path, tree: true }), "deleted");
+      }
     }
   }
 
@@ -290,16 +315,46 @@ export class HmsMemoryBackend implements MemoryBackend {
   }
 }
 
+/**
+ * A refused call as the error the engine acts on, or as an {@link HmsMcpError}. The code is
+ * the text's prefix; the tree refusals are told apart by the details in
+ * `_meta["hms-mcp/error"]`:
+ *
+ * | hms-mcp                                            | MemoryBackendError             |
+ * | -------------------------------------------------- | ------------------------------ |
+ * | `NOT_FOUND`, `EXISTS`, `VERSION_CONFLICT`          | the same code                  |
+ * | `TOO_LARGE` (`limit`)                              | `TOO_LARGE` with `limit`       |
+ * | `PATH_CONFLICT` `conflict: "directory"`            | `IS_DIRECTORY`                 |
+ * | `PATH_CONFLICT` `conflict: "file"`, `path`         | `UNDER_FILE` with `file: path` |
+ * | `INVALID_ARGUMENT` `reason: "into_itself"`         | `INTO_ITSELF`                  |
+ * | `INVALID_ARGUMENT` `reason: "invalid_key"`, `key`  | `INVALID_KEY` with `key`       |
+ */
 function refusal(tool: string, args: Record<string, unknown>, result: CallToolResult): Error {
   const text = result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
   const code = ERROR_TEXT.exec(text)?.[1] ?? "INTERNAL";
+  const details = (result._meta?.["hms-mcp/error"] ?? {}) as Record<string, unknown>;
+  const path = String(args.key ?? args.from ?? args.from_prefix ?? "");
+  const backendError = (backendCode: MemoryBackendErrorCode, extra = {}) =>
+    new MemoryBackendError(backendCode, path, text, extra);
   if (BACKEND_CODES.has(code)) {
-    const details = result._meta?.["hms-mcp/error"] as { limit?: unknown } | undefined;
-    const limit = details?.limit;
-    const key = args.key ?? args.from ?? args.from_prefix ?? "";
-    return new MemoryBackendError(code as MemoryBackendErrorCode, String(key), text, {
+    const limit = details.limit;
+    return backendError(code as MemoryBackendErrorCode, {
       limit: typeof limit === "number" && Number.isSafeInteger(limit) ? limit : undefined,
     });
+  }
+  if (code === "PATH_CONFLICT") {
+    if (details.conflict === "directory") return backendError("IS_DIRECTORY");
+    if (details.conflict === "file") {
+      return backendError("UNDER_FILE", {
+        file: typeof details.path === "string" ? details.path : undefined,
+      });
+    }
+  }
+  if (code === "INVALID_ARGUMENT") {
+    if (details.reason === "into_itself") return backendError("INTO_ITSELF");
+    if (details.reason === "invalid_key" && typeof details.key === "string") {
+      return backendError("INVALID_KEY", { key: details.key });
+    }
   }
   return new HmsMcpError(code, `hms-mcp refused the ${tool} call: ${text}`);
 }

@@ -1,9 +1,11 @@
 // The MemoryBackend contract and every shared command vector, through a real hms-mcp process
-// over stdio. One server serves the whole file; each test starts from an empty store (what a
-// test wrote is deleted after it), so tests are isolated without a process each.
+// over stdio, with the tree capabilities the server offers (one call per create, delete and
+// rename). One server serves the whole file; each test starts from an empty store (what a test
+// wrote is deleted after it), so tests are isolated without a process each.
+import { type MemoryBackend, MemoryEngine } from "@hms/memory-core";
 import { runBackendConformance, runCommandVectors } from "@hms/memory-core/testing";
-import { hmsMcpCommand, tempDir } from "@hms/test-support";
-import { afterAll, beforeAll, describe, it } from "vitest";
+import { hmsMcpCommand, seedFilesIn, tempDir } from "@hms/test-support";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HmsMemoryBackend } from "./backend.js";
 import { connectHmsBackend } from "./connect.js";
 
@@ -25,12 +27,59 @@ afterAll(async () => {
   data?.remove();
 });
 
+describe("a server with the tree operations", () => {
+  it("is discovered from tools/list: the backend offers every capability", () => {
+    expect(server.enforcesTree).toBe(true);
+    expect(typeof server.deleteTree).toBe("function");
+    expect(typeof server.moveTree).toBe("function");
+    expect(typeof server.movePrefix).toBe("function");
+  });
+
+  it("takes one MCP call for a create, a delete and a rename, and one per step of an edit", async () => {
+    const calls: string[] = [];
+    const call = server.call.bind(server);
+    server.call = async (tool, args) => {
+      calls.push(tool);
+      return call(tool, args);
+    };
+    try {
+      const engine = new MemoryEngine(server);
+      const callsOf = async (command: Record<string, unknown>) => {
+        calls.length = 0;
+        await engine.execute(command);
+        return [...calls];
+      };
+      const create = { command: "create", path: "/memories/d/e/a.md", file_text: "a\n" };
+      expect(await callsOf(create)).toEqual(["remember"]);
+      expect(
+        await callsOf({ command: "rename", old_path: "/memories/d", new_path: "/memories/n" }),
+      ).toEqual(["move"]);
+      expect(
+        await callsOf({
+          command: "insert",
+          path: "/memories/n/e/a.md",
+          insert_line: 0,
+          insert_text: "x",
+        }),
+      ).toEqual(["get", "remember"]);
+      expect(await callsOf({ command: "delete", path: "/memories/n" })).toEqual(["forget"]);
+      expect(await server.list("/memories/")).toEqual([]);
+    } finally {
+      server.call = call;
+    }
+  });
+});
+
 const factory = {
   name: "hms-mcp over stdio",
   makeBackend: () => server,
   disposeBackend: async () => {
     await server.deletePrefix?.("/memories/");
   },
+  // A case may start from a file and a directory of one name, which the server refuses to
+  // create: that file is written into the store as a store from before the rule holds it.
+  seedFiles: (backend: MemoryBackend, files: Record<string, string>) =>
+    seedFilesIn(data.dir)(backend, files),
 };
 
 runBackendConformance(factory, { describe, it });

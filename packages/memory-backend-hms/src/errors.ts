@@ -1,7 +1,8 @@
 /**
  * Errors of hms-mcp and of the connection to it. Refusals the memory engine acts on
- * (`NOT_FOUND`, `EXISTS`, `VERSION_CONFLICT`, `TOO_LARGE`) are `MemoryBackendError`s of
- * `@hms/memory-core` instead; these are everything else.
+ * (`NOT_FOUND`, `EXISTS`, `VERSION_CONFLICT`, `TOO_LARGE`, `PATH_CONFLICT`, and a tree move's
+ * `INVALID_ARGUMENT` with a `reason`) are `MemoryBackendError`s of `@hms/memory-core` instead;
+ * these are everything else.
  */
 
 /**

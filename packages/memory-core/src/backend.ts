@@ -30,37 +30,73 @@ export interface FileEntry {
 }
 
 /**
- * Why a backend refused an operation. The codes and their meaning are those of hms-mcp:
+ * Why a backend refused an operation. The first four are hms-mcp's codes:
  *
- * - `NOT_FOUND`: the file (or, for a prefix move, any file under the prefix) does not exist.
+ * - `NOT_FOUND`: the file (or, for a prefix move, any file under the prefix; for the tree
+ *   operations, the path and everything under it) does not exist.
  * - `EXISTS`: a create-if-absent (or a move destination) found the path taken.
  * - `VERSION_CONFLICT`: the file exists but is not at the expected version.
  * - `TOO_LARGE`: the text is over the backend's size limit; nothing was stored.
  *
+ * The other four are refusals of a backend that keeps the tree of files well formed
+ * ({@link MemoryBackend.enforcesTree}, {@link MemoryBackend.moveTree}); hms-mcp sends them as
+ * `PATH_CONFLICT` and `INVALID_ARGUMENT` with details:
+ *
+ * - `IS_DIRECTORY`: a create found files under the path (it is a directory).
+ * - `UNDER_FILE`: the path would lie under a file; `file` names it (the shortest such one).
+ * - `INTO_ITSELF`: a tree move of a directory to a path inside it.
+ * - `INVALID_KEY`: a tree move would give a file a path that is not valid (a deeper
+ *   destination can break the length or depth limit); `key` names the first such new path,
+ *   in code point order.
+ *
  * Any other failure (network, disk, ...) is thrown as whatever error it is; the engine lets
  * it through unchanged.
  */
-export type MemoryBackendErrorCode = "NOT_FOUND" | "EXISTS" | "VERSION_CONFLICT" | "TOO_LARGE";
+export type MemoryBackendErrorCode =
+  | "NOT_FOUND"
+  | "EXISTS"
+  | "VERSION_CONFLICT"
+  | "TOO_LARGE"
+  | "IS_DIRECTORY"
+  | "UNDER_FILE"
+  | "INTO_ITSELF"
+  | "INVALID_KEY";
+
+/** The details a {@link MemoryBackendError} may carry, by code. */
+export interface MemoryBackendErrorDetails {
+  /** For `TOO_LARGE`: the backend's limit in UTF-8 bytes, when known. */
+  limit?: number;
+  /** For `UNDER_FILE`: the file the path would lie under (the shortest such ancestor). */
+  file?: string;
+  /** For `INVALID_KEY`: the first new path, in code point order, that is not valid. */
+  key?: string;
+}
 
 /** A refusal the engine understands and acts on. See {@link MemoryBackendErrorCode}. */
 export class MemoryBackendError extends Error {
   override readonly name = "MemoryBackendError";
   readonly code: MemoryBackendErrorCode;
-  /** The path the operation was about. */
+  /** The path the operation was about (a move's source). */
   readonly path: string;
   /** For `TOO_LARGE`: the backend's limit in UTF-8 bytes, when known. */
   readonly limit: number | undefined;
+  /** For `UNDER_FILE`: the file the path would lie under (the shortest such ancestor). */
+  readonly file: string | undefined;
+  /** For `INVALID_KEY`: the first new path, in code point order, that is not valid. */
+  readonly key: string | undefined;
 
   constructor(
     code: MemoryBackendErrorCode,
     path: string,
     message?: string,
-    details: { limit?: number } = {},
+    details: MemoryBackendErrorDetails = {},
   ) {
     super(message ?? `${code}: ${path}`);
     this.code = code;
     this.path = path;
     this.limit = details.limit;
+    this.file = details.file;
+    this.key = details.key;
   }
 }
 
@@ -88,8 +124,10 @@ export function isMemoryBackendError(
  * under it), so the backend stores files only.
  *
  * Every method is asynchronous and each call is atomic on its own. Required methods are the
- * minimum; the optional ones let the engine make a directory delete or a rename a single
- * all-or-nothing step instead of a sequence of per-file steps.
+ * minimum; the optional ones let the engine make a delete or a rename a single
+ * all-or-nothing step instead of a sequence of per-file steps, and skip checks the backend
+ * makes itself. The engine prefers the tree operations (`deleteTree`, `moveTree`) to the
+ * older ones (`deletePrefix`, `move`, `movePrefix`) when a backend offers both.
  */
 export interface MemoryBackend {
   /** The file at `path`, or `null` if there is none. */
@@ -104,8 +142,11 @@ export interface MemoryBackend {
   list(prefix: string, limit?: number): Promise<FileEntry[]>;
 
   /**
-   * Stores a new file only if `path` does not exist; returns its version.
-   * Throws `EXISTS` if it does, `TOO_LARGE` if `content` is over the limit.
+   * Stores a new file only if `path` does not exist; returns its version, which must differ
+   * from every version `path` had before (a path deleted and created again must not get an
+   * old version back, or a writer holding that version could overwrite the new file).
+   * Throws `EXISTS` if it does, `TOO_LARGE` if `content` is over the limit; with
+   * {@link enforcesTree}, also `IS_DIRECTORY` or `UNDER_FILE`.
    */
   create(path: string, content: string): Promise<MemoryVersion>;
 
@@ -134,7 +175,8 @@ export interface MemoryBackend {
   /**
    * Optional, atomic: renames one file, keeping its text. Throws `NOT_FOUND` if `from` does
    * not exist (or, with `expectedVersion`, `VERSION_CONFLICT` if it is not at that version),
-   * `EXISTS` if `to` exists. Without it the engine copies, then deletes the original.
+   * `EXISTS` if `to` exists. The moved file gets a new version (never one `to` had before).
+   * Without it the engine copies, then deletes the original.
    */
   move?(from: string, to: string, expectedVersion?: MemoryVersion): Promise<void>;
 
@@ -146,6 +188,41 @@ export interface MemoryBackend {
    * `fromPrefix`. Without it the engine copies every file, then deletes the originals.
    */
   movePrefix?(fromPrefix: string, toPrefix: string): Promise<number>;
+
+  /**
+   * Optional: true when the backend keeps the tree of files well formed by itself, in the
+   * same atomic step as the write: `create` refuses a path that has files under it
+   * (`IS_DIRECTORY`) or that lies under a file (`UNDER_FILE`, with `file`: the shortest such
+   * ancestor below `/memories`), after `EXISTS`. Two writers racing to create `/memories/a`
+   * and `/memories/a/b.md` then cannot both succeed, and the engine skips its own checks
+   * before a create (one round trip instead of two to a remote backend).
+   */
+  readonly enforcesTree?: boolean;
+
+  /**
+   * Optional, atomic: deletes the file `path` (if any) and every file under `path/` in one
+   * step, and returns how many there were. Throws `NOT_FOUND` if there were none. The
+   * engine's `delete` is then one call.
+   */
+  deleteTree?(path: string): Promise<number>;
+
+  /**
+   * Optional, atomic: renames the file `from` (if any) to `to`, and every file under `from/`
+   * to the same place under `to/`, in one step; returns how many were moved. The first
+   * failing check, in this order, decides the refusal, and nothing changes:
+   *
+   * 1. `NOT_FOUND`: neither `from` nor any file under `from/` exists;
+   * 2. `EXISTS`: `to` is `from`;
+   * 3. `INTO_ITSELF`: some file lies under `from/` and `to` starts with `from/`;
+   * 4. `EXISTS`: `to` exists, or some file lies under `to/`;
+   * 5. `UNDER_FILE` (with `file`): a proper ancestor of `to` below `/memories` is a file
+   *    (the shortest one is named);
+   * 6. `INVALID_KEY` (with `key`): a new path is not a valid memory path (the first, in code
+   *    point order, is named).
+   *
+   * Moved files get new versions. The engine's `rename` is then one call.
+   */
+  moveTree?(from: string, to: string): Promise<number>;
 
   /**
    * Optional: the largest text the backend stores, in UTF-8 bytes (hms-mcp's

@@ -1,10 +1,17 @@
 import { describe, expect, it } from "vitest";
-import type { MemoryBackend } from "./backend.js";
+import { type MemoryBackend, MemoryBackendError } from "./backend.js";
 import { runBackendConformance } from "./conformance.js";
 import { InMemoryBackend } from "./in-memory-backend.js";
 
 runBackendConformance(
   { name: "in-memory", makeBackend: () => new InMemoryBackend() },
+  { describe, it },
+);
+runBackendConformance(
+  {
+    name: "in-memory with only the older atomic operations",
+    makeBackend: () => new InMemoryBackend({ treeOperations: false }),
+  },
   { describe, it },
 );
 runBackendConformance(
@@ -64,6 +71,80 @@ describe("the conformance suite itself", () => {
     expect(failed).toContain("list orders keys by code point, not UTF-16 code unit");
     expect(failed).toContain(
       "list returns every file under a prefix, recursively, with UTF-8 sizes and versions",
+    );
+  });
+
+  it("catches a backend that starts a re-created file's versions over", async () => {
+    const failed = await failuresOf(() => {
+      // Versions counted per file from 1, forgotten on delete: the ABA hazard.
+      const backend = new InMemoryBackend({ atomicOperations: false });
+      const versions = new Map<string, number>();
+      const inner = new Map<string, number | string>();
+      backend.create = async (path, content) => {
+        inner.set(path, await InMemoryBackend.prototype.create.call(backend, path, content));
+        versions.set(path, 1);
+        return 1;
+      };
+      backend.update = async (path, content, expected) => {
+        const current = versions.get(path);
+        if (current === undefined) throw new MemoryBackendError("NOT_FOUND", path);
+        if (current !== expected) throw new MemoryBackendError("VERSION_CONFLICT", path);
+        const previous = inner.get(path) as number | string;
+        inner.set(
+          path,
+          await InMemoryBackend.prototype.update.call(backend, path, content, previous),
+        );
+        versions.set(path, current + 1);
+        return current + 1;
+      };
+      backend.delete = async (path, expected) => {
+        const current = versions.get(path);
+        if (current === undefined) throw new MemoryBackendError("NOT_FOUND", path);
+        if (expected !== undefined && current !== expected) {
+          throw new MemoryBackendError("VERSION_CONFLICT", path);
+        }
+        await InMemoryBackend.prototype.delete.call(backend, path);
+        versions.delete(path);
+      };
+      return backend;
+    });
+    expect(failed).toContain(
+      "a version is never reused: a stale version fails after a delete and a re-create",
+    );
+  });
+
+  it("catches a tree move that checks the destination before the move into itself", async () => {
+    const failed = await failuresOf(() => {
+      const backend = new InMemoryBackend();
+      const moveTree = backend.moveTree?.bind(backend);
+      backend.moveTree = async (from, to) => {
+        if ((await backend.list(`${to}/`, 1)).length > 0) {
+          throw new MemoryBackendError("EXISTS", from);
+        }
+        return (moveTree as NonNullable<typeof moveTree>)(from, to);
+      };
+      return backend;
+    });
+    expect(failed).toEqual([
+      "moveTree, if offered, refuses in the contract's order, naming the file or the key",
+    ]);
+  });
+
+  it("catches a create that lets a file and a directory of one name in", async () => {
+    const failed = await failuresOf(() => {
+      const backend = new InMemoryBackend();
+      // Claims the tree rule, but its create does not make the checks.
+      const plain = new InMemoryBackend({ treeOperations: false });
+      backend.create = plain.create.bind(plain);
+      backend.read = plain.read.bind(plain);
+      backend.list = plain.list.bind(plain);
+      return backend;
+    });
+    expect(failed).toContain(
+      "create, if the backend enforces the tree, refuses a directory and a path under a file",
+    );
+    expect(failed).toContain(
+      "create, if the backend enforces the tree, never lets a file and a directory of one name both in",
     );
   });
 

@@ -1,6 +1,7 @@
 import {
   isMemoryBackendError,
   type MemoryBackend,
+  type MemoryBackendError,
   type MemoryBackendErrorCode,
 } from "./backend.js";
 
@@ -108,6 +109,24 @@ export function runBackendConformance(factory: BackendFactory, t: TestApi): void
       await b.delete("/memories/a.md");
       await rejectsWith(b.update("/memories/a.md", "two", v1), "NOT_FOUND", "update of deleted");
       equal(await b.read("/memories/a.md"), null, "an update must not recreate the file");
+    });
+
+    test("a version is never reused: a stale version fails after a delete and a re-create", async (b) => {
+      const first = await b.create("/memories/a.md", "first life");
+      await b.delete("/memories/a.md");
+      const second = await b.create("/memories/a.md", "second life");
+      check(second !== first, "a re-created file must not get its old version back");
+      await rejectsWith(
+        b.update("/memories/a.md", "stale write", first),
+        "VERSION_CONFLICT",
+        "update of a re-created file with the first life's version",
+      );
+      await rejectsWith(
+        b.delete("/memories/a.md", first),
+        "VERSION_CONFLICT",
+        "delete of a re-created file with the first life's version",
+      );
+      equal((await b.read("/memories/a.md"))?.content, "second life", "content after stale writes");
     });
 
     test("delete removes a file; a missing file is NOT_FOUND", async (b) => {
@@ -248,6 +267,23 @@ export function runBackendConformance(factory: BackendFactory, t: TestApi): void
       equal((await b.read("/memories/dir/c.md"))?.content, "edited", "a moved file is editable");
     });
 
+    test("a move, if offered, gives a new version: moving back does not revive the old one", async (b) => {
+      if (!b.moveTree && !b.move) return;
+      const move = async (from: string, to: string) => {
+        if (b.moveTree) await b.moveTree(from, to);
+        else await b.move?.(from, to);
+      };
+      const first = await b.create("/memories/a.md", "text");
+      await move("/memories/a.md", "/memories/b.md");
+      await move("/memories/b.md", "/memories/a.md");
+      await rejectsWith(
+        b.update("/memories/a.md", "stale write", first),
+        "VERSION_CONFLICT",
+        "update with the version from before two moves",
+      );
+      equal((await b.read("/memories/a.md"))?.content, "text", "content after a stale write");
+    });
+
     test("movePrefix, if offered, moves a whole directory or nothing", async (b) => {
       if (!b.movePrefix) return;
       for (const p of ["/memories/s/a", "/memories/s/b/c", "/memories/s2", "/memories/t/b/c"]) {
@@ -267,6 +303,144 @@ export function runBackendConformance(factory: BackendFactory, t: TestApi): void
       );
       equal((await b.read("/memories/u/v/b/c"))?.content, "/memories/s/b/c", "moved text");
       await rejectsWith(b.movePrefix("/memories/s/", "/memories/w/"), "NOT_FOUND", "empty source");
+    });
+
+    test("create, if the backend enforces the tree, refuses a directory and a path under a file", async (b) => {
+      if (!b.enforcesTree) return;
+      await b.create("/memories/d/x.md", "x");
+      await b.create("/memories/f.md", "f");
+      const directory = await rejectsWith(
+        b.create("/memories/d", "d"),
+        "IS_DIRECTORY",
+        "create of a directory's path",
+      );
+      equal(directory.path, "/memories/d", "IS_DIRECTORY path");
+      const underFile = await rejectsWith(
+        b.create("/memories/f.md/g/h.md", "h"),
+        "UNDER_FILE",
+        "create under a file",
+      );
+      equal(underFile.path, "/memories/f.md/g/h.md", "UNDER_FILE path");
+      equal(underFile.file, "/memories/f.md", "UNDER_FILE file");
+      await rejectsWith(b.create("/memories/f.md", "again"), "EXISTS", "create of a file's path");
+      equal(
+        (await b.list("/memories/")).map((e) => e.path),
+        ["/memories/d/x.md", "/memories/f.md"],
+        "nothing stored by refused creates",
+      );
+      await b.create("/memories/d.md", "a sibling whose name only starts like the directory");
+      await b.create("/memories/f.md2/x", "under a name that only starts like the file");
+    });
+
+    test("create, if the backend enforces the tree, never lets a file and a directory of one name both in", async (b) => {
+      if (!b.enforcesTree) return;
+      for (let round = 0; round < 8; round++) {
+        const base = `/memories/race${round}`;
+        const [file, under] = await Promise.allSettled([
+          b.create(base, "file"),
+          b.create(`${base}/b.md`, "under"),
+        ]);
+        const won = [file, under].filter((r) => r.status === "fulfilled").length;
+        equal(won, 1, `round ${round}: creates of ${base} and ${base}/b.md that succeeded`);
+        if (file.status === "rejected") {
+          check(
+            isMemoryBackendError(file.reason, "IS_DIRECTORY"),
+            "the file's create: IS_DIRECTORY",
+          );
+        }
+        if (under.status === "rejected") {
+          check(isMemoryBackendError(under.reason, "UNDER_FILE"), "the nested create: UNDER_FILE");
+        }
+      }
+    });
+
+    test("deleteTree, if offered, deletes a file or a directory and everything under it", async (b) => {
+      if (!b.deleteTree) return;
+      const paths = ["/memories/d/a", "/memories/d/e/f", "/memories/dd", "/memories/f.md"];
+      for (const p of paths) await b.create(p, p);
+      equal(await b.deleteTree("/memories/d"), 2, "count deleted for a directory");
+      equal(await b.deleteTree("/memories/f.md"), 1, "count deleted for a file");
+      equal(
+        (await b.list("/memories/")).map((e) => e.path),
+        ["/memories/dd"],
+        "left after the tree deletes",
+      );
+      await rejectsWith(b.deleteTree("/memories/d"), "NOT_FOUND", "tree delete of nothing");
+      await rejectsWith(
+        b.deleteTree("/memories/d"),
+        "NOT_FOUND",
+        "tree delete of a name that only prefixes another (/memories/dd)",
+      );
+      equal((await b.read("/memories/dd"))?.content, "/memories/dd", "the prefixed file is kept");
+    });
+
+    test("moveTree, if offered, moves a file or a directory and everything under it", async (b) => {
+      if (!b.moveTree) return;
+      for (const p of ["/memories/s/a", "/memories/s/b/c", "/memories/s2", "/memories/f.md"]) {
+        await b.create(p, p);
+      }
+      const before = await b.read("/memories/s/b/c");
+      equal(await b.moveTree("/memories/s", "/memories/u/v"), 2, "count moved (directory)");
+      equal(await b.moveTree("/memories/f.md", "/memories/u/g.md"), 1, "count moved (file)");
+      equal(
+        (await b.list("/memories/")).map((e) => e.path),
+        ["/memories/s2", "/memories/u/g.md", "/memories/u/v/a", "/memories/u/v/b/c"],
+        "after the tree moves",
+      );
+      const after = await b.read("/memories/u/v/b/c");
+      equal(after?.content, "/memories/s/b/c", "moved text");
+      check(after?.version !== before?.version, "a moved file gets a new version");
+      await b.update("/memories/u/v/b/c", "edited", after?.version ?? 0);
+      equal((await b.read("/memories/u/v/b/c"))?.content, "edited", "a moved file is editable");
+    });
+
+    test("moveTree, if offered, refuses in the contract's order, naming the file or the key", async (b) => {
+      if (!b.moveTree) return;
+      const files = [
+        "/memories/d/a.md",
+        "/memories/d/sub/\uff61", // first in code point order, second in UTF-16 order
+        "/memories/d/sub/😀",
+        "/memories/e/x.md",
+        "/memories/f.md",
+        "/memories/g.md",
+      ];
+      for (const p of files) await b.create(p, p);
+      const move = (from: string, to: string) => b.moveTree?.(from, to) ?? Promise.resolve(0);
+      // 1. nothing to move comes first, even onto itself
+      await rejectsWith(move("/memories/none", "/memories/none"), "NOT_FOUND", "missing source");
+      await rejectsWith(move("/memories/d/a", "/memories/z"), "NOT_FOUND", "a name prefix only");
+      // 2. onto itself
+      await rejectsWith(move("/memories/f.md", "/memories/f.md"), "EXISTS", "a file onto itself");
+      await rejectsWith(move("/memories/d", "/memories/d"), "EXISTS", "a directory onto itself");
+      // 3. a directory into itself, before the destination's existence
+      await rejectsWith(move("/memories/d", "/memories/d/sub"), "INTO_ITSELF", "into itself");
+      await rejectsWith(move("/memories/d", "/memories/d/new"), "INTO_ITSELF", "into itself");
+      // 4. the destination exists, as a file or as a directory
+      await rejectsWith(move("/memories/d", "/memories/f.md"), "EXISTS", "onto a file");
+      await rejectsWith(move("/memories/g.md", "/memories/e"), "EXISTS", "onto a directory");
+      // 5. the destination lies under a file (a file under itself included)
+      const under = await rejectsWith(
+        move("/memories/d", "/memories/f.md/x/y"),
+        "UNDER_FILE",
+        "under a file",
+      );
+      equal(under.file, "/memories/f.md", "the file named by UNDER_FILE");
+      const itself = await rejectsWith(
+        move("/memories/g.md", "/memories/g.md/h.md"),
+        "UNDER_FILE",
+        "a file under itself",
+      );
+      equal(itself.file, "/memories/g.md", "the file named for a file moved under itself");
+      // 6. a new path breaks a path rule: 16 levels is the most, so the files two levels
+      // below d break it at a destination 15 levels deep; the first in code point order is named
+      const deep = `/memories/${Array.from({ length: 15 }, (_, i) => `l${i}`).join("/")}`;
+      const invalid = await rejectsWith(move("/memories/d", deep), "INVALID_KEY", "too deep");
+      equal(invalid.key, `${deep}/sub/\uff61`, "the first invalid new key");
+      equal(
+        (await b.list("/memories/")).map((e) => e.path),
+        files,
+        "nothing changed by refused tree moves",
+      );
     });
   });
 }
@@ -288,11 +462,11 @@ async function rejectsWith(
   operation: Promise<unknown>,
   code: MemoryBackendErrorCode,
   what: string,
-): Promise<void> {
+): Promise<MemoryBackendError> {
   try {
     await operation;
   } catch (error) {
-    if (isMemoryBackendError(error, code)) return;
+    if (isMemoryBackendError(error, code)) return error;
     throw new Error(
       `conformance: ${what}: expected a MemoryBackendError ${code}, got ${String(error)}`,
     );

@@ -1,6 +1,6 @@
 import { MemoryPathError } from "@hms/memory-paths";
 import { describe, expect, it } from "vitest";
-import type { MemoryBackend } from "./backend.js";
+import { type MemoryBackend, MemoryBackendError } from "./backend.js";
 import { DEFAULT_MAX_FILE_BYTES, MemoryEngine } from "./engine.js";
 import { MemoryToolError } from "./errors.js";
 import { type BackendOperation, InMemoryBackend } from "./in-memory-backend.js";
@@ -370,6 +370,198 @@ describe("rename without atomic operations", () => {
       }),
     ).toBe("Successfully renamed /memories/a to /memories/b/c");
     expect(backend.snapshot()).toEqual({ "/memories/b/c": "x" });
+  });
+});
+
+describe("backend calls per command", () => {
+  // Which backend operations each command makes, in order (calls started together are listed
+  // in the order they were started). A remote backend pays one round trip per step.
+  async function callsOf(
+    options: { atomicOperations?: boolean; treeOperations?: boolean },
+    command: Record<string, unknown>,
+  ): Promise<BackendOperation[]> {
+    const calls: BackendOperation[] = [];
+    const backend = new InMemoryBackend({
+      ...options,
+      files: { "/memories/d/a.md": "a", "/memories/d/e/b.md": "b", "/memories/f.md": "f" },
+      beforeOperation: (operation) => void calls.push(operation),
+    });
+    await new MemoryEngine(backend).execute(command);
+    return calls;
+  }
+  const create = { command: "create", path: "/memories/d/e/new.md", file_text: "x" };
+  const deleteDirectory = { command: "delete", path: "/memories/d" };
+  const renameDirectory = { command: "rename", old_path: "/memories/d", new_path: "/memories/n" };
+
+  it("with the tree operations, a create, a delete and a rename are one call each", async () => {
+    expect(await callsOf({}, create)).toEqual(["create"]);
+    expect(await callsOf({}, deleteDirectory)).toEqual(["deleteTree"]);
+    expect(await callsOf({}, renameDirectory)).toEqual(["moveTree"]);
+  });
+
+  it("with only the older atomic operations, the engine checks first", async () => {
+    // The directory check and every ancestor's read together, then the create.
+    expect(await callsOf({ treeOperations: false }, create)).toEqual([
+      "list",
+      "read",
+      "read",
+      "create",
+    ]);
+    expect(await callsOf({ treeOperations: false }, deleteDirectory)).toEqual([
+      "delete",
+      "deletePrefix",
+    ]);
+    expect(await callsOf({ treeOperations: false }, renameDirectory)).toEqual([
+      "read",
+      "list",
+      "read",
+      "list",
+      "movePrefix",
+    ]);
+  });
+});
+
+describe("a backend that keeps the tree well formed", () => {
+  it("never lets a file and a directory of one name both be created by racing engines", async () => {
+    // Both engines run their commands at once; the backend yields before every operation, so
+    // each engine's checks run before either create. Without the tree rule in the backend,
+    // both checks pass and both creates succeed; with it, exactly one does.
+    const race = async (options: { treeOperations?: boolean }) => {
+      const backend = new InMemoryBackend({
+        ...options,
+        beforeOperation: () => new Promise((resolve) => setImmediate(resolve)),
+      });
+      const results = await Promise.allSettled([
+        new MemoryEngine(backend).create({
+          command: "create",
+          path: "/memories/a",
+          file_text: "file",
+        }),
+        new MemoryEngine(backend).create({
+          command: "create",
+          path: "/memories/a/b.md",
+          file_text: "under",
+        }),
+      ]);
+      return { results, files: Object.keys(backend.snapshot()) };
+    };
+
+    const unchecked = await race({ treeOperations: false });
+    expect(unchecked.files).toEqual(["/memories/a", "/memories/a/b.md"]); // the race the rule closes
+
+    const checked = await race({});
+    expect(checked.files).toHaveLength(1);
+    const refused = checked.results.find((r) => r.status === "rejected");
+    const reason = (refused as PromiseRejectedResult).reason as MemoryToolError;
+    expect([reason.code, reason.message]).toEqual(
+      checked.files[0] === "/memories/a"
+        ? [
+            "not_a_directory",
+            "Cannot create /memories/a/b.md because /memories/a is a file, not a directory. Choose a path that is not inside /memories/a.",
+          ]
+        : [
+            "is_a_directory",
+            "Cannot create /memories/a because it is a directory. Create a file inside it instead (a path starting with /memories/a/).",
+          ],
+    );
+  });
+
+  it("does not let a delete and re-create between a read and a write be overwritten", async () => {
+    // An edit reads the file, then another writer deletes and re-creates it before the
+    // edit's compare-and-set: the old version must not match the new file.
+    let replaced = false;
+    const backend: InMemoryBackend = new InMemoryBackend({
+      files: { "/memories/a.md": "one\n" },
+      beforeOperation: rival(async (operation) => {
+        if (operation !== "update" || replaced) return;
+        replaced = true;
+        await backend.delete("/memories/a.md");
+        await backend.create("/memories/a.md", "two\n");
+      }),
+    });
+    const memory = new MemoryEngine(backend, { retry: noWait });
+    const error = await failure(
+      memory.str_replace({
+        command: "str_replace",
+        path: "/memories/a.md",
+        old_str: "one",
+        new_str: "ONE",
+      }),
+    );
+    // The retry re-read the new file, which has no "one" in it: nothing was overwritten.
+    expect(error.code).toBe("no_match");
+    expect(backend.snapshot()).toEqual({ "/memories/a.md": "two\n" });
+  });
+
+  it("names the blocking file itself when the backend's refusal does not", async () => {
+    const backend = new InMemoryBackend({ files: { "/memories/f": "x" } });
+    const create = backend.create.bind(backend);
+    backend.create = async (path, content) => {
+      try {
+        return await create(path, content);
+      } catch (error) {
+        if (!(error instanceof MemoryBackendError)) throw error;
+        throw new MemoryBackendError(error.code, error.path); // no `file`
+      }
+    };
+    const error = await failure(
+      new MemoryEngine(backend).create({
+        command: "create",
+        path: "/memories/f/g/h.md",
+        file_text: "y",
+      }),
+    );
+    expect(error.message).toBe(
+      "Cannot create /memories/f/g/h.md because /memories/f is a file, not a directory. Choose a path that is not inside /memories/f.",
+    );
+  });
+
+  it("passes on a backend's invalid-key refusal that the path rules do not explain", async () => {
+    const backend = new InMemoryBackend({ files: { "/memories/a": "x" } });
+    const odd = new MemoryBackendError("INVALID_KEY", "/memories/a", "INVALID_KEY: too odd", {
+      key: "/memories/b",
+    });
+    backend.moveTree = async () => {
+      throw odd;
+    };
+    await expect(
+      new MemoryEngine(backend).rename({
+        command: "rename",
+        old_path: "/memories/a",
+        new_path: "/memories/b",
+      }),
+    ).rejects.toBe(odd);
+  });
+
+  it("reports a copy refused by the tree rule as the check would have (fallback rename)", async () => {
+    // A backend that enforces the tree on create but has no tree moves: the engine checks,
+    // then copies; another writer creates a file at the destination in between.
+    let raced = false;
+    const backend: InMemoryBackend = new InMemoryBackend({
+      files: { "/memories/d/a.md": "a" },
+      beforeOperation: rival(async (operation) => {
+        if (operation !== "create" || raced) return;
+        raced = true;
+        await backend.create("/memories/n", "another writer's file");
+      }),
+    });
+    backend.moveTree = undefined;
+    backend.movePrefix = undefined;
+    const error = await failure(
+      new MemoryEngine(backend).rename({
+        command: "rename",
+        old_path: "/memories/d",
+        new_path: "/memories/n",
+      }),
+    );
+    expect([error.code, error.message]).toEqual([
+      "already_exists",
+      "The destination /memories/n already exists",
+    ]);
+    expect(backend.snapshot()).toEqual({
+      "/memories/d/a.md": "a",
+      "/memories/n": "another writer's file",
+    });
   });
 });
 

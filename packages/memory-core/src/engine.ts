@@ -1,6 +1,8 @@
 import {
   ancestorPaths,
   baseName,
+  checkMemoryPath,
+  isSameOrUnder,
   isUnder,
   MEMORY_ROOT,
   MemoryPathError,
@@ -10,6 +12,7 @@ import {
 import {
   isMemoryBackendError,
   type MemoryBackend,
+  type MemoryBackendError,
   type MemoryVersion,
   type StoredFile,
 } from "./backend.js";
@@ -135,22 +138,36 @@ export class MemoryEngine {
       throw new MemoryToolError("is_a_directory", messages.createDirectory(path));
     }
     this.checkSize(path, text);
-    // Both checks at once: one round trip to a remote backend instead of two.
-    const [isDirectory, file] = await Promise.all([
-      this.isDirectory(path),
-      this.fileAncestor(path),
-    ]);
-    if (isDirectory) {
-      throw new MemoryToolError("is_a_directory", messages.createDirectory(path));
-    }
-    if (file) {
-      throw new MemoryToolError("not_a_directory", messages.createUnderFile(path, file));
+    if (!this.backend.enforcesTree) {
+      // Both checks at once: one round trip to a remote backend instead of two. (A backend
+      // that enforces the tree makes them in the create itself, with no race.)
+      const [isDirectory, file] = await Promise.all([
+        this.isDirectory(path),
+        this.fileAncestor(path),
+      ]);
+      if (isDirectory) {
+        throw new MemoryToolError("is_a_directory", messages.createDirectory(path));
+      }
+      if (file) {
+        throw new MemoryToolError("not_a_directory", messages.createUnderFile(path, file));
+      }
     }
     try {
       await this.backend.create(path, text);
     } catch (error) {
       if (isMemoryBackendError(error, "EXISTS")) {
         throw new MemoryToolError("already_exists", messages.alreadyExists(path));
+      }
+      if (isMemoryBackendError(error, "IS_DIRECTORY")) {
+        throw new MemoryToolError("is_a_directory", messages.createDirectory(path), {
+          cause: error,
+        });
+      }
+      if (isMemoryBackendError(error, "UNDER_FILE")) {
+        const file = await this.fileNamedBy(error, path);
+        throw new MemoryToolError("not_a_directory", messages.createUnderFile(path, file), {
+          cause: error,
+        });
       }
       throw this.translateWriteError(error, path, text);
     }
@@ -219,6 +236,18 @@ export class MemoryEngine {
     const path = pathParameter(input, "delete", "path");
     if (path === MEMORY_ROOT) throw new MemoryToolError("forbidden", messages.deleteRoot);
 
+    if (this.backend.deleteTree) {
+      // The file and everything under it in one atomic call.
+      try {
+        await this.backend.deleteTree(path);
+      } catch (error) {
+        if (isMemoryBackendError(error, "NOT_FOUND")) {
+          throw new MemoryToolError("not_found", messages.deleteNotFound(path), { cause: error });
+        }
+        throw error;
+      }
+      return messages.deleted(path);
+    }
     if (this.backend.deletePrefix) {
       // The file and everything under it at once (one round trip to a remote backend): the
       // path existed if either removed something.
@@ -262,6 +291,16 @@ export class MemoryEngine {
     if (from === MEMORY_ROOT) throw new MemoryToolError("forbidden", messages.renameRoot);
     if (to === MEMORY_ROOT) {
       throw new MemoryToolError("already_exists", messages.destinationExists(to));
+    }
+
+    if (this.backend.moveTree) {
+      // One atomic call that makes the checks below itself, in the same order.
+      try {
+        await this.backend.moveTree(from, to);
+      } catch (error) {
+        throw await this.translateMoveTreeError(error, from, to);
+      }
+      return messages.renamed(from, to);
     }
 
     // Every check's reads at once (one round trip to a remote backend), judged in order below.
@@ -356,7 +395,7 @@ export class MemoryEngine {
       }
       return;
     }
-    const copy = await this.copy(from, to, file);
+    const copy = await this.copy(from, to, file, { from, to });
     const left = await this.deleteOriginal(copy);
     if (left) {
       await ignoreNotFound(this.backend.delete(copy.to, copy.toVersion));
@@ -383,7 +422,7 @@ export class MemoryEngine {
       for (const move of moves) {
         const file = await this.backend.read(move.from);
         if (!file) continue; // deleted meanwhile: nothing to move
-        copies.push(await this.copy(move.from, move.to, file));
+        copies.push(await this.copy(move.from, move.to, file, { from, to }));
       }
     } catch (error) {
       for (const copy of copies) {
@@ -404,13 +443,42 @@ export class MemoryEngine {
     }
   }
 
-  private async copy(from: string, to: string, file: StoredFile): Promise<Copy> {
+  /**
+   * Copies one file of a rename of `rename.from` to `rename.to` (the file's own paths are
+   * `from` and `to`). A backend that enforces the tree can refuse the copy when another
+   * writer changed the destination's tree since the checks: that is reported as the check
+   * would have.
+   */
+  private async copy(
+    from: string,
+    to: string,
+    file: StoredFile,
+    rename: { from: string; to: string },
+  ): Promise<Copy> {
     try {
       const toVersion = await this.backend.create(to, file.content);
       return { from, to, fromVersion: file.version, toVersion };
     } catch (error) {
       if (isMemoryBackendError(error, "EXISTS")) {
         throw new MemoryToolError("already_exists", messages.destinationExists(to));
+      }
+      if (isMemoryBackendError(error, "IS_DIRECTORY")) {
+        throw new MemoryToolError("already_exists", messages.destinationExists(rename.to), {
+          cause: error,
+        });
+      }
+      if (isMemoryBackendError(error, "UNDER_FILE")) {
+        const blocking = await this.fileNamedBy(error, to);
+        if (isSameOrUnder(blocking, rename.to)) {
+          throw new MemoryToolError("already_exists", messages.destinationExists(rename.to), {
+            cause: error,
+          });
+        }
+        throw new MemoryToolError(
+          "not_a_directory",
+          messages.renameUnderFile(rename.from, rename.to, blocking),
+          { cause: error },
+        );
       }
       throw this.translateWriteError(error, to, file.content);
     }
@@ -454,6 +522,17 @@ export class MemoryEngine {
     return candidates.find((_, i) => files[i] !== null);
   }
 
+  /**
+   * The file an `UNDER_FILE` refusal about `path` names; looked up (one more round trip) for
+   * a backend that did not name it. Falls back to the refusal itself if none is found.
+   */
+  private async fileNamedBy(error: MemoryBackendError, path: string): Promise<string> {
+    if (error.file !== undefined) return error.file;
+    const file = await this.fileAncestor(path);
+    if (file === undefined) throw error;
+    return file;
+  }
+
   private checkSize(path: string, content: string): void {
     const bytes = utf8ByteLength(content);
     const limit = this.maxFileBytes;
@@ -472,6 +551,44 @@ export class MemoryEngine {
       );
     }
     return error;
+  }
+
+  /**
+   * A refusal of `moveTree` as the message of the check it stands for; the checks are those
+   * of the step-by-step rename below, in the same order, so the strings are the same.
+   */
+  private async translateMoveTreeError(error: unknown, from: string, to: string) {
+    if (!isMemoryBackendError(error)) return error;
+    const options = { cause: error };
+    switch (error.code) {
+      case "NOT_FOUND":
+        return new MemoryToolError("not_found", messages.renameNotFound(from), options);
+      case "EXISTS":
+      case "IS_DIRECTORY":
+        return new MemoryToolError("already_exists", messages.destinationExists(to), options);
+      case "INTO_ITSELF":
+        return new MemoryToolError("forbidden", messages.renameIntoItself(from, to), options);
+      case "UNDER_FILE": {
+        const file = await this.fileNamedBy(error, to);
+        return new MemoryToolError(
+          "not_a_directory",
+          messages.renameUnderFile(from, to, file),
+          options,
+        );
+      }
+      case "INVALID_KEY": {
+        // The path rule the new path breaks, worded as the engine words it.
+        const pathError = error.key === undefined ? null : checkMemoryPath(error.key);
+        if (!pathError) return error;
+        return new MemoryToolError(
+          "invalid_path",
+          messages.renameInvalidDestination(from, to, pathError.message),
+          { pathRule: pathError.rule, cause: error },
+        );
+      }
+      default:
+        return error;
+    }
   }
 
   private translateMoveError(error: unknown, from: string, to: string): unknown {

@@ -25,8 +25,25 @@ describe("InMemoryBackend", () => {
     expect(typeof atomic.deletePrefix).toBe("function");
     expect(typeof atomic.move).toBe("function");
     expect(typeof atomic.movePrefix).toBe("function");
+    expect(typeof atomic.deleteTree).toBe("function");
+    expect(typeof atomic.moveTree).toBe("function");
+    expect(atomic.enforcesTree).toBe(true);
+    const older = new InMemoryBackend({ treeOperations: false });
+    expect(typeof older.movePrefix).toBe("function");
+    expect("deleteTree" in older || "moveTree" in older || older.enforcesTree).toBe(false);
     const plain = new InMemoryBackend({ atomicOperations: false });
     expect("deletePrefix" in plain || "move" in plain || "movePrefix" in plain).toBe(false);
+    expect("deleteTree" in plain || "moveTree" in plain || plain.enforcesTree).toBe(false);
+  });
+
+  it("loads files as given, even a file and a directory of one name, which create refuses", async () => {
+    const backend = new InMemoryBackend();
+    backend.load({ "/memories/a": "file", "/memories/a/b": "under" });
+    expect(backend.snapshot()).toEqual({ "/memories/a": "file", "/memories/a/b": "under" });
+    await expect(backend.create("/memories/c/d", "x")).resolves.toBeDefined();
+    await expect(backend.create("/memories/c", "x")).rejects.toMatchObject({
+      code: "IS_DIRECTORY",
+    });
   });
 
   it("changes nothing when the hook throws", async () => {

@@ -1,4 +1,4 @@
-import { compareCodePoints, utf8ByteLength } from "@hms/memory-paths";
+import { checkMemoryPath, compareCodePoints, MEMORY_ROOT, utf8ByteLength } from "@hms/memory-paths";
 import {
   type FileEntry,
   type MemoryBackend,
@@ -16,7 +16,9 @@ export type BackendOperation =
   | "delete"
   | "deletePrefix"
   | "move"
-  | "movePrefix";
+  | "movePrefix"
+  | "deleteTree"
+  | "moveTree";
 
 /** Options of an {@link InMemoryBackend}. */
 export interface InMemoryBackendOptions {
@@ -25,10 +27,18 @@ export interface InMemoryBackendOptions {
   /** Largest text stored, in UTF-8 bytes (none by default). */
   maxFileBytes?: number;
   /**
-   * Whether to offer the optional atomic operations (`deletePrefix`, `move`, `movePrefix`).
-   * Default true. With false the engine's copy-then-delete fallbacks run instead.
+   * Whether to offer the optional atomic operations (`deletePrefix`, `move`, `movePrefix`,
+   * and, unless `treeOperations` is false, the tree ones). Default true. With false the
+   * engine checks the tree itself and its copy-then-delete fallbacks run instead.
    */
   atomicOperations?: boolean;
+  /**
+   * Whether to offer the tree capabilities too (`deleteTree`, `moveTree`, and `create`
+   * keeping the tree well formed: `enforcesTree`), when `atomicOperations` is on. Default
+   * true. With false the backend is one of the older kind: the engine checks before a create
+   * and deletes and renames with `deletePrefix`, `move` and `movePrefix`.
+   */
+  treeOperations?: boolean;
   /**
    * Awaited at the start of every operation, before it looks at the data. Each operation
    * then runs to completion without yielding, so it is atomic; awaiting here (a random
@@ -48,6 +58,9 @@ interface StoredRecord {
  * a useful backend for tests and for agents that need no persistence. Versions come from one
  * counter for the whole store, so a version is never reused, even by a file deleted and
  * created again.
+ *
+ * The starting `files` are stored as given, without the tree checks (so a test can start
+ * from a file and a directory of one name, as data written by another program can be).
  */
 export class InMemoryBackend implements MemoryBackend {
   readonly maxFileBytes: number | undefined;
@@ -58,17 +71,24 @@ export class InMemoryBackend implements MemoryBackend {
   declare deletePrefix?: (prefix: string) => Promise<number>;
   declare move?: (from: string, to: string, expectedVersion?: MemoryVersion) => Promise<void>;
   declare movePrefix?: (fromPrefix: string, toPrefix: string) => Promise<number>;
+  declare deleteTree?: (path: string) => Promise<number>;
+  declare moveTree?: (from: string, to: string) => Promise<number>;
+  /** Whether `create` keeps the tree well formed (with the tree operations). */
+  readonly enforcesTree: boolean;
 
   constructor(options: InMemoryBackendOptions = {}) {
     this.maxFileBytes = options.maxFileBytes;
     this.hook = options.beforeOperation;
-    for (const [path, content] of Object.entries(options.files ?? {})) {
-      this.records.set(path, { content, version: ++this.lastVersion });
-    }
+    this.load(options.files ?? {});
     if (options.atomicOperations !== false) {
       this.deletePrefix = (prefix) => this.deleteAllUnder(prefix);
       this.move = (from, to, expectedVersion) => this.moveOne(from, to, expectedVersion);
       this.movePrefix = (fromPrefix, toPrefix) => this.moveAllUnder(fromPrefix, toPrefix);
+    }
+    this.enforcesTree = options.atomicOperations !== false && options.treeOperations !== false;
+    if (this.enforcesTree) {
+      this.deleteTree = (path) => this.deleteWithAllUnder(path);
+      this.moveTree = (from, to) => this.moveWithAllUnder(from, to);
     }
   }
 
@@ -90,6 +110,12 @@ export class InMemoryBackend implements MemoryBackend {
   async create(path: string, content: string): Promise<MemoryVersion> {
     await this.hook?.("create", path);
     if (this.records.has(path)) throw new MemoryBackendError("EXISTS", path);
+    if (this.enforcesTree) {
+      if (this.keysUnder(`${path}/`).length > 0) {
+        throw new MemoryBackendError("IS_DIRECTORY", path, `IS_DIRECTORY: ${path} is a directory`);
+      }
+      this.refuseUnderFile(path, path);
+    }
     this.checkSize(path, content);
     const version = ++this.lastVersion;
     this.records.set(path, { content, version });
@@ -121,6 +147,18 @@ export class InMemoryBackend implements MemoryBackend {
       throw new MemoryBackendError("VERSION_CONFLICT", path);
     }
     this.records.delete(path);
+  }
+
+  /**
+   * Stores `files` (path to text) as given, each with a new version, replacing any file at
+   * the same path: no hook, no size or tree checks. For tests that start from a state the
+   * engine never makes but data written by another program can hold, such as a file and a
+   * directory of one name.
+   */
+  load(files: Record<string, string>): void {
+    for (const [path, content] of Object.entries(files)) {
+      this.records.set(path, { content, version: ++this.lastVersion });
+    }
   }
 
   /** Every file, path to text, in code point order of path. */
@@ -166,6 +204,65 @@ export class InMemoryBackend implements MemoryBackend {
       this.records.set(to, { content: record.content, version: ++this.lastVersion });
     }
     return moves.length;
+  }
+
+  private async deleteWithAllUnder(path: string): Promise<number> {
+    await this.hook?.("deleteTree", path);
+    const keys = this.treeKeys(path);
+    if (keys.length === 0) throw new MemoryBackendError("NOT_FOUND", path);
+    for (const key of keys) this.records.delete(key);
+    return keys.length;
+  }
+
+  private async moveWithAllUnder(from: string, to: string): Promise<number> {
+    await this.hook?.("moveTree", from);
+    // The checks of MemoryBackend.moveTree, in its order.
+    const keys = this.treeKeys(from);
+    if (keys.length === 0) throw new MemoryBackendError("NOT_FOUND", from);
+    if (to === from) throw new MemoryBackendError("EXISTS", from, `EXISTS: ${to} is ${from}`);
+    if (keys.some((key) => key !== from) && to.startsWith(`${from}/`)) {
+      throw new MemoryBackendError("INTO_ITSELF", from, `INTO_ITSELF: ${to} lies inside ${from}`);
+    }
+    if (this.treeKeys(to).length > 0) {
+      throw new MemoryBackendError("EXISTS", from, `EXISTS: ${to} exists`);
+    }
+    this.refuseUnderFile(from, to);
+    const moves = keys.map((key) => [key, to + key.slice(from.length)] as const);
+    for (const [, key] of moves) {
+      const error = checkMemoryPath(key);
+      if (error) {
+        throw new MemoryBackendError("INVALID_KEY", from, `INVALID_KEY: ${error.message}`, { key });
+      }
+    }
+    for (const [oldKey, newKey] of moves) {
+      const record = this.records.get(oldKey) as StoredRecord;
+      this.records.delete(oldKey);
+      this.records.set(newKey, { content: record.content, version: ++this.lastVersion });
+    }
+    return moves.length;
+  }
+
+  /** Throws `UNDER_FILE` (about `path`) if a proper ancestor of `target` is a file. */
+  private refuseUnderFile(path: string, target: string): void {
+    if (!target.startsWith(`${MEMORY_ROOT}/`)) return;
+    for (let i = target.indexOf("/", MEMORY_ROOT.length + 1); i !== -1; ) {
+      const ancestor = target.slice(0, i);
+      if (this.records.has(ancestor)) {
+        throw new MemoryBackendError(
+          "UNDER_FILE",
+          path,
+          `UNDER_FILE: ${target} would lie under the file ${ancestor}`,
+          { file: ancestor },
+        );
+      }
+      i = target.indexOf("/", i + 1);
+    }
+  }
+
+  /** `path` (if it is a file) and every key under `path/`, in code point order. */
+  private treeKeys(path: string): string[] {
+    const under = this.keysUnder(`${path}/`);
+    return this.records.has(path) ? [path, ...under] : under;
   }
 
   private keysUnder(prefix: string): string[] {

@@ -11,6 +11,7 @@ export {
   type MemoryBackend,
   MemoryBackendError,
   type MemoryBackendErrorCode,
+  type MemoryBackendErrorDetails,
   type MemoryVersion,
   type StoredFile,
 } from "./backend.js";

@@ -13,9 +13,11 @@ export {
   type CommandVector,
   type CommandVectors,
   compareOutcome,
+  createFiles,
   readCommandVectors,
   runCommandVector,
   runCommandVectors,
+  type SeedFiles,
   type VectorOutcome,
   vectorEngineOptions,
 } from "./vectors.js";

@@ -6,6 +6,7 @@ export type StoreErrorCode =
   | "INVALID_ARGUMENT"
   | "NOT_FOUND"
   | "EXISTS"
+  | "PATH_CONFLICT"
   | "VERSION_CONFLICT"
   | "TOO_LARGE";
 

@@ -22,3 +22,22 @@ export function isMemoryFile(key: string, tags: readonly string[]): boolean {
 export function memoryFileKeyProblem(key: string): string | undefined {
   return checkMemoryPath(key)?.message;
 }
+
+/**
+ * The proper ancestors of `key` below {@link MEMORY_ROOT}, shortest first, read from the key's
+ * slashes: `/memories/a/b/c.md` gives `["/memories/a", "/memories/a/b"]`; a key outside
+ * `/memories/` has none. These are the keys that, if they exist, would make `key` lie under a
+ * file.
+ */
+export function memoryAncestors(key: string): string[] {
+  const out: string[] = [];
+  if (!key.startsWith(`${MEMORY_ROOT}/`)) return out;
+  for (
+    let at = key.indexOf("/", MEMORY_ROOT.length + 1);
+    at !== -1;
+    at = key.indexOf("/", at + 1)
+  ) {
+    out.push(key.slice(0, at));
+  }
+  return out;
+}

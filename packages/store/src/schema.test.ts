@@ -82,6 +82,53 @@ describe("schema migrations", () => {
     }
   });
 
+  it("upgrades a version-3 file to a version clock that starts above every stored version", () => {
+    const file = join(dir, "v3.sqlite");
+    const old = new Database(file);
+    migrate(old, 3);
+    const insert = old.prepare(
+      `INSERT INTO memories (key, text, tags, metadata, version, hash, bytes, created_at, updated_at)
+       VALUES (?, ?, '[]', '{}', ?, 'sha256:x', 1, '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z')`,
+    );
+    insert.run("/memories/often-edited.md", "a", 7);
+    insert.run("/memories/new.md", "b", 1);
+    old.close();
+
+    const store = MemoryStore.open(file);
+    try {
+      expect(store.stats().schema_version).toBe(SCHEMA_VERSION);
+      // Stored versions are kept as they were.
+      expect(store.get("/memories/often-edited.md")?.version).toBe(7);
+      expect(store.get("/memories/new.md")?.version).toBe(1);
+      // A deleted and re-created key continues above every version in the store, so a
+      // writer holding version 1 of the deleted file cannot overwrite the new one.
+      store.forget("/memories/new.md");
+      const again = store.remember({ key: "/memories/new.md", text: "c" });
+      expect(again.version).toBeGreaterThan(7);
+      expect(() =>
+        store.remember({ key: "/memories/new.md", text: "stale", expectedVersion: 1 }),
+      ).toThrow(/is at version \d+, not the expected version 1/);
+      expect(store.remember({ key: "/memories/often-edited.md", text: "d" }).version).toBe(
+        again.version + 1,
+      );
+    } finally {
+      store.close();
+    }
+  });
+
+  it("upgrades an empty version-3 file, whose first write is version 1", () => {
+    const file = join(dir, "empty-v3.sqlite");
+    const old = new Database(file);
+    migrate(old, 3);
+    old.close();
+    const store = MemoryStore.open(file);
+    try {
+      expect(store.remember({ key: "k", text: "x" }).version).toBe(1);
+    } finally {
+      store.close();
+    }
+  });
+
   it("refuses a file from a newer schema instead of guessing", () => {
     const file = join(dir, "new.sqlite");
     const db = new Database(file);

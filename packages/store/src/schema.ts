@@ -128,6 +128,27 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 4,
+    description:
+      "a store-wide version clock, so a key's version never returns to a value it had before " +
+      "(a key deleted and created again, or a key moved onto, continues above every version " +
+      "ever written)",
+    up(db) {
+      // One row. Every write takes its new version(s) from here in its own transaction, so
+      // versions only grow, store-wide, across processes (writes hold SQLite's write lock).
+      // A store from before this migration starts above every version it still holds; the
+      // versions of keys it deleted before the migration are not recorded anywhere, so they
+      // cannot be taken into account.
+      db.exec(`
+        CREATE TABLE version_clock (
+          id    INTEGER PRIMARY KEY CHECK (id = 1),
+          value INTEGER NOT NULL CHECK (value >= 0)
+        );
+        INSERT INTO version_clock (id, value) SELECT 1, coalesce(max(version), 0) FROM memories;
+      `);
+    },
+  },
 ];
 
 /** The schema version this code writes. */

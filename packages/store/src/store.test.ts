@@ -2,8 +2,10 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { StoreError } from "./errors.js";
+import { SCHEMA_VERSION } from "./schema.js";
 import { MemoryStore } from "./store.js";
 
 let dir: string;
@@ -31,17 +33,18 @@ function refusal(action: () => unknown): StoreError {
 }
 
 describe("remember and get", () => {
-  it("creates a record with version 1, hash, size and times", () => {
+  it("creates a record with a version, hash, size and times", () => {
     const text = "héllo\nworld";
     const result = store.remember({ key: "notes/a", text, tags: ["t1"], metadata: { n: 1 } });
-    expect(result).toMatchObject({ key: "notes/a", version: 1, bytes: 12, created: true });
+    expect(result).toMatchObject({ key: "notes/a", bytes: 12, created: true });
+    expect(result.version).toBeGreaterThanOrEqual(1);
     const record = store.get("notes/a");
     expect(record).toMatchObject({
       key: "notes/a",
       text,
       tags: ["t1"],
       metadata: { n: 1 },
-      version: 1,
+      version: result.version,
       bytes: 12,
       hash: `sha256:${createHash("sha256").update(text).digest("hex")}`,
     });
@@ -51,12 +54,14 @@ describe("remember and get", () => {
   });
 
   it("replaces, incrementing the version and keeping omitted tags and metadata", () => {
-    store.remember({ key: "k", text: "one", tags: ["a", "b"], metadata: { x: 1 } });
+    const first = store.remember({ key: "k", text: "one", tags: ["a", "b"], metadata: { x: 1 } });
     const second = store.remember({ key: "k", text: "two" });
-    expect(second).toMatchObject({ version: 2, created: false });
+    expect(second.created).toBe(false);
+    expect(second.version).toBeGreaterThan(first.version);
     expect(store.get("k")).toMatchObject({ text: "two", tags: ["a", "b"], metadata: { x: 1 } });
-    store.remember({ key: "k", text: "three", tags: [], metadata: {} });
-    expect(store.get("k")).toMatchObject({ version: 3, tags: [], metadata: {} });
+    const third = store.remember({ key: "k", text: "three", tags: [], metadata: {} });
+    expect(third.version).toBeGreaterThan(second.version);
+    expect(store.get("k")).toMatchObject({ version: third.version, tags: [], metadata: {} });
     expect(store.list({ tag: "a" }).items).toEqual([]);
   });
 
@@ -73,13 +78,13 @@ describe("remember and get", () => {
   });
 
   it("applies expected_version as compare-and-set", () => {
-    store.remember({ key: "k", text: "one" });
-    store.remember({ key: "k", text: "two", expectedVersion: 1 });
-    const error = refusal(() => store.remember({ key: "k", text: "three", expectedVersion: 1 }));
+    const one = store.remember({ key: "k", text: "one" }).version;
+    const two = store.remember({ key: "k", text: "two", expectedVersion: one }).version;
+    const error = refusal(() => store.remember({ key: "k", text: "three", expectedVersion: one }));
     expect(error.code).toBe("VERSION_CONFLICT");
-    expect(error.message).toBe("k is at version 2, not the expected version 1");
-    expect(error.details).toMatchObject({ current_version: 2, expected_version: 1 });
-    expect(store.get("k")).toMatchObject({ text: "two", version: 2 });
+    expect(error.message).toBe(`k is at version ${two}, not the expected version ${one}`);
+    expect(error.details).toEqual({ key: "k", current_version: two, expected_version: one });
+    expect(store.get("k")).toMatchObject({ text: "two", version: two });
   });
 
   it("answers NOT_FOUND to expected_version on a missing key, and stores nothing", () => {
@@ -177,11 +182,76 @@ describe("remember and get", () => {
   });
 
   it("persists across close and reopen", () => {
-    store.remember({ key: "k", text: "durable", tags: ["t"] });
+    const { version } = store.remember({ key: "k", text: "durable", tags: ["t"] });
     store.close();
     store = MemoryStore.open(join(dir, "store.sqlite"));
-    expect(store.get("k")).toMatchObject({ text: "durable", tags: ["t"], version: 1 });
+    expect(store.get("k")).toMatchObject({ text: "durable", tags: ["t"], version });
     expect(store.recall("durable").hits[0]?.key).toBe("k");
+  });
+});
+
+describe("versions are never reused for a key", () => {
+  it("refuses a stale expected_version after the key is deleted and created again", () => {
+    const old = store.remember({ key: "/memories/a.md", text: "old" }).version;
+    store.forget("/memories/a.md");
+    const created = store.remember({ key: "/memories/a.md", text: "new" });
+    expect(created.created).toBe(true);
+    expect(created.version).toBeGreaterThan(old);
+    // A writer still holding version `old` of the deleted file must not overwrite the new one.
+    const error = refusal(() =>
+      store.remember({ key: "/memories/a.md", text: "stale edit", expectedVersion: old }),
+    );
+    expect(error.code).toBe("VERSION_CONFLICT");
+    expect(error.details).toEqual({
+      key: "/memories/a.md",
+      current_version: created.version,
+      expected_version: old,
+    });
+    expect(refusal(() => store.forget("/memories/a.md", { expectedVersion: old })).code).toBe(
+      "VERSION_CONFLICT",
+    );
+    expect(store.get("/memories/a.md")).toMatchObject({ text: "new", version: created.version });
+  });
+
+  it("gives a key a version above all it had, after a prefix delete or a move onto it", () => {
+    let highest = 0;
+    for (let i = 0; i < 3; i++) highest = store.remember({ key: "p/k", text: `${i}` }).version;
+    store.forgetPrefix("p/");
+    expect(store.remember({ key: "p/k", text: "again" }).version).toBeGreaterThan(highest);
+
+    highest = store.remember({ key: "target", text: "first" }).version;
+    store.forget("target");
+    store.remember({ key: "source", text: "moved" });
+    store.move("source", "target");
+    const moved = store.get("target")?.version ?? 0;
+    expect(moved).toBeGreaterThan(highest);
+
+    store.remember({ key: "dir/x", text: "x" });
+    store.movePrefix("dir/", "other/");
+    store.movePrefix("other/", "dir/");
+    expect(store.get("dir/x")?.version).toBeGreaterThan(moved);
+  });
+
+  it("keeps one clock for every process on the file, and across reopening", () => {
+    const file = join(dir, "store.sqlite");
+    const other = MemoryStore.open(file);
+    try {
+      const seen: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        seen.push(store.remember({ key: "shared", text: `a${i}` }).version);
+        other.forget("shared");
+        seen.push(other.remember({ key: "shared", text: `b${i}` }).version);
+      }
+      expect(seen).toEqual([...seen].sort((a, b) => a - b));
+      expect(new Set(seen).size).toBe(seen.length);
+    } finally {
+      other.close();
+    }
+    const last = store.get("shared")?.version ?? Number.POSITIVE_INFINITY;
+    store.forget("shared");
+    store.close();
+    store = MemoryStore.open(file);
+    expect(store.remember({ key: "shared", text: "after reopen" }).version).toBeGreaterThan(last);
   });
 });
 
@@ -227,9 +297,9 @@ describe("list and export", () => {
   it("filters by tag, and reports sizes, versions and tags", () => {
     store.remember({ key: "m1", text: "abc", tags: ["keep"] });
     store.remember({ key: "m2", text: "abcd", tags: ["other"] });
-    store.remember({ key: "m1", text: "abcdef" });
+    const { version } = store.remember({ key: "m1", text: "abcdef" });
     expect(store.list({ tag: "keep" }).items).toEqual([
-      expect.objectContaining({ key: "m1", bytes: 6, version: 2, tags: ["keep"] }),
+      expect.objectContaining({ key: "m1", bytes: 6, version, tags: ["keep"] }),
     ]);
   });
 
@@ -250,7 +320,8 @@ describe("list and export", () => {
     store.remember({ key: "other", text: "y" });
     const first = store.export({ prefix: "e", limit: 3 });
     expect(first.memories.map((m) => m.key)).toEqual(["e0", "e1", "e2"]);
-    expect(first.memories[0]).toMatchObject({ text: "text 0", tags: ["x"], version: 1 });
+    expect(first.memories[0]).toEqual(store.get("e0"));
+    expect(first.memories[0]).toMatchObject({ text: "text 0", tags: ["x"] });
     const second = store.export({ prefix: "e", limit: 3, cursor: first.next_cursor ?? "" });
     expect(second.memories.map((m) => m.key)).toEqual(["e3", "e4"]);
     expect(second.next_cursor).toBeNull();
@@ -259,9 +330,11 @@ describe("list and export", () => {
 
 describe("forget", () => {
   it("deletes one key, with an optional expected version", () => {
-    store.remember({ key: "k", text: "x" });
-    expect(refusal(() => store.forget("k", { expectedVersion: 2 })).code).toBe("VERSION_CONFLICT");
-    expect(store.forget("k", { expectedVersion: 1 })).toEqual({ deleted: 1 });
+    const { version } = store.remember({ key: "k", text: "x" });
+    expect(refusal(() => store.forget("k", { expectedVersion: version + 1 })).code).toBe(
+      "VERSION_CONFLICT",
+    );
+    expect(store.forget("k", { expectedVersion: version })).toEqual({ deleted: 1 });
     expect(store.get("k")).toBeUndefined();
     expect(refusal(() => store.forget("k")).code).toBe("NOT_FOUND");
   });
@@ -288,50 +361,53 @@ describe("move", () => {
       text: "body",
       tags: ["t"],
       metadata: { m: true },
-      version: 2,
       created_at: before?.created_at,
     });
+    expect(store.get("b")?.version).toBeGreaterThan(before?.version ?? Number.POSITIVE_INFINITY);
     expect(store.list({ tag: "t" }).items.map((item) => item.key)).toEqual(["b"]);
     expect(store.recall("body").hits[0]?.key).toBe("b");
   });
 
   it("refuses a missing source, an existing destination and a stale version", () => {
-    store.remember({ key: "a", text: "1" });
+    const a = store.remember({ key: "a", text: "1" }).version;
     store.remember({ key: "b", text: "2" });
     expect(refusal(() => store.move("missing", "c")).code).toBe("NOT_FOUND");
     expect(refusal(() => store.move("a", "b")).code).toBe("EXISTS");
     expect(refusal(() => store.move("a", "a")).code).toBe("EXISTS");
-    expect(refusal(() => store.move("a", "c", { expectedVersion: 5 })).code).toBe(
+    expect(refusal(() => store.move("a", "c", { expectedVersion: a + 5 })).code).toBe(
       "VERSION_CONFLICT",
     );
     expect(store.list().items.map((item) => item.key)).toEqual(["a", "b"]);
-    expect(store.move("a", "c", { expectedVersion: 1 })).toEqual({ moved: 1 });
+    expect(store.move("a", "c", { expectedVersion: a })).toEqual({ moved: 1 });
   });
 
   it("moves a whole prefix in one transaction", () => {
     for (const key of ["/d/x", "/d/y/z", "/dd"]) store.remember({ key, text: key });
+    const before = store.get("/dd")?.version ?? Number.POSITIVE_INFINITY;
     expect(store.movePrefix("/d/", "/e/")).toEqual({ moved: 2 });
     expect(store.list().items.map((item) => item.key)).toEqual(["/dd", "/e/x", "/e/y/z"]);
-    expect(store.get("/e/y/z")).toMatchObject({ text: "/d/y/z", version: 2 });
+    expect(store.get("/e/y/z")?.text).toBe("/d/y/z");
+    expect(store.get("/e/x")?.version).toBeGreaterThan(before);
+    expect(store.get("/e/y/z")?.version).toBeGreaterThan(store.get("/e/x")?.version ?? 0);
   });
 
   it("changes nothing when any destination exists", () => {
     for (const key of ["/d/1", "/d/2", "/d/3", "/e/2"]) store.remember({ key, text: key });
+    const before = store.export().memories;
     const error = refusal(() => store.movePrefix("/d/", "/e/"));
     expect(error.code).toBe("EXISTS");
     expect(error.message).toContain("/e/2");
-    expect(store.list().items.map((item) => item.key)).toEqual(["/d/1", "/d/2", "/d/3", "/e/2"]);
-    expect(store.get("/d/1")?.version).toBe(1);
+    expect(store.export().memories).toEqual(before);
   });
 
   it("refuses a missing prefix, a move under itself, and destinations that are too long", () => {
-    store.remember({ key: "/d/x", text: "x" });
+    const { version } = store.remember({ key: "/d/x", text: "x" });
     expect(refusal(() => store.movePrefix("/nothing/", "/e/")).code).toBe("NOT_FOUND");
     expect(refusal(() => store.movePrefix("/d/", "/d/sub/")).code).toBe("INVALID_ARGUMENT");
     expect(refusal(() => store.movePrefix("/d/", `/${"x".repeat(510)}/`)).code).toBe(
       "INVALID_ARGUMENT",
     );
-    expect(store.get("/d/x")?.version).toBe(1);
+    expect(store.get("/d/x")?.version).toBe(version);
   });
 });
 
@@ -356,6 +432,45 @@ describe("recall", () => {
     expect(hits[0]?.key).toBe("/memories/work.md");
     for (let i = 1; i < hits.length; i++) {
       expect(hits[i - 1]?.score).toBeGreaterThanOrEqual(hits[i]?.score ?? 0);
+    }
+  });
+
+  it("scores each hit by its BM25 relative to the best hit, which scores exactly 1", () => {
+    const { hits } = store.recall("cats");
+    expect(hits.map((hit) => hit.key)).toEqual(["note/cats", "/memories/pets.md"]);
+    expect(hits[0]?.score).toBe(1);
+    // The ratio of FTS5's own BM25 scores, read from the same file.
+    const db = new Database(join(dir, "store.sqlite"), { readonly: true });
+    try {
+      const bm25 = new Map(
+        (
+          db
+            .prepare(
+              `SELECT m.key, -bm25(memories_fts) AS score FROM memories_fts
+               JOIN memories m ON m.id = memories_fts.rowid WHERE memories_fts MATCH '"cats"'`,
+            )
+            .all() as { key: string; score: number }[]
+        ).map((row) => [row.key, row.score]),
+      );
+      const raw = (key: string) => bm25.get(key) ?? Number.NaN;
+      expect(hits[1]?.score).toBeCloseTo(raw("/memories/pets.md") / raw("note/cats"), 12);
+      // Raw BM25 here is tiny (IDF is floored when most memories hold the word); the relative
+      // score reads as what it is.
+      expect(raw("note/cats")).toBeLessThan(0.01);
+    } finally {
+      db.close();
+    }
+    expect(hits[1]?.score).toBeGreaterThan(0);
+    expect(hits[1]?.score).toBeLessThan(1);
+  });
+
+  it("gives the only hit of a one-memory store a score of 1", () => {
+    const single = MemoryStore.open(join(dir, "single.sqlite"));
+    try {
+      single.remember({ key: "/memories/acme.md", text: "Acme prefers email follow-ups." });
+      expect(single.recall("how to contact Acme").hits.map((hit) => hit.score)).toEqual([1]);
+    } finally {
+      single.close();
     }
   });
 
@@ -468,7 +583,7 @@ describe("stats", () => {
     expect(store.stats()).toEqual({
       memories: 2,
       bytes: 7,
-      schema_version: 3,
+      schema_version: SCHEMA_VERSION,
       recall: { build: "lexical", model: null, pending: 0 },
     });
   });
@@ -501,8 +616,10 @@ describe("memory files", () => {
   });
 
   it("cannot be moved or re-tagged onto an invalid path", () => {
-    store.remember({ key: "/memories/dir/a.md", text: "x", tags: ["memory-file"] });
-    store.remember({ key: "plain", text: "x" });
+    const before = [
+      store.remember({ key: "/memories/dir/a.md", text: "x", tags: ["memory-file"] }),
+      store.remember({ key: "plain", text: "x" }),
+    ].map((written) => [written.key, written.version]);
     expect(refusal(() => store.move("/memories/dir/a.md", "elsewhere/a.md")).code).toBe(
       "INVALID_ARGUMENT",
     );
@@ -513,10 +630,7 @@ describe("memory files", () => {
     expect(
       refusal(() => store.remember({ key: "plain", text: "y", tags: ["memory-file"] })).code,
     ).toBe("INVALID_ARGUMENT");
-    expect(store.list().items.map((item) => [item.key, item.version])).toEqual([
-      ["/memories/dir/a.md", 1],
-      ["plain", 1],
-    ]);
+    expect(store.list().items.map((item) => [item.key, item.version])).toEqual(before);
   });
 });
 
@@ -527,11 +641,14 @@ describe("rememberMany", () => {
       { key: "bulk/2", text: "two", tags: ["b"] },
       { key: "bulk/1", text: "one again" },
     ]);
-    expect(results.map((r) => [r.key, r.version, r.created])).toEqual([
-      ["bulk/1", 1, true],
-      ["bulk/2", 1, true],
-      ["bulk/1", 2, false],
+    expect(results.map((r) => [r.key, r.created])).toEqual([
+      ["bulk/1", true],
+      ["bulk/2", true],
+      ["bulk/1", false],
     ]);
+    const [one, , again] = results;
+    expect(again?.version).toBeGreaterThan(one?.version ?? Number.POSITIVE_INFINITY);
+    expect(store.get("bulk/1")?.version).toBe(again?.version);
     const error = refusal(() =>
       store.rememberMany([
         { key: "bulk/3", text: "three" },

@@ -16,7 +16,7 @@ import {
   type Limits,
   MAX_TEXT_BYTES_CEILING,
 } from "./limits.js";
-import { isMemoryFile, memoryFileKeyProblem } from "./memory-file.js";
+import { isMemoryFile, memoryAncestors, memoryFileKeyProblem } from "./memory-file.js";
 import { excerptOf } from "./recall/excerpt.js";
 import { Highlighter } from "./recall/highlight.js";
 import { DEFAULT_FUSION, type FusionParams, HybridRanker } from "./recall/hybrid.js";
@@ -32,7 +32,11 @@ export interface MemoryRecord {
   readonly text: string;
   readonly tags: string[];
   readonly metadata: Record<string, unknown>;
-  /** 1 on creation, +1 on every change (including a move). */
+  /**
+   * Grows on every change (including a move) and never returns to a value the key had
+   * before, even after a delete and re-create: every write takes the next value of a
+   * store-wide clock. Compare versions for equality only.
+   */
   readonly version: number;
   /** `sha256:` + lowercase hex of the UTF-8 text. */
   readonly hash: string;
@@ -109,7 +113,11 @@ export interface RecallOptions extends Selection {
 
 export interface RecallHit {
   readonly key: string;
-  /** Relevance; higher is better. */
+  /**
+   * Relevance in [0, 1], higher is better, comparable only among the hits of one query. Lexical
+   * build: the hit's BM25 divided by the best hit's (the best scores exactly 1). Hybrid build:
+   * the fused score (`fuse` in `recall/hybrid.ts`).
+   */
   readonly score: number;
   /** A verbatim passage of the memory's text. */
   readonly excerpt: string;
@@ -247,6 +255,25 @@ function notFound(key: string): StoreError {
 }
 
 /**
+ * Why giving a memory-file key existence would make a key both a file and a directory:
+ * `directory` when keys lie under it, `file` when one of its ancestors is a key. `path` is the
+ * key that is a directory, or the shortest ancestor that is a file.
+ */
+interface TreeConflict {
+  readonly conflict: "directory" | "file";
+  readonly path: string;
+  /** Says what is in the way, for the error message. */
+  readonly reason: string;
+}
+
+function pathConflict(action: string, found: TreeConflict): StoreError {
+  return new StoreError("PATH_CONFLICT", `${action}: ${found.reason}`, {
+    conflict: found.conflict,
+    path: found.path,
+  });
+}
+
+/**
  * One store: a SQLite file in WAL mode holding one namespace's memories.
  *
  * Every write is one IMMEDIATE transaction, so concurrent writers (threads of this process or
@@ -339,7 +366,7 @@ export class MemoryStore {
 
   /**
    * Creates or replaces a memory, subject to its preconditions, in one transaction.
-   * Every successful call increments the version.
+   * Every successful call gives the memory a new version (the clock's next value).
    */
   remember(input: RememberInput): RememberResult {
     const write = this.#prepareRemember(input);
@@ -386,13 +413,18 @@ export class MemoryStore {
         }
         const finalTags = tags ?? [];
         this.#checkMemoryFile(key, finalTags);
+        if (isMemoryFile(key, finalTags)) {
+          const found = this.#treeConflict(key);
+          if (found !== undefined) throw pathConflict(`cannot create ${key}`, found);
+        }
+        const version = this.#nextVersions(1);
         const id = Number(
           this.#sql.insert.run({
             key,
             text,
             tags: JSON.stringify(finalTags),
             metadata: metadata ?? "{}",
-            version: 1,
+            version,
             hash,
             bytes,
             created_at: at,
@@ -400,7 +432,7 @@ export class MemoryStore {
           }).lastInsertRowid,
         );
         for (const tag of finalTags) this.#sql.addTag.run(tag, id);
-        return { key, version: 1, bytes, hash, created: true, updated_at: at };
+        return { key, version, bytes, hash, created: true, updated_at: at };
       }
       if (input.ifAbsent) {
         throw new StoreError("EXISTS", `${key} already exists (at version ${head.version})`, {
@@ -413,7 +445,7 @@ export class MemoryStore {
       }
       const finalTags = tags ?? (JSON.parse(head.tags) as string[]);
       this.#checkMemoryFile(key, finalTags);
-      const version = head.version + 1;
+      const version = this.#nextVersions(1);
       this.#sql.update.run({
         id: head.id,
         text,
@@ -482,9 +514,35 @@ export class MemoryStore {
   }
 
   /**
-   * Renames one memory. NOT_FOUND if `from` is absent, EXISTS if `to` exists,
-   * VERSION_CONFLICT if `from` is not at `expectedVersion`. Text, tags, metadata and
-   * created_at are kept; the version increments.
+   * Deletes `key` and every memory whose key starts with `key/` (a file or a directory of the
+   * memory tool), in one transaction. NOT_FOUND if none of them exists.
+   */
+  forgetTree(key: string): { deleted: number } {
+    const checked = checkKey(key, this.limits);
+    const under = bindSelection(`${checked}/`, undefined);
+    return this.#write(() => {
+      const deleted =
+        this.#sql.deleteKey.run(checked).changes +
+        this.#sql.deleteRange.for(under.shape).run(under.params).changes;
+      if (deleted === 0) {
+        throw new StoreError(
+          "NOT_FOUND",
+          `neither ${checked} nor any key under ${checked}/ exists`,
+          {
+            key: checked,
+          },
+        );
+      }
+      return { deleted };
+    });
+  }
+
+  /**
+   * Renames one memory. NOT_FOUND if `from` is absent, VERSION_CONFLICT if `from` is not at
+   * `expectedVersion`, EXISTS if `to` is `from` or exists, PATH_CONFLICT if `to` is a memory
+   * file and keys lie under it or one of its ancestors is a key, INVALID_ARGUMENT if `to` is
+   * not a valid memory-file key. Text, tags, metadata and created_at are kept; the version
+   * takes the clock's next value.
    */
   move(from: string, to: string, options: { expectedVersion?: number | undefined } = {}) {
     const source = checkKey(from, this.limits, "from");
@@ -504,8 +562,18 @@ export class MemoryStore {
           key: target,
         });
       }
-      this.#checkMemoryFile(target, JSON.parse(head.tags) as string[]);
-      this.#sql.rename.run({ id: head.id, key: target, updated_at: now() });
+      const tags = JSON.parse(head.tags) as string[];
+      if (isMemoryFile(target, tags)) {
+        const found = this.#treeConflict(target);
+        if (found !== undefined) throw pathConflict(`cannot move ${source} to ${target}`, found);
+      }
+      this.#checkMemoryFile(target, tags);
+      this.#sql.rename.run({
+        id: head.id,
+        key: target,
+        version: this.#nextVersions(1),
+        updated_at: now(),
+      });
       return { moved: 1 };
     });
   }
@@ -535,16 +603,97 @@ export class MemoryStore {
       }
       const moves = sources.map((source) => {
         const target = checkKey(to + source.key.slice(from.length), this.limits, "destination key");
-        this.#checkMemoryFile(target, JSON.parse(source.tags) as string[]);
-        return { id: source.id, key: target };
+        const tags = JSON.parse(source.tags) as string[];
+        this.#checkMemoryFile(target, tags);
+        return { id: source.id, key: target, memoryFile: isMemoryFile(target, tags) };
       });
       for (const { key } of moves) {
         if (this.#sql.head.get(key) !== undefined) {
           throw new StoreError("EXISTS", `cannot move to ${key}: it exists`, { key });
         }
       }
-      const at = now();
-      for (const { id, key } of moves) this.#sql.rename.run({ id, key, updated_at: at });
+      for (const { key, memoryFile } of moves) {
+        const found = memoryFile ? this.#treeConflict(key) : undefined;
+        if (found !== undefined) throw pathConflict(`cannot move to ${key}`, found);
+      }
+      this.#renameAll(moves);
+      return { moved: moves.length };
+    });
+  }
+
+  /**
+   * Moves `from` (if it exists) and every memory whose key starts with `from/` to `to` and
+   * `to/` + the rest (a file or a directory of the memory tool), in one transaction. The first
+   * failing check decides the refusal, and nothing changes:
+   *
+   * 1. NOT_FOUND: neither `from` nor any key under `from/` exists;
+   * 2. EXISTS: `to` is `from`;
+   * 3. INVALID_ARGUMENT (`reason: "into_itself"`): keys lie under `from/` and `to` starts with
+   *    `from/`;
+   * 4. EXISTS: `to` exists, or a key starts with `to/`;
+   * 5. PATH_CONFLICT (`conflict: "file"`, `path`): a proper ancestor of `to` below `/memories`
+   *    is a key (the shortest one);
+   * 6. INVALID_ARGUMENT (`reason: "invalid_key"`, `key`): the first new key, in key order, that
+   *    is too long or a memory file failing the memory-path rules.
+   *
+   * Text, tags, metadata and created_at are kept; each record takes a new version.
+   */
+  moveTree(from: string, to: string): { moved: number } {
+    const source = checkKey(from, this.limits, "from");
+    const target = checkKey(to, this.limits, "to");
+    const under = bindSelection(`${source}/`, undefined);
+    return this.#write(() => {
+      const own = this.#sql.head.get(source) as Head | undefined;
+      const children = this.#sql.headsInRange.for(under.shape).all(under.params) as (Head & {
+        key: string;
+      })[];
+      // Key order: `from` sorts before every key that starts with `from/`.
+      const sources = own === undefined ? children : [{ ...own, key: source }, ...children];
+      if (sources.length === 0) {
+        throw new StoreError("NOT_FOUND", `neither ${source} nor any key under ${source}/ exists`, {
+          key: source,
+        });
+      }
+      if (target === source) {
+        throw new StoreError("EXISTS", `cannot move ${source} onto itself`, { key: target });
+      }
+      if (children.length > 0 && target.startsWith(`${source}/`)) {
+        throw new StoreError(
+          "INVALID_ARGUMENT",
+          `cannot move the directory ${source} into itself: ${target} lies under it`,
+          { reason: "into_itself" },
+        );
+      }
+      const blocking = this.#sql.head.get(target) !== undefined ? target : this.#firstUnder(target);
+      if (blocking !== undefined) {
+        const why =
+          blocking === target
+            ? `${target} exists`
+            : `${target} exists as a directory (${blocking} lies under it)`;
+        throw new StoreError("EXISTS", `cannot move ${source} to ${target}: ${why}`, {
+          key: target,
+        });
+      }
+      const fileAbove = this.#fileAncestor(target);
+      if (fileAbove !== undefined) {
+        throw pathConflict(`cannot move ${source} to ${target}`, fileAbove);
+      }
+      const moves = sources.map((record) => {
+        const key = target + record.key.slice(source.length);
+        const problem = this.#newKeyProblem(key, JSON.parse(record.tags) as string[]);
+        if (problem !== undefined) {
+          throw new StoreError(
+            "INVALID_ARGUMENT",
+            `cannot move ${record.key} to ${key}: ${problem}`,
+            {
+              reason: "invalid_key",
+              key,
+            },
+          );
+        }
+        return { id: record.id, key };
+      });
+      this.#renameAll(moves);
       return { moved: moves.length };
     });
   }
@@ -640,6 +789,25 @@ export class MemoryStore {
     return this.#db.transaction(body).immediate();
   }
 
+  /**
+   * Takes `n` new versions from the store-wide clock (inside a write transaction) and returns
+   * the first; the others follow it. Every value is above every version ever written to the
+   * store, so no key ever gets a version it had before.
+   */
+  #nextVersions(n: number): number {
+    const { value } = this.#sql.tick.get(n) as { value: number };
+    return value - n + 1;
+  }
+
+  /** Renames records (in a write transaction), each to a new version of the clock. */
+  #renameAll(moves: readonly { id: number; key: string }[]): void {
+    const first = this.#nextVersions(moves.length);
+    const at = now();
+    moves.forEach(({ id, key }, i) => {
+      this.#sql.rename.run({ id, key, version: first + i, updated_at: at });
+    });
+  }
+
   #expected(value: number | undefined): number | undefined {
     return value === undefined
       ? undefined
@@ -663,6 +831,53 @@ export class MemoryStore {
     if (more) rows.length = limit;
     const last = rows[rows.length - 1];
     return { rows, next_cursor: more && last ? encodeCursor(last.key) : null };
+  }
+
+  /**
+   * Why creating the memory-file key `key` would break the memory-file tree: keys lie under it
+   * (`directory`), or one of its ancestors below `/memories` is a key (`file`, the shortest).
+   */
+  #treeConflict(key: string): TreeConflict | undefined {
+    const child = this.#firstUnder(key);
+    if (child !== undefined) {
+      return {
+        conflict: "directory",
+        path: key,
+        reason: `${key} is a directory (${child} lies under it)`,
+      };
+    }
+    return this.#fileAncestor(key);
+  }
+
+  /** The shortest proper ancestor of `key` below `/memories` that is a key, as a conflict. */
+  #fileAncestor(key: string): TreeConflict | undefined {
+    for (const ancestor of memoryAncestors(key)) {
+      if (this.#sql.head.get(ancestor) !== undefined) {
+        return {
+          conflict: "file",
+          path: ancestor,
+          reason: `${ancestor} is a file, so nothing can lie under it`,
+        };
+      }
+    }
+    return undefined;
+  }
+
+  /** The first key (in key order) that starts with `key/`, if any. */
+  #firstUnder(key: string): string | undefined {
+    const { params, shape } = bindSelection(`${key}/`, undefined);
+    return this.#sql.firstKeyInRange.for(shape).get(params) as string | undefined;
+  }
+
+  /** Why `key` cannot be a new key of a record with `tags`, or undefined when it can. */
+  #newKeyProblem(key: string, tags: readonly string[]): string | undefined {
+    try {
+      checkKey(key, this.limits, "the new key");
+    } catch (error) {
+      if (error instanceof StoreError) return error.message;
+      throw error;
+    }
+    return isMemoryFile(key, tags) ? memoryFileKeyProblem(key) : undefined;
   }
 
   #checkMemoryFile(key: string, tags: readonly string[]): void {
@@ -714,6 +929,8 @@ class ShapedStatements {
   constructor(
     private readonly db: BetterSqlite3.Database,
     private readonly sql: (where: string) => string,
+    /** Return the first column's value instead of row objects. */
+    private readonly pluck = false,
   ) {}
 
   for(shape: Shape): BetterSqlite3.Statement {
@@ -721,6 +938,7 @@ class ShapedStatements {
     let statement = this.#cache.get(id);
     if (statement === undefined) {
       statement = this.db.prepare(this.sql(whereOf(shape)));
+      if (this.pluck) statement.pluck();
       this.#cache.set(id, statement);
     }
     return statement;
@@ -761,11 +979,18 @@ function prepare(db: BetterSqlite3.Database) {
         hash = @hash, bytes = @bytes, updated_at = @updated_at
       WHERE id = @id`),
     rename: db.prepare(
-      "UPDATE memories SET key = @key, version = version + 1, updated_at = @updated_at WHERE id = @id",
+      "UPDATE memories SET key = @key, version = @version, updated_at = @updated_at WHERE id = @id",
     ),
+    tick: db.prepare("UPDATE version_clock SET value = value + ? WHERE id = 1 RETURNING value"),
     addTag: db.prepare("INSERT OR IGNORE INTO memory_tags (tag, memory_id) VALUES (?, ?)"),
     clearTags: db.prepare("DELETE FROM memory_tags WHERE memory_id = ?"),
     deleteId: db.prepare("DELETE FROM memories WHERE id = ?"),
+    deleteKey: db.prepare("DELETE FROM memories WHERE key = ?"),
+    firstKeyInRange: new ShapedStatements(
+      db,
+      (where) => `SELECT m.key FROM memories m WHERE ${where} ORDER BY m.key LIMIT 1`,
+      true,
+    ),
     deleteRange: new ShapedStatements(db, (where) => `DELETE FROM memories AS m WHERE ${where}`),
     headsInRange: new ShapedStatements(
       db,

@@ -149,3 +149,5 @@ export function hidingProxyCommand(
     args: [proxy, ...hidden.flatMap((h) => ["--hide", h]), "--", server.command, ...server.args],
   };
 }
+
+export { seedFilesIn, storeFile, writeLegacyFiles } from "./legacy-store.js";

@@ -15,9 +15,28 @@ MemoryBackend              hms-mcp tool
 ``delete_prefix(p)``       ``forget {prefix}``, when ``forget``'s input schema has ``prefix``
 ``move(a, b, v)``          ``move {from, to, expected_version?}``, when there is a ``move`` tool
 ``move_prefix(a, b)``      ``move {from_prefix, to_prefix}``, when ``move`` takes them
+``enforces_tree``          ``True`` when ``move``'s input schema has ``tree`` (the server keeps the
+                           memory-file tree well formed on ``remember``)
+``delete_tree(p)``         ``forget {key, tree: true}``, with ``tree``
+``move_tree(a, b)``        ``move {from, to, tree: true}``, with ``tree``
 ``max_file_bytes``         ``stats`` → ``max_text_bytes``
 ``recall(query, k)``       ``recall {query, k, tag: "memory-file"}``
 =========================  ======================================================================
+
+Refusals, from the code that starts the error text and the details in
+``_meta["hms-mcp/error"]``:
+
+==================================================  ================================================
+hms-mcp                                             MemoryBackendError
+==================================================  ================================================
+``NOT_FOUND``, ``EXISTS``, ``VERSION_CONFLICT``     the same code
+``TOO_LARGE`` (``limit``)                           ``TOO_LARGE`` with ``limit``
+``PATH_CONFLICT`` ``conflict: "directory"``         ``IS_DIRECTORY``
+``PATH_CONFLICT`` ``conflict: "file"``, ``path``    ``UNDER_FILE`` with ``file=path``
+``INVALID_ARGUMENT`` ``reason: "into_itself"``      ``INTO_ITSELF``
+``INVALID_ARGUMENT`` ``reason: "invalid_key"``      ``INVALID_KEY`` with ``key``
+anything else                                       :class:`HmsMcpError`
+==================================================  ================================================
 """
 
 from __future__ import annotations
@@ -128,7 +147,8 @@ class HmsMcpBackend:
     """A memory backend over one MCP client session with hms-mcp.
 
     Build it with :func:`open_hms_backend` (which also starts or reaches the server). The
-    optional atomic operations are those the server offers (``None`` otherwise). Every call
+    optional atomic operations and tree capabilities are those the server offers (``None``,
+    and ``enforces_tree`` ``False``, otherwise). Every call
     adds ``namespace`` when one was given. Refusals the engine acts on are raised as
     :class:`~hms_memory_tool.core.MemoryBackendError`; everything else as
     :class:`HmsMcpError` (or :class:`HmsConnectionError` when the connection is gone).
@@ -156,6 +176,11 @@ class HmsMcpBackend:
         self.delete_prefix = self._delete_prefix if _takes(forget, "prefix") else None
         self.move = self._move if move is not None else None
         self.move_prefix = self._move_prefix if _takes(move, "from_prefix") else None
+        # One flag for the tree forms of move and forget and the tree rule on remember.
+        self.enforces_tree = _takes(move, "tree")
+        self.move_tree = self._move_tree if self.enforces_tree else None
+        tree_delete = self.enforces_tree and _takes(forget, "tree")
+        self.delete_tree = self._delete_tree if tree_delete else None
 
     @property
     def max_file_bytes(self) -> int:
@@ -248,6 +273,13 @@ class HmsMcpBackend:
         )
         return _integer(result, "moved")
 
+    async def _delete_tree(self, path: str) -> int:
+        return _integer(await self.call("forget", {"key": path, "tree": True}), "deleted")
+
+    async def _move_tree(self, source: str, destination: str) -> int:
+        result = await self.call("move", {"from": source, "to": destination, "tree": True})
+        return _integer(result, "moved")
+
     async def recall(self, query: str, k: int) -> builtins.list[RecallHit]:
         """The memory files most relevant to ``query``, best first (``recall`` of hms-mcp,
         restricted to the ``memory-file`` tag)."""
@@ -325,16 +357,31 @@ def _refusal(
     )
     match = _ERROR_TEXT.match(text)
     code = match.group(1) if match else "INTERNAL"
+    found = (result.meta or {}).get("hms-mcp/error")
+    details: Mapping[str, Any] = found if isinstance(found, dict) else {}
+    path = str(arguments.get("key", arguments.get("from", arguments.get("from_prefix", ""))))
     if code in _BACKEND_CODES:
-        details = (result.meta or {}).get("hms-mcp/error")
-        limit = details.get("limit") if isinstance(details, dict) else None
-        key = arguments.get("key", arguments.get("from", arguments.get("from_prefix", "")))
+        limit = details.get("limit")
         return MemoryBackendError(
             cast(MemoryBackendErrorCode, code),
-            str(key),
+            path,
             text,
             limit=limit if isinstance(limit, int) and not isinstance(limit, bool) else None,
         )
+    if code == "PATH_CONFLICT":
+        if details.get("conflict") == "directory":
+            return MemoryBackendError("IS_DIRECTORY", path, text)
+        if details.get("conflict") == "file":
+            file = details.get("path")
+            return MemoryBackendError(
+                "UNDER_FILE", path, text, file=file if isinstance(file, str) else None
+            )
+    if code == "INVALID_ARGUMENT":
+        if details.get("reason") == "into_itself":
+            return MemoryBackendError("INTO_ITSELF", path, text)
+        key = details.get("key")
+        if details.get("reason") == "invalid_key" and isinstance(key, str):
+            return MemoryBackendError("INVALID_KEY", path, text, key=key)
     return HmsMcpError(code, f"hms-mcp refused the {tool} call: {text}")
 
 

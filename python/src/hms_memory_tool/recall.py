@@ -65,8 +65,8 @@ RECALL_TOOL_DESCRIPTION: Final = (
     "most relevant to the query, best first, each with its path, a relevance score, the line "
     "range of the best-matching passage and that passage. Use it to find what you stored "
     "earlier when you do not know which file holds it; then read the file with the memory "
-    "tool's view command. Scores only compare the hits of one query (higher is more relevant); "
-    "they are not on a fixed scale."
+    "tool's view command. Scores run from 0 to 1 and only compare the hits of one query "
+    "(higher is more relevant)."
 )
 
 RECALL_INPUT_SCHEMA: Final[dict[str, Any]] = {
@@ -98,7 +98,9 @@ class RecallHit:
     path: str
     """The file's path, e.g. ``/memories/customers/acme.md``."""
     score: float
-    """Relevance, higher is better (BM25 in hms-mcp's lexical build)."""
+    """Relevance in [0, 1], higher is better, comparable only between the hits of one query:
+    in hms-mcp's lexical build the hit's BM25 score divided by the best hit's (the best scores
+    1), in the hybrid build the fused score."""
     excerpt: str
     """A verbatim passage of the file around the match."""
     line_start: int

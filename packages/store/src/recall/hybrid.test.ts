@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { MemoryVectors, PassageSpan } from "../embeddings.js";
 import { MemoryStore } from "../store.js";
@@ -58,6 +59,16 @@ const byTopic = (text: string) => ({
   vectors: TOPICS[text] ?? direction(3),
 });
 const CONTACT = "how should I contact that client?";
+
+/** How many memories have vectors in the file, read by a connection of its own. */
+function vectorRows(): number {
+  const db = new Database(file, { readonly: true });
+  try {
+    return db.prepare("SELECT count(*) FROM memory_vectors").pluck().get() as number;
+  } finally {
+    db.close();
+  }
+}
 
 function keys(result: { hits: { key: string }[] }): string[] {
   return result.hits.map((hit) => hit.key);
@@ -174,6 +185,34 @@ describe("hybrid recall in the store", () => {
     expect(store.recall(CONTACT, { vector }).hits).toEqual([]);
   });
 
+  it("vectors follow a tree move and go with a tree delete", () => {
+    const store = hybrid();
+    store.remember({
+      key: "/memories/clients/acme.md",
+      text: "Acme Corp prefers email follow-ups",
+    });
+    store.remember({ key: "/memories/clients/x/budget.md", text: "Budget review is quarterly" });
+    store.remember({ key: "/memories/lunch.md", text: "The cafeteria serves lunch at noon" });
+    embedPending(store, byTopic);
+
+    expect(store.moveTree("/memories/clients", "/memories/archive/clients")).toEqual({ moved: 2 });
+    // Nothing to re-embed: the vectors moved with their records.
+    expect(store.stats().recall.pending).toBe(0);
+    expect(keys(store.recall(CONTACT, { vector: direction(0), k: 1 }))).toEqual([
+      "/memories/archive/clients/acme.md",
+    ]);
+    expect(keys(store.recall(CONTACT, { vector: direction(2), k: 1 }))).toEqual([
+      "/memories/archive/clients/x/budget.md",
+    ]);
+
+    expect(vectorRows()).toBe(3);
+
+    expect(store.forgetTree("/memories/archive")).toEqual({ deleted: 2 });
+    expect(vectorRows()).toBe(1);
+    expect(keys(store.recall(CONTACT, { vector: direction(0) }))).toEqual(["/memories/lunch.md"]);
+    expect(store.stats().recall.pending).toBe(0);
+  });
+
   it("ranks a memory whose vectors are pending by its BM25 score", () => {
     const store = hybrid();
     store.remember({ key: "lunch", text: "The cafeteria serves lunch at noon" });
@@ -216,6 +255,24 @@ describe("fuse", () => {
     ]);
     expect(fused.map((r) => r.id)).toEqual([2, 3, 1]);
     for (const r of fused) expect(r.score).toBeCloseTo(expected.get(r.id) as number, 10);
+  });
+
+  it("keeps every fused score in [0, 1], whatever the weight", () => {
+    const candidates: Candidate[] = [
+      { id: 1, lexical: 3.7, dense: hit(1, 0.91) },
+      { id: 2, lexical: 0.2, dense: hit(2, -0.3) },
+      { id: 3, lexical: undefined, dense: hit(3, 0.55) },
+      { id: 4, lexical: 1.1, dense: undefined },
+    ];
+    for (let i = 0; i <= 20; i++) {
+      const lexicalWeight = i / 20 + (i % 3) * 1e-9;
+      for (const { score } of fuse(candidates, { ...DEFAULT_FUSION, lexicalWeight })) {
+        expect({ lexicalWeight, inRange: score >= 0 && score <= 1 }).toEqual({
+          lexicalWeight,
+          inRange: true,
+        });
+      }
+    }
   });
 
   it("uses the lexical score for a candidate without vectors", () => {

@@ -36,9 +36,10 @@ export const DEFAULT_FUSION: FusionParams = Object.freeze({
   denseDepth: 100,
 });
 
-/** One candidate's raw scores; `dense` is undefined while its vectors are pending. */
+/** One candidate's scores before fusion; `dense` is undefined while its vectors are pending. */
 export interface Candidate {
   readonly id: number;
+  /** Its BM25 score on any positive scale (fusion divides by the largest); none if unlisted. */
   readonly lexical: number | undefined;
   readonly dense: DenseHit | undefined;
 }
@@ -47,7 +48,8 @@ export interface Candidate {
  * Fuses candidates into one ranking, best first. Each score is min-max normalised over the
  * candidates that have it; a candidate missing from the BM25 list gets 0 for it (it is at most
  * as relevant lexically as the worst listed one), and one without vectors takes its normalised
- * BM25 score for the semantic part.
+ * BM25 score for the semantic part. The fused score is in [0, 1]; the best candidate need not
+ * score 1 (it scores 1 only when it is best both lexically and semantically).
  */
 export function fuse(candidates: readonly Candidate[], params: FusionParams): RankedId[] {
   let lexMin = Number.POSITIVE_INFINITY;
@@ -64,7 +66,8 @@ export function fuse(candidates: readonly Candidate[], params: FusionParams): Ra
       denseMax = Math.max(denseMax, c.dense.score);
     }
   }
-  // BM25 scores are positive; its floor is 0 (no matching term), so normalise from 0.
+  // Lexical scores (BM25, relative to the best hit) are positive; their floor is 0 (no
+  // matching term), so normalise from 0.
   lexMin = Math.min(0, lexMin);
   const lexRange = lexMax - lexMin;
   const denseRange = denseMax - denseMin;
@@ -74,7 +77,10 @@ export function fuse(candidates: readonly Candidate[], params: FusionParams): Ra
       const lex = c.lexical === undefined || !(lexRange > 0) ? 0 : (c.lexical - lexMin) / lexRange;
       const dense =
         c.dense === undefined ? lex : denseRange > 0 ? (c.dense.score - denseMin) / denseRange : 1;
-      return { id: c.id, score: w * lex + (1 - w) * dense, passage: c.dense?.passage };
+      // Both parts lie in [0, 1], so a convex blend does too; the clamp only absorbs the last
+      // bit of rounding some weights could add (w + (1 - w) need not be exactly 1 in floats).
+      const score = Math.min(1, Math.max(0, w * lex + (1 - w) * dense));
+      return { id: c.id, score, passage: c.dense?.passage };
     })
     .sort((a, b) => b.score - a.score || a.id - b.id);
 }

@@ -6,6 +6,11 @@ import type { RankedId, Ranker, RecallFilter } from "./ranker.js";
 /**
  * Lexical recall: Okapi BM25 as computed by SQLite FTS5 (k1 = 1.2, b = 0.75) over a Porter-
  * stemmed unicode61 index of each memory's text, with queries as OR of their terms.
+ *
+ * Scores are relative to the query's best hit: each hit's BM25 divided by the best one's, so
+ * the best hit scores exactly 1 and the others lie in (0, 1]. Raw BM25 means little to a
+ * reader, and FTS5 floors a term's IDF at 1e-6, so in a small store where most memories hold
+ * the term every raw score is near zero. Dividing by one positive number keeps the ranking.
  */
 export class LexicalRanker implements Ranker {
   readonly build = "lexical" as const;
@@ -32,12 +37,17 @@ export class LexicalRanker implements Ranker {
     const expr = matchExpression(query);
     if (expr === undefined) return [];
     const prefix = filter.prefix || undefined;
-    return this.#rank.all({
+    const ranked = this.#rank.all({
       expr,
       lo: prefix ?? null,
       hi: prefix === undefined ? null : (prefixSuccessor(prefix) ?? null),
       tag: filter.tag ?? null,
       k,
     }) as RankedId[];
+    const best = ranked[0]?.score;
+    // BM25 of a match is positive (FTS5's IDF floor keeps it so); the guard only keeps a
+    // degenerate best score from turning every hit into NaN or Infinity.
+    if (best === undefined || !(best > 0) || !Number.isFinite(best)) return ranked;
+    return ranked.map(({ id, score }) => ({ id, score: score / best }));
   }
 }

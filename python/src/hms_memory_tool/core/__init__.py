@@ -20,6 +20,7 @@ from ._backend import (
     MemoryBackendErrorCode,
     MemoryVersion,
     StoredFile,
+    TreeOperations,
     is_memory_backend_error,
 )
 from ._commands import MEMORY_COMMANDS, MemoryCommandName, describe_value, is_integer
@@ -55,6 +56,7 @@ __all__ = [
     "MemoryVersion",
     "RetryPolicy",
     "StoredFile",
+    "TreeOperations",
     "command_input",
     "describe_value",
     "human_size",

@@ -15,8 +15,18 @@ from typing import Literal, Protocol, TypeAlias, runtime_checkable
 #: what the backend gave it, for a compare-and-set. hms-mcp uses integers.
 MemoryVersion: TypeAlias = int | str
 
-#: Why a backend refused an operation (the codes of hms-mcp).
-MemoryBackendErrorCode = Literal["NOT_FOUND", "EXISTS", "VERSION_CONFLICT", "TOO_LARGE"]
+#: Why a backend refused an operation: the four codes of hms-mcp, then the four refusals of a
+#: backend that keeps the tree well formed (see :class:`MemoryBackendError`).
+MemoryBackendErrorCode = Literal[
+    "NOT_FOUND",
+    "EXISTS",
+    "VERSION_CONFLICT",
+    "TOO_LARGE",
+    "IS_DIRECTORY",
+    "UNDER_FILE",
+    "INTO_ITSELF",
+    "INVALID_KEY",
+]
 
 
 @dataclass(frozen=True)
@@ -39,12 +49,22 @@ class FileEntry:
 
 
 class MemoryBackendError(Exception):
-    """A backend refused an operation, for one of the four reasons the engine acts on.
+    """A backend refused an operation, for one of the reasons the engine acts on.
 
-    - ``NOT_FOUND``: the file (or, for a prefix move, any file under the prefix) is absent.
+    - ``NOT_FOUND``: the file (or, for a prefix move, any file under the prefix; for the tree
+      operations, the path and everything under it) is absent.
     - ``EXISTS``: a create-if-absent (or a move destination) found the path taken.
     - ``VERSION_CONFLICT``: the file exists but is not at the expected version.
     - ``TOO_LARGE``: the text is over the backend's limit (``limit``, when known).
+
+    The refusals of a backend that keeps the tree well formed (``enforces_tree``,
+    ``move_tree``; hms-mcp's ``PATH_CONFLICT`` and ``INVALID_ARGUMENT`` with details):
+
+    - ``IS_DIRECTORY``: a create found files under the path (it is a directory).
+    - ``UNDER_FILE``: the path would lie under a file; ``file`` names it (the shortest one).
+    - ``INTO_ITSELF``: a tree move of a directory to a path inside it.
+    - ``INVALID_KEY``: a tree move would give a file a path that is not valid; ``key`` names
+      the first such new path, in code point order.
 
     Any other failure (network, disk, ...) is raised as whatever error it is; the engine lets
     it through unchanged.
@@ -53,6 +73,8 @@ class MemoryBackendError(Exception):
     code: MemoryBackendErrorCode
     path: str
     limit: int | None
+    file: str | None
+    key: str | None
 
     def __init__(
         self,
@@ -61,11 +83,15 @@ class MemoryBackendError(Exception):
         message: str | None = None,
         *,
         limit: int | None = None,
+        file: str | None = None,
+        key: str | None = None,
     ) -> None:
         super().__init__(message if message is not None else f"{code}: {path}")
         self.code = code
         self.path = path
         self.limit = limit
+        self.file = file
+        self.key = key
 
 
 def is_memory_backend_error(error: object, code: MemoryBackendErrorCode | None = None) -> bool:
@@ -82,8 +108,11 @@ class MemoryBackend(Protocol):
     stores files only. Each call is atomic on its own.
 
     Optional atomic operations: a backend may also have ``delete_prefix``, ``move`` and
-    ``move_prefix`` (see :class:`AtomicOperations`); absent or ``None`` means not offered,
-    and the engine then lists and deletes, or copies and deletes, file by file.
+    ``move_prefix`` (see :class:`AtomicOperations`), and the tree capabilities
+    ``enforces_tree``, ``delete_tree`` and ``move_tree`` (see :class:`TreeOperations`);
+    absent or ``None`` means not offered, and the engine then checks before a create, and
+    lists and deletes, or copies and deletes, file by file. The engine prefers the tree
+    operations to the older ones when a backend offers both.
     """
 
     @property
@@ -101,8 +130,10 @@ class MemoryBackend(Protocol):
         ...
 
     async def create(self, path: str, content: str) -> MemoryVersion:
-        """Stores a new file only if ``path`` does not exist; returns its version.
-        Raises ``EXISTS`` if it does, ``TOO_LARGE`` if ``content`` is over the limit."""
+        """Stores a new file only if ``path`` does not exist; returns its version, which must
+        differ from every version ``path`` had before (even after a delete). Raises ``EXISTS``
+        if it does, ``TOO_LARGE`` if ``content`` is over the limit; with ``enforces_tree``,
+        also ``IS_DIRECTORY`` or ``UNDER_FILE``."""
         ...
 
     async def update(
@@ -128,3 +159,24 @@ class AtomicOperations(Protocol):
     """Renames one file (``NOT_FOUND``, ``VERSION_CONFLICT``, ``EXISTS``)."""
     move_prefix: Callable[[str, str], Awaitable[int]] | None
     """Renames every file under a prefix in one step (``NOT_FOUND``, ``EXISTS``)."""
+
+
+class TreeOperations(Protocol):
+    """The optional tree capabilities of a :class:`MemoryBackend` (those of the TypeScript
+    ``enforcesTree``, ``deleteTree`` and ``moveTree``)."""
+
+    enforces_tree: bool
+    """``create`` keeps the tree well formed in its own atomic step: after ``EXISTS``, it
+    refuses a path with files under it (``IS_DIRECTORY``) or under a file (``UNDER_FILE``, with
+    ``file``: the shortest such ancestor below ``/memories``). The engine then makes no checks
+    of its own before a create."""
+    delete_tree: Callable[[str], Awaitable[int]] | None
+    """Deletes the file ``path`` (if any) and every file under ``path/`` in one step; returns
+    the count; ``NOT_FOUND`` if there were none."""
+    move_tree: Callable[[str, str], Awaitable[int]] | None
+    """Renames the file ``source`` (if any) to ``destination`` and every file under
+    ``source/`` to the same place under ``destination/`` in one step; returns the count. The
+    first failing check, in this order, decides the refusal, and nothing changes:
+    ``NOT_FOUND`` (nothing to move), ``EXISTS`` (the same path), ``INTO_ITSELF`` (a directory
+    into itself), ``EXISTS`` (the destination is a file or a directory), ``UNDER_FILE`` (with
+    ``file``), ``INVALID_KEY`` (with ``key``). Moved files get new versions."""

@@ -11,6 +11,9 @@ from hms_memory_tool.paths import (
     MEMORY_ROOT,
     MemoryPathError,
     ancestor_paths,
+    base_name,
+    check_memory_path,
+    is_same_or_under,
     is_under,
     rebase_path,
     utf8_byte_length,
@@ -33,6 +36,7 @@ from ._commands import (
     text_parameter,
     view_range_parameter,
 )
+from ._concurrent import gather
 from ._errors import MemoryToolError
 from ._format import numbered_line, split_lines
 from ._render import render_directory, render_file
@@ -110,12 +114,22 @@ class MemoryEngine:
         path = path_parameter(data, "view", "path")
         view_range = view_range_parameter(data)
 
-        file = None if path == MEMORY_ROOT else await self.backend.read(path)
+        if path == MEMORY_ROOT:
+            if view_range is not None:
+                raise MemoryToolError("invalid_argument", messages.view_range_on_directory(path))
+            return render_directory(path, await self.backend.list(path + "/"), self._max_view_chars)
+        # A name without an extension is usually a directory: then read and list at once (one
+        # round trip to a remote backend instead of two). Either way the result is the same.
+        listed: Sequence[FileEntry] | None = None
+        if "." in base_name(path):
+            file = await self.backend.read(path)
+        else:
+            file, listed = await gather(self.backend.read(path), self.backend.list(path + "/"))
         if file is not None:
             return render_file(path, file.content, view_range, self._max_view_chars)
 
-        entries = await self.backend.list(path + "/")
-        if path != MEMORY_ROOT and len(entries) == 0:
+        entries = listed if listed is not None else await self.backend.list(path + "/")
+        if len(entries) == 0:
             raise MemoryToolError("not_found", messages.not_found(path))
         if view_range is not None:
             raise MemoryToolError("invalid_argument", messages.view_range_on_directory(path))
@@ -131,16 +145,26 @@ class MemoryEngine:
         if path == MEMORY_ROOT:
             raise MemoryToolError("is_a_directory", messages.create_directory(path))
         self._check_size(path, text)
-        if await self._is_directory(path):
-            raise MemoryToolError("is_a_directory", messages.create_directory(path))
-        file = await self._file_ancestor(path)
-        if file is not None:
-            raise MemoryToolError("not_a_directory", messages.create_under_file(path, file))
+        if not getattr(self.backend, "enforces_tree", False):
+            # Both checks at once: one round trip to a remote backend instead of two. (A
+            # backend that enforces the tree makes them in the create itself, with no race.)
+            is_directory, file = await gather(self._is_directory(path), self._file_ancestor(path))
+            if is_directory:
+                raise MemoryToolError("is_a_directory", messages.create_directory(path))
+            if file is not None:
+                raise MemoryToolError("not_a_directory", messages.create_under_file(path, file))
         try:
             await self.backend.create(path, text)
         except MemoryBackendError as error:
             if error.code == "EXISTS":
                 raise MemoryToolError("already_exists", messages.already_exists(path)) from error
+            if error.code == "IS_DIRECTORY":
+                raise MemoryToolError("is_a_directory", messages.create_directory(path)) from error
+            if error.code == "UNDER_FILE":
+                blocking = await self._file_named_by(error, path)
+                raise MemoryToolError(
+                    "not_a_directory", messages.create_under_file(path, blocking)
+                ) from error
             self._raise_write_error(error, path, text)
         return messages.created(path)
 
@@ -210,20 +234,35 @@ class MemoryEngine:
         if path == MEMORY_ROOT:
             raise MemoryToolError("forbidden", messages.DELETE_ROOT)
 
-        file = await self.backend.read(path)
-        is_directory = await self._is_directory(path)
+        delete_tree = _optional(self.backend, "delete_tree")
+        if delete_tree is not None:
+            # The file and everything under it in one atomic call.
+            try:
+                await delete_tree(path)
+            except MemoryBackendError as error:
+                if error.code == "NOT_FOUND":
+                    raise MemoryToolError("not_found", messages.delete_not_found(path)) from error
+                raise
+            return messages.deleted(path)
+        delete_prefix = _optional(self.backend, "delete_prefix")
+        if delete_prefix is not None:
+            # The file and everything under it at once (one round trip to a remote backend):
+            # the path existed if either removed something.
+            file_deleted, count = await gather(
+                self._delete_if_present(path), delete_prefix(path + "/")
+            )
+            if not file_deleted and count == 0:
+                raise MemoryToolError("not_found", messages.delete_not_found(path))
+            return messages.deleted(path)
+
+        file, is_directory = await gather(self.backend.read(path), self._is_directory(path))
         if file is None and not is_directory:
             raise MemoryToolError("not_found", messages.delete_not_found(path))
         if file is not None:
             await _ignore_not_found(self.backend.delete(path))
         if is_directory:
-            prefix = path + "/"
-            delete_prefix = _optional(self.backend, "delete_prefix")
-            if delete_prefix is not None:
-                await delete_prefix(prefix)
-            else:
-                for entry in await self.backend.list(prefix):
-                    await _ignore_not_found(self.backend.delete(entry.path))
+            for entry in await self.backend.list(path + "/"):
+                await _ignore_not_found(self.backend.delete(entry.path))
         return messages.deleted(path)
 
     async def rename(self, command: object) -> str:
@@ -236,17 +275,29 @@ class MemoryEngine:
         if destination == MEMORY_ROOT:
             raise MemoryToolError("already_exists", messages.destination_exists(destination))
 
-        file = await self.backend.read(source)
-        entries = await self.backend.list(source + "/")
+        move_tree = _optional(self.backend, "move_tree")
+        if move_tree is not None:
+            # One atomic call that makes the checks below itself, in the same order.
+            try:
+                await move_tree(source, destination)
+            except MemoryBackendError as error:
+                await self._raise_move_tree_error(error, source, destination)
+            return messages.renamed(source, destination)
+
+        # Every check's reads at once (one round trip to a remote backend), judged in order.
+        file, entries, destination_file, destination_is_directory, file_ancestor = await gather(
+            self.backend.read(source),
+            self.backend.list(source + "/"),
+            self.backend.read(destination),
+            self._is_directory(destination),
+            self._file_ancestor(destination),
+        )
         if file is None and len(entries) == 0:
             raise MemoryToolError("not_found", messages.rename_not_found(source))
         if source == destination:
             raise MemoryToolError("already_exists", messages.destination_exists(destination))
         if entries and is_under(destination, source):
             raise MemoryToolError("forbidden", messages.rename_into_itself(source, destination))
-        destination_file = await self.backend.read(destination)
-        destination_is_directory = await self._is_directory(destination)
-        file_ancestor = await self._file_ancestor(destination)
         if destination_file is not None or destination_is_directory:
             raise MemoryToolError("already_exists", messages.destination_exists(destination))
         if file_ancestor is not None:
@@ -311,7 +362,7 @@ class MemoryEngine:
             except MemoryBackendError as error:
                 self._raise_move_error(error, source, destination)
             return
-        copy = await self._copy(source, destination, file)
+        copy = await self._copy(source, destination, file, (source, destination))
         if await self._delete_original(copy):
             await _ignore_not_found(self.backend.delete(copy.destination, copy.destination_version))
             raise MemoryToolError("conflict", messages.conflict(source, self._retry.attempts))
@@ -333,7 +384,9 @@ class MemoryEngine:
                 file = await self.backend.read(move_source)
                 if file is None:
                     continue  # deleted meanwhile: nothing to move
-                copies.append(await self._copy(move_source, move_destination, file))
+                copies.append(
+                    await self._copy(move_source, move_destination, file, (source, destination))
+                )
         except Exception:
             for copy in copies:
                 with contextlib.suppress(Exception):
@@ -352,13 +405,33 @@ class MemoryEngine:
         if left:
             raise MemoryToolError("conflict", messages.rename_partial(source, destination, left))
 
-    async def _copy(self, source: str, destination: str, file: StoredFile) -> _Copy:
+    async def _copy(
+        self, source: str, destination: str, file: StoredFile, rename: tuple[str, str]
+    ) -> _Copy:
+        """Copies one file of a rename of ``rename[0]`` to ``rename[1]``. A backend that
+        enforces the tree can refuse the copy when another writer changed the destination's
+        tree since the checks: that is reported as the check would have."""
+        rename_source, rename_destination = rename
         try:
             version = await self.backend.create(destination, file.content)
         except MemoryBackendError as error:
             if error.code == "EXISTS":
                 raise MemoryToolError(
                     "already_exists", messages.destination_exists(destination)
+                ) from error
+            if error.code == "IS_DIRECTORY":
+                raise MemoryToolError(
+                    "already_exists", messages.destination_exists(rename_destination)
+                ) from error
+            if error.code == "UNDER_FILE":
+                blocking = await self._file_named_by(error, destination)
+                if is_same_or_under(blocking, rename_destination):
+                    raise MemoryToolError(
+                        "already_exists", messages.destination_exists(rename_destination)
+                    ) from error
+                raise MemoryToolError(
+                    "not_a_directory",
+                    messages.rename_under_file(rename_source, rename_destination, blocking),
                 ) from error
             self._raise_write_error(error, destination, file.content)
         return _Copy(source, destination, file.version, version)
@@ -394,10 +467,29 @@ class MemoryEngine:
 
     async def _file_ancestor(self, path: str) -> str | None:
         """The highest proper ancestor of ``path`` (below ``/memories``) that is a file."""
-        for candidate in ancestor_paths(path)[1:]:
-            if await self.backend.read(candidate) is not None:
-                return candidate
-        return None
+        candidates = ancestor_paths(path)[1:]
+        files = await gather(*(self.backend.read(candidate) for candidate in candidates))
+        return next((c for c, f in zip(candidates, files, strict=True) if f is not None), None)
+
+    async def _delete_if_present(self, path: str) -> bool:
+        """Deletes the file ``path``; whether there was one."""
+        try:
+            await self.backend.delete(path)
+        except MemoryBackendError as error:
+            if error.code == "NOT_FOUND":
+                return False
+            raise
+        return True
+
+    async def _file_named_by(self, error: MemoryBackendError, path: str) -> str:
+        """The file an ``UNDER_FILE`` refusal about ``path`` names; looked up (one more round
+        trip) for a backend that did not name it. Raises the refusal if none is found."""
+        if error.file is not None:
+            return error.file
+        file = await self._file_ancestor(path)
+        if file is None:
+            raise error
+        return file
 
     def _check_size(self, path: str, content: str) -> None:
         size = utf8_byte_length(content)
@@ -411,6 +503,35 @@ class MemoryEngine:
             limit = error.limit if error.limit is not None else self.max_file_bytes
             size = utf8_byte_length(content)
             raise MemoryToolError("too_large", messages.too_large(path, size, limit)) from error
+        raise error
+
+    async def _raise_move_tree_error(
+        self, error: MemoryBackendError, source: str, destination: str
+    ) -> NoReturn:
+        """Raises a refusal of ``move_tree`` as the message of the check it stands for; the
+        checks are those of the step-by-step rename, in the same order, so the strings are
+        the same."""
+        if error.code == "NOT_FOUND":
+            raise MemoryToolError("not_found", messages.rename_not_found(source)) from error
+        if error.code in ("EXISTS", "IS_DIRECTORY"):
+            message = messages.destination_exists(destination)
+            raise MemoryToolError("already_exists", message) from error
+        if error.code == "INTO_ITSELF":
+            message = messages.rename_into_itself(source, destination)
+            raise MemoryToolError("forbidden", message) from error
+        if error.code == "UNDER_FILE":
+            blocking = await self._file_named_by(error, destination)
+            message = messages.rename_under_file(source, destination, blocking)
+            raise MemoryToolError("not_a_directory", message) from error
+        if error.code == "INVALID_KEY" and error.key is not None:
+            # The path rule the new path breaks, worded as the engine words it.
+            path_error = check_memory_path(error.key)
+            if path_error is not None:
+                raise MemoryToolError(
+                    "invalid_path",
+                    messages.rename_invalid_destination(source, destination, path_error.message),
+                    path_rule=path_error.rule,
+                ) from error
         raise error
 
     def _raise_move_error(

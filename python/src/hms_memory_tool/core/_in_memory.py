@@ -9,13 +9,22 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from hms_memory_tool.paths import utf8_byte_length
+from hms_memory_tool.paths import MEMORY_ROOT, check_memory_path, utf8_byte_length
 
 from ._backend import FileEntry, MemoryBackendError, MemoryVersion, StoredFile
 
 #: The backend operations, as named to :class:`InMemoryBackend`'s ``before_operation``.
 BackendOperation = Literal[
-    "read", "list", "create", "update", "delete", "delete_prefix", "move", "move_prefix"
+    "read",
+    "list",
+    "create",
+    "update",
+    "delete",
+    "delete_prefix",
+    "move",
+    "move_prefix",
+    "delete_tree",
+    "move_tree",
 ]
 
 BeforeOperation = Callable[[BackendOperation, str], "Awaitable[None] | None"]
@@ -34,11 +43,16 @@ class InMemoryBackend:
     need no persistence. Versions come from one counter for the whole store, so a version is
     never reused, even by a file deleted and created again.
 
-    :param files: files to start with, path to text.
+    :param files: files to start with, path to text, stored as given (see :meth:`load`).
     :param max_file_bytes: largest text stored, in UTF-8 bytes (no limit by default).
     :param atomic_operations: whether to offer ``delete_prefix``, ``move`` and
-        ``move_prefix`` (default ``True``); with ``False`` the engine's copy-then-delete
+        ``move_prefix``, and (unless ``tree_operations`` is ``False``) the tree ones (default
+        ``True``); with ``False`` the engine checks the tree itself and its copy-then-delete
         fallbacks run instead.
+    :param tree_operations: whether to offer the tree capabilities too (``delete_tree``,
+        ``move_tree``, and ``create`` keeping the tree well formed: ``enforces_tree``) when
+        ``atomic_operations`` is on (default ``True``). With ``False`` the backend is one of
+        the older kind.
     :param before_operation: called (and awaited, if it returns an awaitable) at the start of
         every operation, before it looks at the data; each operation then runs to completion
         without yielding, so it is atomic. Raising there makes the operation fail unchanged.
@@ -50,22 +64,28 @@ class InMemoryBackend:
         files: Mapping[str, str] | None = None,
         max_file_bytes: int | None = None,
         atomic_operations: bool = True,
+        tree_operations: bool = True,
         before_operation: BeforeOperation | None = None,
     ) -> None:
         self._max_file_bytes = max_file_bytes
         self._records: dict[str, _Record] = {}
         self._last_version = 0
         self._hook = before_operation
-        for path, content in (files or {}).items():
-            self._last_version += 1
-            self._records[path] = _Record(content, self._last_version)
+        self.load(files or {})
         self.delete_prefix: Callable[[str], Awaitable[int]] | None = None
         self.move: Callable[[str, str, MemoryVersion | None], Awaitable[None]] | None = None
         self.move_prefix: Callable[[str, str], Awaitable[int]] | None = None
+        self.delete_tree: Callable[[str], Awaitable[int]] | None = None
+        self.move_tree: Callable[[str, str], Awaitable[int]] | None = None
+        #: Whether ``create`` keeps the tree well formed (with the tree operations).
+        self.enforces_tree = atomic_operations and tree_operations
         if atomic_operations:
             self.delete_prefix = self._delete_all_under
             self.move = self._move_one
             self.move_prefix = self._move_all_under
+        if self.enforces_tree:
+            self.delete_tree = self._delete_with_all_under
+            self.move_tree = self._move_with_all_under
 
     @property
     def max_file_bytes(self) -> int | None:
@@ -88,6 +108,12 @@ class InMemoryBackend:
         await self._before("create", path)
         if path in self._records:
             raise MemoryBackendError("EXISTS", path)
+        if self.enforces_tree:
+            if self._keys_under(path + "/"):
+                raise MemoryBackendError(
+                    "IS_DIRECTORY", path, f"IS_DIRECTORY: {path} is a directory"
+                )
+            self._refuse_under_file(path, path)
         self._check_size(path, content)
         return self._store(path, content)
 
@@ -116,6 +142,14 @@ class InMemoryBackend:
         if expected_version is not None and record.version != expected_version:
             raise MemoryBackendError("VERSION_CONFLICT", path)
         del self._records[path]
+
+    def load(self, files: Mapping[str, str]) -> None:
+        """Stores ``files`` (path to text) as given, each with a new version, replacing any
+        file at the same path: no hook, no size or tree checks. For tests that start from a
+        state the engine never makes but data written by another program can hold, such as a
+        file and a directory of one name."""
+        for path, content in files.items():
+            self._store(path, content)
 
     def snapshot(self) -> dict[str, str]:
         """Every file, path to text, in code point order of path."""
@@ -159,6 +193,64 @@ class InMemoryBackend:
             record = self._records.pop(source)
             self._store(destination, record.content)
         return len(moves)
+
+    async def _delete_with_all_under(self, path: str) -> int:
+        await self._before("delete_tree", path)
+        keys = self._tree_keys(path)
+        if not keys:
+            raise MemoryBackendError("NOT_FOUND", path)
+        for key in keys:
+            del self._records[key]
+        return len(keys)
+
+    async def _move_with_all_under(self, source: str, destination: str) -> int:
+        await self._before("move_tree", source)
+        # The checks of TreeOperations.move_tree, in its order.
+        keys = self._tree_keys(source)
+        if not keys:
+            raise MemoryBackendError("NOT_FOUND", source)
+        if destination == source:
+            raise MemoryBackendError("EXISTS", source, f"EXISTS: {destination} is {source}")
+        if any(key != source for key in keys) and destination.startswith(source + "/"):
+            raise MemoryBackendError(
+                "INTO_ITSELF", source, f"INTO_ITSELF: {destination} lies inside {source}"
+            )
+        if self._tree_keys(destination):
+            raise MemoryBackendError("EXISTS", source, f"EXISTS: {destination} exists")
+        self._refuse_under_file(source, destination)
+        moves = [(key, destination + key[len(source) :]) for key in keys]
+        for _, key in moves:
+            error = check_memory_path(key)
+            if error is not None:
+                raise MemoryBackendError(
+                    "INVALID_KEY", source, f"INVALID_KEY: {error.message}", key=key
+                )
+        for old_key, new_key in moves:
+            record = self._records.pop(old_key)
+            self._store(new_key, record.content)
+        return len(moves)
+
+    def _refuse_under_file(self, path: str, target: str) -> None:
+        """Raises ``UNDER_FILE`` (about ``path``) if a proper ancestor of ``target`` below
+        ``/memories`` is a file."""
+        if not target.startswith(MEMORY_ROOT + "/"):
+            return
+        i = target.find("/", len(MEMORY_ROOT) + 1)
+        while i != -1:
+            ancestor = target[:i]
+            if ancestor in self._records:
+                raise MemoryBackendError(
+                    "UNDER_FILE",
+                    path,
+                    f"UNDER_FILE: {target} would lie under the file {ancestor}",
+                    file=ancestor,
+                )
+            i = target.find("/", i + 1)
+
+    def _tree_keys(self, path: str) -> builtins.list[str]:
+        """``path`` (if it is a file) and every key under ``path/``, in code point order."""
+        under = self._keys_under(path + "/")
+        return [path, *under] if path in self._records else under
 
     def _store(self, path: str, content: str) -> int:
         self._last_version += 1
