@@ -1,8 +1,9 @@
 import { spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
+import { cleanEnv, exited, tempDir } from "@hms/test-support";
 import { afterAll, describe, expect, it } from "vitest";
-import { BIN, cleanEnv, exited, ok, startStdio, tempDataDir } from "./test-support.js";
+import { BIN, ok, startStdio } from "./test-support.js";
 
 const packageJson = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 
@@ -16,7 +17,7 @@ function run(args: string[], env: Record<string, string> = {}) {
 }
 
 describe("the hms-mcp command", () => {
-  const data = tempDataDir();
+  const data = tempDir();
   afterAll(() => data.remove());
 
   it("prints its version", () => {

@@ -1,6 +1,7 @@
+import { tempDir } from "@hms/test-support";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, describe, expect, it } from "vitest";
-import { call, ok, startHttpProcess, startStdio, tempDataDir } from "./test-support.js";
+import { call, ok, startHttpProcess, startStdio } from "./test-support.js";
 
 interface Counter {
   text: string;
@@ -34,7 +35,7 @@ async function increment(client: Client, key: string, times: number): Promise<nu
 }
 
 describe("concurrent read-modify-write on one key", () => {
-  const data = tempDataDir();
+  const data = tempDir();
   afterAll(() => data.remove());
 
   it("loses no update with 16 HTTP clients of one server", async () => {

@@ -1,15 +1,8 @@
 import { spawn } from "node:child_process";
 import { request } from "node:http";
+import { cleanEnv, exited, tempDir } from "@hms/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  BIN,
-  cleanEnv,
-  exited,
-  type HttpProcess,
-  ok,
-  startHttpProcess,
-  tempDataDir,
-} from "./test-support.js";
+import { BIN, type HttpProcess, ok, startHttpProcess } from "./test-support.js";
 
 const INITIALIZE = JSON.stringify({
   jsonrpc: "2.0",
@@ -55,7 +48,7 @@ function raw(
 }
 
 describe("HTTP with a token", () => {
-  const data = tempDataDir();
+  const data = tempDir();
   const token = "s3cret-token-for-tests";
   let server: HttpProcess;
 
@@ -102,7 +95,7 @@ describe("HTTP with a token", () => {
 });
 
 describe("HTTP on loopback without a token", () => {
-  const data = tempDataDir();
+  const data = tempDir();
   let server: HttpProcess;
 
   beforeAll(async () => {
@@ -162,7 +155,7 @@ describe("HTTP on loopback without a token", () => {
 });
 
 describe("binding a non-loopback address", () => {
-  const data = tempDataDir();
+  const data = tempDir();
   afterAll(() => data.remove());
 
   async function start(args: string[], env: Record<string, string> = {}) {

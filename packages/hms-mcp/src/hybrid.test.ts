@@ -9,9 +9,10 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { MemoryStore, storeFileName } from "@hms/store";
+import { cleanEnv, tempDir } from "@hms/test-support";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { BIN, cleanEnv, ok, refused, startStdio, tempDataDir } from "./test-support.js";
+import { BIN, ok, refused, startStdio } from "./test-support.js";
 
 const MODEL_ID = "all-MiniLM-L6-v2-int8";
 const modelDir = inject("modelDir");
@@ -47,7 +48,7 @@ afterEach(async () => {
 });
 
 function dataDir(): string {
-  const data = tempDataDir();
+  const data = tempDir();
   cleanups.push(data.remove);
   return data.dir;
 }

@@ -1,39 +1,19 @@
 /**
- * Helpers for tests that run the real hms-mcp process (the built dist/cli.js, or the binary
- * HMS_MCP_BIN names) and talk to it with the official MCP client over stdio or HTTP.
- * Not part of the package's build.
+ * MCP-client helpers for tests that run the real hms-mcp process (the built dist/cli.js, or
+ * the program HMS_MCP_BIN names): a connected client over stdio or HTTP, and calls that must
+ * succeed or fail. Finding, starting and cleaning up after the process is @hms/test-support's
+ * job, shared with the client packages' suites. Not part of the package's build.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
+import { cleanEnv, type HttpServer, hmsMcpBin, startHttpServer } from "@hms/test-support";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 
-/** The hms-mcp program under test. */
-export const BIN =
-  process.env.HMS_MCP_BIN ?? resolve(dirname(fileURLToPath(import.meta.url)), "../dist/cli.js");
+/** The hms-mcp program under test, run with this Node. */
+export const BIN = hmsMcpBin();
 
 export type TransportKind = "stdio" | "http";
-
-/** A fresh temporary data directory and a function that removes it. */
-export function tempDataDir(): { dir: string; remove: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), "hms-mcp-test-"));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
-}
-
-/** The environment a test server runs with: this one, minus any HMS_MCP_* settings. */
-export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(process.env)) {
-    if (value !== undefined && !name.startsWith("HMS_MCP_")) env[name] = value;
-  }
-  return { ...env, ...extra };
-}
 
 /** Connects an MCP client and lists tools once, so the client validates structured results. */
 async function ready(client: Client): Promise<Client> {
@@ -78,20 +58,9 @@ export async function startStdio(options: {
 }
 
 /** A server process started with `--transport http --port 0`, and the URL it printed. */
-export interface HttpProcess {
-  readonly url: string;
-  readonly child: ChildProcess;
-  stderr(): string;
+export interface HttpProcess extends HttpServer {
   /** A new client session, optionally sending a bearer token. */
   connect(token?: string): Promise<Client>;
-  /** SIGTERM, then wait for exit; returns the exit code. */
-  stop(): Promise<number | null>;
-}
-
-/** Waits for a child to exit; returns its exit code (null when killed by a signal). */
-export function exited(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
-  return new Promise((done) => child.once("exit", (code) => done(code)));
 }
 
 export async function startHttpProcess(options: {
@@ -99,45 +68,16 @@ export async function startHttpProcess(options: {
   args?: string[];
   env?: Record<string, string>;
 }): Promise<HttpProcess> {
-  const child = spawn(
-    process.execPath,
-    [
-      BIN,
-      "--transport",
-      "http",
-      "--port",
-      "0",
-      "--data-dir",
-      options.dataDir,
-      ...(options.args ?? []),
-    ],
-    { env: cleanEnv(options.env), stdio: ["ignore", "pipe", "pipe"] },
-  );
-  let stderr = "";
-  const url = await new Promise<string>((resolveUrl, reject) => {
-    const lines = createInterface({ input: child.stderr as NodeJS.ReadableStream });
-    lines.on("line", (line) => {
-      stderr += `${line}\n`;
-      const match = /listening on (http:\/\/\S+?)"/.exec(line);
-      if (match) resolveUrl(match[1] as string);
-    });
-    child.once("exit", (code) => reject(new Error(`hms-mcp exited with ${code}:\n${stderr}`)));
-  });
+  const server = await startHttpServer(options);
   return {
-    url,
-    child,
-    stderr: () => stderr,
+    ...server,
     async connect(token) {
-      const transport = new StreamableHTTPClientTransport(new URL(url), {
+      const transport = new StreamableHTTPClientTransport(new URL(server.url), {
         requestInit: token ? { headers: { Authorization: `Bearer ${token}` } } : {},
       });
       const client = new Client({ name: "hms-mcp-test", version: "0" });
       await client.connect(transport);
       return ready(client);
-    },
-    async stop() {
-      child.kill("SIGTERM");
-      return exited(child);
     },
   };
 }

@@ -1,15 +1,8 @@
 import { SCHEMA_VERSION } from "@hms/store";
+import { tempDir } from "@hms/test-support";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type Connection,
-  call,
-  connect,
-  ok,
-  refused,
-  type TransportKind,
-  tempDataDir,
-} from "./test-support.js";
+import { type Connection, call, connect, ok, refused, type TransportKind } from "./test-support.js";
 
 interface Record {
   key: string;
@@ -24,7 +17,7 @@ interface Record {
 }
 
 describe.each<TransportKind>(["stdio", "http"])("every tool over %s", (kind) => {
-  const data = tempDataDir();
+  const data = tempDir();
   let connection: Connection;
   let client: Client;
 

@@ -2,6 +2,8 @@
  * The memory-file tree over real processes: PATH_CONFLICT on creates and moves, the tree
  * forms of forget and move, and their refusals with the `_meta` details of the contract.
  */
+
+import { tempDir } from "@hms/test-support";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -13,7 +15,6 @@ import {
   startHttpProcess,
   startStdio,
   type TransportKind,
-  tempDataDir,
 } from "./test-support.js";
 
 interface Item {
@@ -22,7 +23,7 @@ interface Item {
 }
 
 describe.each<TransportKind>(["stdio", "http"])("the memory-file tree over %s", (kind) => {
-  const data = tempDataDir();
+  const data = tempDir();
   let connection: Connection;
   let client: Client;
 
@@ -253,7 +254,7 @@ describe.each<TransportKind>(["stdio", "http"])("the memory-file tree over %s", 
 });
 
 describe("two writers racing to make one name a file and a directory", () => {
-  const data = tempDataDir();
+  const data = tempDir();
   afterAll(() => data.remove());
 
   it("never both succeed, across processes and transports", async () => {

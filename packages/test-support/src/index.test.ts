@@ -1,13 +1,13 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import { hmsMcpCommand, hmsMcpOnPath, startHttpServer, tempDir } from "./index.js";
 
+// The workspace's hms-mcp, as hmsMcpBin finds it (this package does not depend on hms-mcp).
 const version = (
-  JSON.parse(
-    readFileSync(createRequire(import.meta.url).resolve("hms-mcp/package.json"), "utf8"),
-  ) as { version: string }
+  JSON.parse(readFileSync(new URL("../../hms-mcp/package.json", import.meta.url), "utf8")) as {
+    version: string;
+  }
 ).version;
 
 describe("finding and starting hms-mcp", () => {

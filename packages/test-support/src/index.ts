@@ -1,17 +1,22 @@
 /**
- * Helpers for the client packages' tests, which run against a real hms-mcp process: where the
- * program is, a clean environment for it, temporary data directories, an HTTP server process,
- * an `hms-mcp` command on PATH, and a proxy that hides some of its tools. Private; not published.
+ * Helpers for the tests that run against a real hms-mcp process (hms-mcp's own and the client
+ * packages'): where the program is, a clean environment for it, temporary data directories, an
+ * HTTP server process, an `hms-mcp` command on PATH, and a proxy that hides some of its tools.
+ * Private; not published.
+ *
+ * It does not depend on hms-mcp (hms-mcp's tests use it, so that would be a cycle): it finds
+ * the workspace's `packages/hms-mcp` beside its own directory, and a package whose tests
+ * start the server lists `hms-mcp` itself, so that it is built first.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
-const require = createRequire(import.meta.url);
+/** The workspace's `packages/hms-mcp/package.json` (this file is in `packages/test-support/*`). */
+const HMS_MCP_MANIFEST = fileURLToPath(new URL("../../hms-mcp/package.json", import.meta.url));
 
 /**
  * The hms-mcp program the tests run: `HMS_MCP_BIN` when set, else the workspace build
@@ -20,9 +25,10 @@ const require = createRequire(import.meta.url);
 export function hmsMcpBin(): string {
   const configured = process.env.HMS_MCP_BIN;
   if (configured) return resolve(configured);
-  const manifest = require.resolve("hms-mcp/package.json");
-  const { bin } = JSON.parse(readFileSync(manifest, "utf8")) as { bin: Record<string, string> };
-  return resolve(dirname(manifest), bin["hms-mcp"] as string);
+  const { bin } = JSON.parse(readFileSync(HMS_MCP_MANIFEST, "utf8")) as {
+    bin: Record<string, string>;
+  };
+  return resolve(dirname(HMS_MCP_MANIFEST), bin["hms-mcp"] as string);
 }
 
 /** How to start hms-mcp as a process: a `.js` file runs under this Node, anything else as is. */
@@ -64,8 +70,8 @@ export interface HttpServer {
   readonly child: ChildProcess;
   /** Everything the server wrote on stderr so far. */
   stderr(): string;
-  /** SIGTERM, then waits for the exit. */
-  stop(): Promise<void>;
+  /** SIGTERM, then waits for the exit; resolves with the exit code (null after a signal). */
+  stop(): Promise<number | null>;
 }
 
 /**
@@ -111,9 +117,9 @@ export async function startHttpServer(options: {
     url,
     child,
     stderr: () => stderr,
-    async stop() {
+    stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
-      await exited(child);
+      return exited(child);
     },
   };
 }
