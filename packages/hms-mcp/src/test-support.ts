@@ -4,7 +4,7 @@
  * succeed or fail. Finding, starting and cleaning up after the process is @hms/test-support's
  * job, shared with the client packages' suites. Not part of the package's build.
  */
-import { cleanEnv, type HttpServer, hmsMcpBin, startHttpServer } from "@hms/test-support";
+import { cleanEnv, type HttpServer, hmsMcpBin, startHttpServer, tempDir } from "@hms/test-support";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -106,6 +106,31 @@ export async function connect(
       await server.stop();
     },
   };
+}
+
+/**
+ * Starts a server over `kind` on a new temporary data directory and connects one client;
+ * `close` also removes the directory. Return `close` from a `beforeAll` to serve a block of
+ * tests from one fresh store.
+ */
+export async function connectFresh(
+  kind: TransportKind,
+  options: { args?: string[]; env?: Record<string, string> } = {},
+): Promise<Connection> {
+  const data = tempDir();
+  try {
+    const connection = await connect(kind, { ...options, dataDir: data.dir });
+    return {
+      client: connection.client,
+      async close() {
+        await connection.close();
+        data.remove();
+      },
+    };
+  } catch (error) {
+    data.remove();
+    throw error;
+  }
 }
 
 /** Calls a tool and returns its result (success or tool error). */

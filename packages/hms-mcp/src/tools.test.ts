@@ -1,8 +1,7 @@
 import { SCHEMA_VERSION } from "@hms/store";
-import { tempDir } from "@hms/test-support";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Connection, call, connect, ok, refused, type TransportKind } from "./test-support.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { call, connectFresh, ok, refused, type TransportKind } from "./test-support.js";
 
 interface Record {
   key: string;
@@ -17,18 +16,12 @@ interface Record {
 }
 
 describe.each<TransportKind>(["stdio", "http"])("every tool over %s", (kind) => {
-  const data = tempDir();
-  let connection: Connection;
   let client: Client;
 
   beforeAll(async () => {
-    connection = await connect(kind, { dataDir: data.dir });
+    const connection = await connectFresh(kind);
     client = connection.client;
-  });
-
-  afterAll(async () => {
-    await connection.close();
-    data.remove();
+    return connection.close;
   });
 
   it("lists the contract's tools with schemas and annotations", async () => {

@@ -2,14 +2,12 @@
  * The memory-file tree over real processes: PATH_CONFLICT on creates and moves, the tree
  * forms of forget and move, and their refusals with the `_meta` details of the contract.
  */
-
 import { tempDir } from "@hms/test-support";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  type Connection,
   call,
-  connect,
+  connectFresh,
   ok,
   refused,
   startHttpProcess,
@@ -23,18 +21,12 @@ interface Item {
 }
 
 describe.each<TransportKind>(["stdio", "http"])("the memory-file tree over %s", (kind) => {
-  const data = tempDir();
-  let connection: Connection;
   let client: Client;
 
   beforeAll(async () => {
-    connection = await connect(kind, { dataDir: data.dir });
+    const connection = await connectFresh(kind);
     client = connection.client;
-  });
-
-  afterAll(async () => {
-    await connection.close();
-    data.remove();
+    return connection.close;
   });
 
   async function files(...keys: string[]): Promise<void> {
