@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { StoreError } from "./errors.js";
 import { type MemoryRecord, MemoryStore } from "./store.js";
+import { refusal } from "./test-support.js";
 
 let dir: string;
 let store: MemoryStore;
@@ -22,17 +22,6 @@ afterEach(() => {
   store.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-/** Runs `action` and returns the StoreError it throws (failing if it does not throw one). */
-function refusal(action: () => unknown): StoreError {
-  try {
-    action();
-  } catch (error) {
-    if (error instanceof StoreError) return error;
-    throw error;
-  }
-  throw new Error("expected a StoreError");
-}
 
 /** The code, message and details of a refusal, as hms-mcp puts them in `_meta`. */
 function refused(action: () => unknown) {
