@@ -190,37 +190,12 @@ try {
     const queries = Array.from({ length: QUERIES }, () =>
       Array.from({ length: 2 + Math.floor(rand() * 5) }, word).join(" "),
     );
-    for (const query of queries.slice(0, 20)) await call(server.client, "recall", { query }); // warm-up
-    const recalls = [];
-    let hits = 0;
-    for (const query of queries) {
-      const { ms, value } = await time(() => call(server.client, "recall", { query, k: 10 }));
-      recalls.push(ms);
-      hits += value.hits.length;
-    }
-    const tagged = [];
-    for (const query of queries.slice(0, 100)) {
-      tagged.push(
-        (await time(() => call(server.client, "recall", { query, k: 10, tag: "memory-file" }))).ms,
-      );
-    }
-    const gets = [];
-    for (let i = 0; i < 300; i++) {
-      gets.push(
-        (
-          await time(() =>
-            call(server.client, "get", { key: `/memories/notes/${(i * 331) % MEMORIES}.md` }),
-          )
-        ).ms,
-      );
-    }
-    const recall = summarize(recalls);
-    const get = summarize(gets);
+    const { recall, hits, tagged, get } = await recallAtSize(server.client, queries);
     results.recall_large = {
       memories: MEMORIES,
       avg_hits: round(hits / queries.length, 1),
       ...recall,
-      tag_filtered: summarize(tagged),
+      tag_filtered: tagged,
       get_at_same_size: get,
       recall_vs_get_p50: round(recall.p50_ms / get.p50_ms, 1),
     };
@@ -234,6 +209,34 @@ try {
   console.log(JSON.stringify(results, null, 2));
 } finally {
   data.remove();
+}
+
+/**
+ * Latency on the large store, the same for both builds: recall of every query (k = 10, after
+ * 20 warm-up queries; with the hits found), recall filtered by tag (the first 100), and `get`
+ * of 300 memories as the baseline at the same size.
+ */
+async function recallAtSize(client, queries) {
+  for (const query of queries.slice(0, 20)) await call(client, "recall", { query }); // warm-up
+  const recalls = [];
+  let hits = 0;
+  for (const query of queries) {
+    const { ms, value } = await time(() => call(client, "recall", { query, k: 10 }));
+    recalls.push(ms);
+    hits += value.hits.length;
+  }
+  const tagged = [];
+  for (const query of queries.slice(0, 100)) {
+    tagged.push(
+      (await time(() => call(client, "recall", { query, k: 10, tag: "memory-file" }))).ms,
+    );
+  }
+  const gets = [];
+  for (let i = 0; i < 300; i++) {
+    const key = `/memories/notes/${(i * 331) % MEMORIES}.md`;
+    gets.push((await time(() => call(client, "get", { key }))).ms);
+  }
+  return { recall: summarize(recalls), hits, tagged: summarize(tagged), get: summarize(gets) };
 }
 
 /**
@@ -300,36 +303,15 @@ async function hybridLarge(file, queries, lexicalRecall) {
     get_latency_during: summarize(during),
   };
 
-  for (const query of queries.slice(0, 20)) await call(server.client, "recall", { query }); // warm-up
-  const recalls = [];
-  for (const query of queries) {
-    recalls.push((await time(() => call(server.client, "recall", { query, k: 10 }))).ms);
-  }
-  const tagged = [];
-  for (const query of queries.slice(0, 100)) {
-    tagged.push(
-      (await time(() => call(server.client, "recall", { query, k: 10, tag: "memory-file" }))).ms,
-    );
-  }
-  const gets = [];
-  for (let i = 0; i < 300; i++) {
-    gets.push(
-      (
-        await time(() =>
-          call(server.client, "get", { key: `/memories/notes/${(i * 331) % MEMORIES}.md` }),
-        )
-      ).ms,
-    );
-  }
-  const recall = summarize(recalls);
+  const { recall, tagged, get } = await recallAtSize(server.client, queries);
   out.recall = {
     memories: MEMORIES,
     ...recall,
-    tag_filtered: summarize(tagged),
+    tag_filtered: tagged,
     vs_lexical_p50: round(recall.p50_ms / lexicalRecall.p50_ms, 2),
     vs_lexical_p99: round(recall.p99_ms / lexicalRecall.p99_ms, 2),
   };
-  out.get_latency = summarize(gets);
+  out.get_latency = get;
   out.get_during_backfill_vs_idle_p50 = round(
     out.indexing.get_latency_during.p50_ms / out.get_latency.p50_ms,
     2,

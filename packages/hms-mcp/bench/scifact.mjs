@@ -15,15 +15,18 @@
 // Embedding SciFact takes 5-15 minutes on 2 cores. --data-dir keeps the store (with its
 // vectors) between runs: a later run with the same directory reuses it, checks it holds
 // exactly the corpus, skips loading and embedding, and says so ("reused": true).
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { defaultModelDir } from "@hms/embedder";
 import { storeFileName } from "@hms/store";
 import Database from "better-sqlite3";
 import {
   call,
+  ndcgAt10,
   option,
   pool,
+  readJsonl,
+  readQrels,
   round,
   rssMiB,
   spawnServer,
@@ -44,42 +47,18 @@ for (const split of splits) {
 const NAMESPACE = "scifact";
 const log = (line) => process.stderr.write(`recall-quality: ${line}\n`);
 
-const readJsonl = (file) =>
-  readFileSync(join(dataDir, file), "utf8")
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line) => JSON.parse(line));
-
-const corpus = readJsonl("corpus.jsonl");
-const allQueries = readJsonl("queries.jsonl");
+const corpus = readJsonl(join(dataDir, "corpus.jsonl"));
+const allQueries = readJsonl(join(dataDir, "queries.jsonl"));
 const judged = Object.fromEntries(
   splits.map((split) => {
-    const qrels = new Map();
-    for (const line of readFileSync(join(dataDir, "qrels", `${split}.tsv`), "utf8")
-      .split("\n")
-      .slice(1)) {
-      const [query, doc, score] = line.trim().split("\t");
-      if (!query || Number(score) <= 0) continue;
-      if (!qrels.has(query)) qrels.set(query, new Set());
-      qrels.get(query).add(doc);
-    }
+    const qrels = readQrels(dataDir, split);
     return [split, { qrels, queries: allQueries.filter((query) => qrels.has(query._id)) }];
   }),
 );
 
 const key = (id) => `scifact/${id}`;
+const idOf = (key) => key.slice("scifact/".length);
 const textOf = (doc) => `${doc.title}\n${doc.text}`;
-
-/** nDCG@10 of one ranked list of keys against the relevant document ids. */
-function ndcg10(keys, relevant) {
-  let dcg = 0;
-  keys.slice(0, 10).forEach((k, rank) => {
-    if (relevant.has(k.slice("scifact/".length))) dcg += 1 / Math.log2(rank + 2);
-  });
-  let ideal = 0;
-  for (let rank = 0; rank < Math.min(relevant.size, 10); rank++) ideal += 1 / Math.log2(rank + 2);
-  return dcg / ideal;
-}
 
 /** Every query of every split through `recall`: nDCG@10 and latency per split. */
 async function evaluate(client) {
@@ -95,8 +74,8 @@ async function evaluate(client) {
       );
       ms.push(took);
       build = value.build;
-      total += ndcg10(
-        value.hits.map((hit) => hit.key),
+      total += ndcgAt10(
+        value.hits.map((hit) => idOf(hit.key)),
         qrels.get(query._id),
       );
     }

@@ -97,3 +97,43 @@ export function option(name, envName, fallback) {
   if (at !== -1 && argv[at + 1] !== undefined) return argv[at + 1];
   return process.env[envName] ?? fallback;
 }
+
+/** The records of a JSON-lines file. */
+export function readJsonl(file) {
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line));
+}
+
+/**
+ * The relevance judgements of one split of a BEIR data set (`qrels/<split>.tsv` under `dir`):
+ * query id to the set of relevant document ids (score > 0).
+ */
+export function readQrels(dir, split) {
+  const qrels = new Map();
+  const lines = readFileSync(join(dir, "qrels", `${split}.tsv`), "utf8")
+    .split("\n")
+    .slice(1);
+  for (const line of lines) {
+    const [query, doc, score] = line.trim().split("\t");
+    if (!query || Number(score) <= 0) continue;
+    if (!qrels.has(query)) qrels.set(query, new Set());
+    qrels.get(query).add(doc);
+  }
+  return qrels;
+}
+
+/**
+ * nDCG@10 of a ranking (document ids, best first) against the relevant ids, as trec_eval
+ * computes it: binary gains, log2 discount, the ideal ranking from the relevant documents.
+ */
+export function ndcgAt10(ranked, relevant) {
+  let dcg = 0;
+  ranked.slice(0, 10).forEach((id, rank) => {
+    if (relevant.has(id)) dcg += 1 / Math.log2(rank + 2);
+  });
+  let ideal = 0;
+  for (let rank = 0; rank < Math.min(relevant.size, 10); rank++) ideal += 1 / Math.log2(rank + 2);
+  return dcg / ideal;
+}

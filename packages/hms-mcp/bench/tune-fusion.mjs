@@ -7,11 +7,11 @@
 //
 // Prints nDCG@10 for each lexical weight × BM25 depth (dense depth 100), then the effect of the
 // dense depth at the chosen values, and the chosen values themselves (DEFAULT_FUSION).
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { defaultModelDir, loadEmbedder } from "@hms/embedder";
 import { DEFAULT_FUSION, HybridRanker, MemoryStore, storeFileName, VectorIndex } from "@hms/store";
-import { option, round } from "./support.mjs";
+import { ndcgAt10, option, readJsonl, readQrels, round } from "./support.mjs";
 
 const dataDir = option("data", "HMS_SCIFACT_DIR", "/work/shared/data/scifact");
 const modelDir = option("model-dir", "HMS_MCP_MODEL_DIR", defaultModelDir());
@@ -30,21 +30,8 @@ if (!existsSync(file)) {
   process.exit(2);
 }
 
-const readJsonl = (name) =>
-  readFileSync(join(dataDir, name), "utf8")
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line) => JSON.parse(line));
-const qrels = new Map();
-for (const line of readFileSync(join(dataDir, "qrels", "train.tsv"), "utf8")
-  .split("\n")
-  .slice(1)) {
-  const [query, doc, score] = line.trim().split("\t");
-  if (!query || Number(score) <= 0) continue;
-  if (!qrels.has(query)) qrels.set(query, new Set());
-  qrels.get(query).add(doc);
-}
-const queries = readJsonl("queries.jsonl").filter((query) => qrels.has(query._id));
+const qrels = readQrels(dataDir, "train");
+const queries = readJsonl(join(dataDir, "queries.jsonl")).filter((query) => qrels.has(query._id));
 
 const embedder = await loadEmbedder(modelDir);
 const model = { id: embedder.modelId, dimensions: embedder.dimensions };
@@ -74,16 +61,8 @@ try {
     let total = 0;
     queries.forEach((query, i) => {
       const ranked = ranker.rank(query.text, {}, 10, { vector: vectors[i] });
-      const relevant = qrels.get(query._id);
-      let dcg = 0;
-      ranked.forEach((hit, rank) => {
-        if (relevant.has(keyOf.get(hit.id).slice("scifact/".length)))
-          dcg += 1 / Math.log2(rank + 2);
-      });
-      let ideal = 0;
-      for (let rank = 0; rank < Math.min(relevant.size, 10); rank++)
-        ideal += 1 / Math.log2(rank + 2);
-      total += dcg / ideal;
+      const ids = ranked.map((hit) => keyOf.get(hit.id).slice("scifact/".length));
+      total += ndcgAt10(ids, qrels.get(query._id));
     });
     return round(total / queries.length, 4);
   };
