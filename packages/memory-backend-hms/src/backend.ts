@@ -12,7 +12,7 @@ import {
   McpError,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { HmsConnectionError, HmsMcpError } from "./errors.js";
+import { CLOSED, CONNECTION_LOST, HmsConnectionError, HmsMcpError } from "./errors.js";
 
 /** The tag every memory file carries, so recall over memory files ignores other memories. */
 export const MEMORY_FILE_TAG = "memory-file";
@@ -247,8 +247,7 @@ export class HmsMemoryBackend implements MemoryBackend {
 
   /** Closes the connection (and stops a server process it started). Later calls fail at once. */
   async close(): Promise<void> {
-    this.#session.closedReason ??=
-      "The memory tool is closed: its connection to hms-mcp was shut down. Connect again to go on.";
+    this.#session.closedReason ??= CLOSED;
     await this.#session.close();
   }
 
@@ -306,10 +305,7 @@ export class HmsMemoryBackend implements MemoryBackend {
     }
     if (session.closedReason === undefined) {
       const detail = error instanceof Error ? error.message : String(error);
-      session.closedReason =
-        "The connection to the hms-mcp memory server is closed (the server process exited, the " +
-        "network connection dropped, or the memory tool was closed), so memory commands cannot " +
-        `run; connect again to go on. The ${tool} call failed with: ${detail}`;
+      session.closedReason = `${CONNECTION_LOST} The ${tool} call failed with: ${detail}`;
     }
     return new HmsConnectionError("CONNECTION_CLOSED", session.closedReason, { cause: error });
   }

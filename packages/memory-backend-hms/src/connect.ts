@@ -5,7 +5,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import packageJson from "../package.json" with { type: "json" };
 import { HmsMemoryBackend, type HmsSession } from "./backend.js";
-import { HmsConnectionError, HmsMcpError } from "./errors.js";
+import { CONNECTION_LOST, HmsConnectionError, HmsMcpError } from "./errors.js";
 import { findHmsMcp, serverEnvironment } from "./find-server.js";
 
 /** Start an hms-mcp process and talk MCP over its stdin and stdout. */
@@ -151,10 +151,7 @@ async function openSession(
     },
   };
   client.onclose = () => {
-    session.closedReason ??=
-      "The connection to the hms-mcp memory server is closed (the server process exited, the " +
-      "network connection dropped, or the memory tool was closed), so memory commands cannot " +
-      "run; connect again to go on.";
+    session.closedReason ??= CONNECTION_LOST;
   };
 
   try {

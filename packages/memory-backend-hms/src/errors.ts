@@ -5,6 +5,16 @@
  * these are everything else.
  */
 
+/** Why every call fails once the connection is lost (a failed call adds what it failed with). */
+export const CONNECTION_LOST =
+  "The connection to the hms-mcp memory server is closed (the server process exited, the " +
+  "network connection dropped, or the memory tool was closed), so memory commands cannot " +
+  "run; connect again to go on.";
+
+/** Why every call fails after the backend was closed. */
+export const CLOSED =
+  "The memory tool is closed: its connection to hms-mcp was shut down. Connect again to go on.";
+
 /**
  * Why an hms-mcp call failed, when it is not a refusal the engine handles: an hms-mcp error
  * code (`INVALID_ARGUMENT`, `NAMESPACE_DISABLED`, `UNAVAILABLE`, `INTERNAL`, ...) or one of this
