@@ -254,6 +254,11 @@ function notFound(key: string): StoreError {
   return new StoreError("NOT_FOUND", `${key} does not exist`, { key });
 }
 
+/** A tree form's NOT_FOUND: neither the key nor anything under it exists. */
+function treeNotFound(key: string): StoreError {
+  return new StoreError("NOT_FOUND", `neither ${key} nor any key under ${key}/ exists`, { key });
+}
+
 /**
  * Why giving a memory-file key existence would make a key both a file and a directory:
  * `directory` when keys lie under it, `file` when one of its ancestors is a key. `path` is the
@@ -389,10 +394,7 @@ export class MemoryStore {
     const tags = input.tags === undefined ? undefined : checkTags(input.tags, this.limits);
     const metadata =
       input.metadata === undefined ? undefined : checkMetadata(input.metadata, this.limits);
-    const expected =
-      input.expectedVersion === undefined
-        ? undefined
-        : checkInteger(input.expectedVersion, "expected_version", 1, Number.MAX_SAFE_INTEGER);
+    const expected = this.#expected(input.expectedVersion);
     if (expected !== undefined && input.ifAbsent) {
       throw new StoreError(
         "INVALID_ARGUMENT",
@@ -524,15 +526,7 @@ export class MemoryStore {
       const deleted =
         this.#sql.deleteKey.run(checked).changes +
         this.#sql.deleteRange.for(under.shape).run(under.params).changes;
-      if (deleted === 0) {
-        throw new StoreError(
-          "NOT_FOUND",
-          `neither ${checked} nor any key under ${checked}/ exists`,
-          {
-            key: checked,
-          },
-        );
-      }
+      if (deleted === 0) throw treeNotFound(checked);
       return { deleted };
     });
   }
@@ -649,11 +643,7 @@ export class MemoryStore {
       })[];
       // Key order: `from` sorts before every key that starts with `from/`.
       const sources = own === undefined ? children : [{ ...own, key: source }, ...children];
-      if (sources.length === 0) {
-        throw new StoreError("NOT_FOUND", `neither ${source} nor any key under ${source}/ exists`, {
-          key: source,
-        });
-      }
+      if (sources.length === 0) throw treeNotFound(source);
       if (target === source) {
         throw new StoreError("EXISTS", `cannot move ${source} onto itself`, { key: target });
       }
