@@ -108,6 +108,14 @@ function pageNote(next: string | null): string {
   return next === null ? "" : `\nMore on the next page: cursor ${next}`;
 }
 
+/** forget and move refuse `tree` with `expected_version` alike. */
+function treeWithVersion(): ToolError {
+  return new ToolError(
+    "INVALID_ARGUMENT",
+    "tree and expected_version are mutually exclusive: a tree of memories has no one version",
+  );
+}
+
 const remember: ToolDefinition = {
   name: "remember",
   title: "Remember",
@@ -257,12 +265,7 @@ const forget: ToolDefinition = {
     if (tree && hasPrefix) {
       throw new ToolError("INVALID_ARGUMENT", "tree applies to key, not to prefix");
     }
-    if (tree && args.expected_version !== undefined) {
-      throw new ToolError(
-        "INVALID_ARGUMENT",
-        "tree and expected_version are mutually exclusive: a tree of memories has no one version",
-      );
-    }
+    if (tree && args.expected_version !== undefined) throw treeWithVersion();
     const result = !hasKey
       ? store.forgetPrefix(args.prefix as string)
       : tree
@@ -320,12 +323,7 @@ const move: ToolDefinition = {
       if (args.from === undefined || args.to === undefined) {
         throw new ToolError("INVALID_ARGUMENT", "a move needs both from and to");
       }
-      if (tree && args.expected_version !== undefined) {
-        throw new ToolError(
-          "INVALID_ARGUMENT",
-          "tree and expected_version are mutually exclusive: a tree of memories has no one version",
-        );
-      }
+      if (tree && args.expected_version !== undefined) throw treeWithVersion();
       result = tree
         ? store.moveTree(args.from as string, args.to as string)
         : store.move(args.from as string, args.to as string, {
