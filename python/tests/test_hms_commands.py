@@ -363,3 +363,30 @@ async def test_a_create_a_delete_and_a_rename_take_one_mcp_call_each(
         assert await calls_of({**insert, "insert_text": "x"}) == ["get", "remember"]
         assert await calls_of({"command": "delete", "path": "/memories/n"}) == ["forget"]
         assert list(await backend.list("/memories/")) == []
+
+
+async def test_clear_all_memory_deletes_every_memory_file_and_nothing_else(
+    server: StdioServer,
+) -> None:
+    async with connect(server) as memory:
+        backend = memory.engine.backend
+        assert isinstance(backend, HmsMcpBackend)
+        # An empty store is already clear.
+        assert (
+            await memory.clear_all_memory() == "Deleted every file and directory under /memories."
+        )
+        for path in ["/memories/a.md", "/memories/projects/x/y.md", "/memories/projects/z.md"]:
+            await memory.create(Create(command="create", path=path, file_text="text\n"))
+        await backend.call("remember", {"key": "notes/kept", "text": "not a memory file"})
+
+        assert (
+            await memory.clear_all_memory() == "Deleted every file and directory under /memories."
+        )
+
+        assert await backend.list("/memories/") == []
+        assert await memory.view(View(command="view", path="/memories")) == (
+            "Here're the files and directories up to 2 levels deep in /memories, excluding "
+            "hidden items and node_modules:\n0B\t/memories"
+        )
+        kept = await backend.call("get", {"key": "notes/kept"})
+        assert kept["text"] == "not a memory file"

@@ -71,3 +71,13 @@ def test_after_close_calls_fail_and_the_thread_is_gone() -> None:
     assert not any(t.name == "hms-memory-tool" for t in threading.enumerate())
     with pytest.raises(HmsConnectionError, match="The memory tool is closed"):
         memory.call({"command": "view", "path": "/memories"})
+
+
+def test_clear_all_memory_empties_memories_from_the_sync_class() -> None:
+    backend = InMemoryBackend(
+        files={"/memories/a.md": "a\n", "/memories/dir/b.md": "b\n", "/memories/dir/sub/c": ""}
+    )
+    with HolographicMemoryToolSync(backend) as memory:
+        assert memory.clear_all_memory() == "Deleted every file and directory under /memories."
+        assert backend.snapshot() == {}
+        assert memory.clear_all_memory() == "Deleted every file and directory under /memories."

@@ -28,8 +28,9 @@ from anthropic.types.beta import (
 from typing_extensions import override
 
 from hms_memory_tool._loop import LoopThread
-from hms_memory_tool.core import MemoryBackend, MemoryEngine, RetryPolicy
+from hms_memory_tool.core import MemoryBackend, MemoryEngine, MemoryToolError, RetryPolicy
 from hms_memory_tool.hms_backend import DEFAULT_TIMEOUT, open_hms_backend
+from hms_memory_tool.paths import MEMORY_ROOT
 from hms_memory_tool.recall import (
     DEFAULT_RECALL_K,
     RecallHit,
@@ -47,6 +48,25 @@ def _recall_of(backend: MemoryBackend) -> Any:
             "has no recall(query, k) method"
         )
     return recall
+
+
+#: What :meth:`HolographicMemoryTool.clear_all_memory` returns.
+ALL_MEMORY_CLEARED = "Deleted every file and directory under /memories."
+
+
+async def _clear_all(engine: MemoryEngine) -> str:
+    """Deletes each top-level entry of ``/memories`` as a ``delete`` command would (a whole
+    directory in one step where the backend can), so only memory files are touched."""
+    names = sorted(
+        {entry.path.split("/")[2] for entry in await engine.backend.list(MEMORY_ROOT + "/")}
+    )
+    for name in names:
+        try:
+            await engine.delete({"command": "delete", "path": f"{MEMORY_ROOT}/{name}"})
+        except MemoryToolError as error:
+            if error.code != "not_found":  # someone else deleted it first: still cleared
+                raise
+    return ALL_MEMORY_CLEARED
 
 
 class HolographicMemoryTool(BetaAsyncAbstractMemoryTool):
@@ -154,6 +174,13 @@ class HolographicMemoryTool(BetaAsyncAbstractMemoryTool):
     @override
     async def rename(self, command: BetaMemoryTool20250818RenameCommand) -> str:
         return await self.engine.rename(command)
+
+    @override
+    async def clear_all_memory(self) -> str:
+        """Deletes every memory file, as the SDK's filesystem tool does; other memories in
+        the store (keys outside ``/memories``) are left alone. Not one atomic step: a file
+        created while it runs may survive."""
+        return await _clear_all(self.engine)
 
     async def recall(self, query: str, k: int = DEFAULT_RECALL_K) -> builtins.list[RecallHit]:
         """The memory files most relevant to ``query``, best first (at most ``k``, 1 to 50)."""
@@ -304,6 +331,11 @@ class HolographicMemoryToolSync(BetaAbstractMemoryTool):
     @override
     def rename(self, command: BetaMemoryTool20250818RenameCommand) -> str:
         return self._loop.run(self.engine.rename(command))
+
+    @override
+    def clear_all_memory(self) -> str:
+        """Deletes every memory file; see :meth:`HolographicMemoryTool.clear_all_memory`."""
+        return self._loop.run(_clear_all(self.engine))
 
     def recall(self, query: str, k: int = DEFAULT_RECALL_K) -> builtins.list[RecallHit]:
         """The memory files most relevant to ``query``, best first (at most ``k``, 1 to 50)."""
