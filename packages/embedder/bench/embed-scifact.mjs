@@ -50,7 +50,7 @@ const threads = values.threads === undefined ? undefined : positive("--threads",
 const rounds = positive("--rounds", values.rounds);
 if (!["test", "train"].includes(values.split))
   fail(`--split is test or train, not ${values.split}`);
-const dataDir = values.data ?? process.env.SCIFACT_DIR ?? findSharedScifact();
+const dataDir = values.data ?? process.env.HMS_SCIFACT_DIR ?? findSharedScifact();
 const modelDir = values["model-dir"] ?? defaultModelDir();
 const threadOption = threads ? { threads } : {};
 const mb = (bytes) => Math.round(bytes / 2 ** 20);
@@ -229,7 +229,7 @@ function findSharedScifact() {
   for (let dir = resolve(here, "../../.."); ; dir = dirname(dir)) {
     const candidate = join(dir, "shared", "data", "scifact");
     if (existsSync(join(candidate, "corpus.jsonl"))) return candidate;
-    if (dirname(dir) === dir) fail("SciFact not found: pass --data DIR or set SCIFACT_DIR");
+    if (dirname(dir) === dir) fail("SciFact not found: pass --data DIR or set HMS_SCIFACT_DIR");
   }
 }
 

@@ -29,13 +29,14 @@ import {
   readQrels,
   round,
   rssMiB,
+  scifactDir,
   spawnServer,
   summarize,
   tempDir,
   time,
 } from "./support.mjs";
 
-const dataDir = option("data", "HMS_SCIFACT_DIR", "/work/shared/data/scifact");
+const dataDir = scifactDir();
 const splitOption = option("split", "HMS_SCIFACT_SPLIT", "both");
 const modelDir = option("model-dir", "HMS_MCP_MODEL_DIR", defaultModelDir());
 const keptDir = option("data-dir", "HMS_BENCH_DATA_DIR", undefined);

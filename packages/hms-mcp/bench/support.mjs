@@ -1,5 +1,5 @@
 // Shared helpers for hms-mcp benchmarks: spawn the built server, time calls, summarize.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -96,6 +96,28 @@ export function option(name, envName, fallback) {
   const at = argv.indexOf(`--${name}`);
   if (at !== -1 && argv[at + 1] !== undefined) return argv[at + 1];
   return process.env[envName] ?? fallback;
+}
+
+/**
+ * Where BEIR SciFact is: `--data DIR`, else `HMS_SCIFACT_DIR`, else the first
+ * `shared/data/scifact` found beside the repository or above it (the data is read in place,
+ * never copied into the repository).
+ */
+export function scifactDir() {
+  const given = option("data", "HMS_SCIFACT_DIR", undefined);
+  if (given !== undefined) return given;
+  for (
+    let dir = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+    ;
+    dir = dirname(dir)
+  ) {
+    const candidate = join(dir, "shared", "data", "scifact");
+    if (existsSync(join(candidate, "corpus.jsonl"))) return candidate;
+    if (dirname(dir) === dir) {
+      console.error("SciFact not found: pass --data DIR or set HMS_SCIFACT_DIR");
+      process.exit(2);
+    }
+  }
 }
 
 /** The records of a JSON-lines file. */

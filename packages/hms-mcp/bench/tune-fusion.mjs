@@ -11,9 +11,9 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { defaultModelDir, loadEmbedder } from "@hms/embedder";
 import { DEFAULT_FUSION, HybridRanker, MemoryStore, storeFileName, VectorIndex } from "@hms/store";
-import { ndcgAt10, option, readJsonl, readQrels, round } from "./support.mjs";
+import { ndcgAt10, option, readJsonl, readQrels, round, scifactDir } from "./support.mjs";
 
-const dataDir = option("data", "HMS_SCIFACT_DIR", "/work/shared/data/scifact");
+const dataDir = scifactDir();
 const modelDir = option("model-dir", "HMS_MCP_MODEL_DIR", defaultModelDir());
 const kept = option("data-dir", "HMS_BENCH_DATA_DIR", undefined);
 if (kept === undefined) {
