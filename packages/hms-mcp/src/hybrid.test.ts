@@ -18,6 +18,9 @@ const MODEL_ID = "all-MiniLM-L6-v2-int8";
 const modelDir = inject("modelDir");
 const hybridArgs = ["--model-dir", modelDir];
 const BLOCK_EMBEDDER = fileURLToPath(new URL("./test/block-embedder.mjs", import.meta.url));
+const WORKER_DIES = fileURLToPath(new URL("./test/worker-dies.mjs", import.meta.url));
+/** A text that ends the embedding worker of a server started with WORKER_DIES. */
+const DIE_MARKER = "END THE EMBEDDING WORKER NOW";
 
 const CONTACT = "how should I contact that client?";
 const ACME = "Acme Corp prefers email follow-ups";
@@ -39,7 +42,7 @@ interface Recall {
   build: string;
 }
 interface Stats {
-  recall: { build: string; model: string | null; pending: number };
+  recall: { build: string; model: string | null; pending: number; failure: string | null };
 }
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -250,6 +253,42 @@ describe("hybrid recall (hms-mcp --model-dir)", () => {
       if (now.recall.pending < after.recall.pending) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+  });
+
+  it("says when its embedding worker has died, and goes on serving lexical recall", async () => {
+    const dir = dataDir();
+    const hybrid = await server(dir, hybridArgs, ["--import", WORKER_DIES]);
+    await ok(hybrid.client, "remember", { key: "/memories/acme.md", text: ACME });
+    await embedded(hybrid.client);
+    expect((await ok<Stats>(hybrid.client, "stats")).recall).toEqual({
+      build: "hybrid",
+      model: MODEL_ID,
+      pending: 0,
+      failure: null,
+    });
+
+    await ok(hybrid.client, "remember", { key: "/memories/crash.md", text: DIE_MARKER });
+    let stats = await ok<Stats>(hybrid.client, "stats");
+    while (stats.recall.failure === null) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      stats = await ok<Stats>(hybrid.client, "stats");
+    }
+    expect(stats.recall).toEqual({
+      build: "lexical",
+      model: MODEL_ID,
+      pending: 1,
+      failure: "the embedding worker exited (code 7)",
+    });
+    const text = await hybrid.client.callTool({ name: "stats", arguments: {} });
+    expect(JSON.stringify(text.content)).toContain(
+      "recall lexical (all-MiniLM-L6-v2-int8, 1 pending) because the embedding worker exited (code 7)",
+    );
+    // Recall still answers, lexically, and says so; writes still work.
+    expect(await ok<Recall>(hybrid.client, "recall", { query: "email follow-ups" })).toMatchObject({
+      hits: [{ key: "/memories/acme.md" }],
+      build: "lexical",
+    });
+    await ok(hybrid.client, "remember", { key: "/memories/later.md", text: "still writable" });
   });
 
   it("refuses to start without a usable model, saying how to get one", () => {

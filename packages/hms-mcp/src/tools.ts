@@ -481,13 +481,27 @@ const stats: ToolDefinition = {
         .int()
         .min(0)
         .describe("Memories waiting to be embedded (0 in the lexical build)."),
+      failure: z
+        .string()
+        .nullable()
+        .describe(
+          "Why a server started with a model recalls lexically after all (its embedding " +
+            "worker stopped); null otherwise.",
+        ),
     }),
     schema_version: z.number().int(),
     server: z.object({ name: z.string(), version: z.string() }),
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
-  run(_args, { store, namespace, server }) {
+  run(_args, { store, namespace, server, semantic }) {
     const counts = store.stats();
+    // The store knows its configured build; only the server knows the worker has stopped.
+    const failure = semantic?.failure ?? null;
+    const recall = {
+      ...counts.recall,
+      ...(failure === null ? {} : { build: "lexical" as const }),
+      failure,
+    };
     const { limits } = store;
     const structured = {
       namespace,
@@ -500,7 +514,7 @@ const stats: ToolDefinition = {
         max_tag_bytes: limits.maxTagBytes,
         max_metadata_bytes: limits.maxMetadataBytes,
       },
-      recall: counts.recall,
+      recall,
       schema_version: counts.schema_version,
       server,
     };
@@ -509,7 +523,8 @@ const stats: ToolDefinition = {
       text:
         `Namespace ${namespace}: ${plural(counts.memories, "memory", "memories")}, ` +
         `${plural(counts.bytes, "byte")}; max_text_bytes ${limits.maxTextBytes}; ` +
-        `recall ${counts.recall.build}${counts.recall.model ? ` (${counts.recall.model}, ${counts.recall.pending} pending)` : ""}; ` +
+        `recall ${recall.build}${recall.model ? ` (${recall.model}, ${recall.pending} pending)` : ""}` +
+        `${failure === null ? "" : ` because ${failure}`}; ` +
         `${server.name} ${server.version}, schema ${counts.schema_version}`,
     };
   },

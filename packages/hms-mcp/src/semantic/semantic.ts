@@ -71,6 +71,14 @@ export class Semantic {
     return this.#worker.modelId;
   }
 
+  /**
+   * Why the embedding worker stopped (it exited or crashed), if it did: recall is lexical from
+   * then on, and `stats` says so.
+   */
+  get failure(): string | undefined {
+    return this.#worker.failure?.message;
+  }
+
   /** The store options that make a store hybrid with this model. */
   get storeOptions(): EmbeddingOptions {
     return {
