@@ -58,13 +58,17 @@ def test_lines_end_at_lf_only_unlike_str_splitlines() -> None:
 
 
 def test_json_values_are_named_as_in_typescript() -> None:
-    values: list[object] = [MISSING, None, True, 3, 3.0, 3.5, "s", [], {}]
+    values: list[object] = [MISSING, None, True, 3, 3.0, 3.5, 2**60, 2.0**60, float("nan")]
+    values += ["s", [], {}]
     assert [describe_value(v) for v in values] == [
         "nothing",
         "null",
         "a boolean",
         "an integer",
         "an integer",
+        "a fractional number",
+        "an integer too large to be exact",
+        "an integer too large to be exact",
         "a number",
         "a string",
         "an array",

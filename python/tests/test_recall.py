@@ -152,7 +152,10 @@ def test_the_text_of_hits() -> None:
             "not valid Unicode text. Send complete characters only.",
         ),
         ({"query": "q", "k": "5"}, "Invalid `k` parameter: expected an integer, got a string."),
-        ({"query": "q", "k": 2.5}, "Invalid `k` parameter: expected an integer, got a number."),
+        (
+            {"query": "q", "k": 2.5},
+            "Invalid `k` parameter: expected an integer, got a fractional number.",
+        ),
         ({"query": "q", "k": 0}, "Invalid `k` parameter: 0. It should be from 1 to 50."),
         ({"query": "q", "k": 51}, "Invalid `k` parameter: 51. It should be from 1 to 50."),
     ],

@@ -4,14 +4,16 @@ import { MemoryToolError } from "./errors.js";
 
 describe("command input checks", () => {
   it("names JSON values the same way the Python port does", () => {
-    expect([undefined, null, [], {}, true, 3, 3.5, 2 ** 60, "s"].map(describeValue)).toEqual([
+    const values = [undefined, null, [], {}, true, 3, 3.5, 2 ** 60, Number.NaN, "s"];
+    expect(values.map(describeValue)).toEqual([
       "nothing",
       "null",
       "an array",
       "an object",
       "a boolean",
       "an integer",
-      "a number",
+      "a fractional number",
+      "an integer too large to be exact",
       "a number",
       "a string",
     ]);

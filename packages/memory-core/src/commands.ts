@@ -85,7 +85,12 @@ export function describeValue(value: unknown): string {
   if (Array.isArray(value)) return "an array";
   if (typeof value === "object") return "an object";
   if (typeof value === "boolean") return "a boolean";
-  if (typeof value === "number") return Number.isSafeInteger(value) ? "an integer" : "a number";
+  if (typeof value === "number") {
+    if (Number.isSafeInteger(value)) return "an integer";
+    // Say why a number is not an integer here, so the caller knows what to change.
+    if (Number.isInteger(value)) return "an integer too large to be exact";
+    return Number.isFinite(value) ? "a fractional number" : "a number";
+  }
   if (typeof value === "string") return "a string";
   return `a ${typeof value}`;
 }

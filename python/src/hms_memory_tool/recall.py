@@ -122,7 +122,8 @@ def parse_recall_input(tool_input: object) -> tuple[str, int]:
     """The ``query`` and ``k`` of a ``memory_recall`` call, checked.
 
     Messages (``{what}`` names a JSON value as the memory tool does: ``nothing``, ``null``,
-    ``a boolean``, ``an integer``, ``a number``, ``a string``, ``an array``, ``an object``):
+    ``a boolean``, ``an integer``, ``a fractional number``, ``an integer too large to be
+    exact``, ``a number``, ``a string``, ``an array``, ``an object``):
 
     - not an object: ``Invalid memory_recall input: expected an object with a "query" field, got {what}.``
     - ``Missing required parameter `query` for the memory_recall tool.``

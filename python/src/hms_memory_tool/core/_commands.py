@@ -7,6 +7,7 @@ whose absent fields are absent (:data:`~hms_memory_tool.paths.MISSING`), not ``N
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Final, Literal, cast
 
@@ -46,7 +47,12 @@ def describe_value(value: object) -> str:
     if isinstance(value, bool):
         return "a boolean"
     if isinstance(value, (int, float)):
-        return "an integer" if is_integer(value) else "a number"
+        if is_integer(value):
+            return "an integer"
+        # Say why a number is not an integer here, so the caller knows what to change.
+        if isinstance(value, int) or (math.isfinite(value) and value.is_integer()):
+            return "an integer too large to be exact"
+        return "a fractional number" if math.isfinite(value) else "a number"
     if isinstance(value, str):
         return "a string"
     return f"a {type(value).__name__}"
