@@ -487,6 +487,30 @@ describe("recall", () => {
     expect(hit?.excerpt).toContain("Miso");
   });
 
+  it("takes each hit's excerpt from that memory's own matched lines", () => {
+    const own = MemoryStore.open(join(dir, "excerpts.sqlite"));
+    try {
+      // The word sits on line 2, 9 and 16 of three 20-line memories: each excerpt must come
+      // from around its own line, whichever memory ranks first.
+      const at = { "notes/a": 2, "notes/b": 9, "notes/c": 16 };
+      for (const [key, line] of Object.entries(at)) {
+        const lines = Array.from({ length: 20 }, (_, i) => `${key} filler line ${i + 1}`);
+        lines[line - 1] = `the zephyr is on line ${line}`;
+        own.remember({ key, text: lines.join("\n") });
+      }
+      const hits = own.recall("zephyr", { k: 3 }).hits;
+      expect(hits).toHaveLength(3);
+      for (const hit of hits) {
+        const line = at[hit.key as keyof typeof at];
+        expect(hit.excerpt).toContain(`the zephyr is on line ${line}`);
+        expect(hit.line_start).toBeLessThanOrEqual(line);
+        expect(hit.line_end).toBeGreaterThanOrEqual(line);
+      }
+    } finally {
+      own.close();
+    }
+  });
+
   it("limits hits to k", () => {
     expect(store.recall("cats", { k: 1 }).hits).toHaveLength(1);
     expect(refusal(() => store.recall("cats", { k: 0 })).code).toBe("INVALID_ARGUMENT");

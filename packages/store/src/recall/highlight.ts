@@ -22,7 +22,9 @@ export class Highlighter {
   highlight(id: number, query: string): string | undefined {
     const expr = matchExpression(query);
     if (expr === undefined) return undefined;
-    const row = this.#highlight.get({ expr, id }) as { text: string } | undefined;
+    // A BigInt binds as an INTEGER. A JavaScript number binds as a REAL, and FTS5 then drops
+    // the rowid constraint: the statement would answer with the first matching memory instead.
+    const row = this.#highlight.get({ expr, id: BigInt(id) }) as { text: string } | undefined;
     return row?.text;
   }
 }
