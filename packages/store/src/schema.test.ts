@@ -129,6 +129,50 @@ describe("schema migrations", () => {
     }
   });
 
+  it("upgrades a version-4 file so its Chinese and Japanese memories are found by a word", () => {
+    const file = join(dir, "v4.sqlite");
+    const old = new Database(file);
+    migrate(old, 4);
+    const insert = old.prepare(
+      `INSERT INTO memories (key, text, tags, metadata, version, hash, bytes, created_at, updated_at)
+       VALUES (?, ?, '[]', '{}', 1, 'sha256:x', 1, '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z')`,
+    );
+    insert.run("zh", "标题\n客户喜欢通过电子邮件跟进");
+    insert.run("ja", "アクメ社はメールでのフォローアップを好む");
+    insert.run("en", "Acme prefers email follow-ups");
+    // Before: a CJK sentence is one token, found only by the whole sentence.
+    const match = old.prepare("SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?");
+    expect(match.all('"电子邮件"')).toEqual([]);
+    old.close();
+
+    const store = MemoryStore.open(file);
+    try {
+      const keys = (query: string) => store.recall(query).hits.map((hit) => hit.key);
+      expect(keys("电子邮件")).toEqual(["zh"]);
+      expect(keys("メール")).toEqual(["ja"]);
+      expect(keys("email")).toEqual(["en"]);
+      expect(store.recall("电子邮件").hits[0]).toMatchObject({ line_start: 1, line_end: 2 });
+      // Only text with a CJK run keeps a second, indexed form.
+      const db = new Database(file, { readonly: true });
+      try {
+        const forms = db.prepare("SELECT key, index_text IS NOT NULL AS spelled FROM memories");
+        expect(forms.all()).toEqual([
+          { key: "zh", spelled: 1 },
+          { key: "ja", spelled: 1 },
+          { key: "en", spelled: 0 },
+        ]);
+      } finally {
+        db.close();
+      }
+      // Writes keep the index in step: the old words go, the new ones come.
+      store.remember({ key: "zh", text: "每周五开会" });
+      expect(keys("电子邮件")).toEqual([]);
+      expect(keys("开会")).toEqual(["zh"]);
+    } finally {
+      store.close();
+    }
+  });
+
   it("refuses a file from a newer schema instead of guessing", () => {
     const file = join(dir, "new.sqlite");
     const db = new Database(file);

@@ -1,4 +1,5 @@
 import type BetterSqlite3 from "better-sqlite3";
+import { indexText } from "./recall/cjk.js";
 
 type Database = BetterSqlite3.Database;
 
@@ -146,6 +147,57 @@ export const MIGRATIONS: readonly Migration[] = [
           value INTEGER NOT NULL CHECK (value >= 0)
         );
         INSERT INTO version_clock (id, value) SELECT 1, coalesce(max(version), 0) FROM memories;
+      `);
+    },
+  },
+  {
+    version: 5,
+    description:
+      "the full-text index reads Chinese and Japanese text as character n-grams: memories " +
+      "gain index_text (the text as indexed, when it differs) and the index is rebuilt",
+    up(db) {
+      // index_text is NULL for text without a CJK run, so other stores grow by nothing. The
+      // index reads fts_text, a virtual generated column (computed on read, never stored).
+      db.exec(`
+        DROP TRIGGER memories_fts_insert;
+        DROP TRIGGER memories_fts_delete;
+        DROP TRIGGER memories_fts_update;
+        DROP TABLE memories_fts;
+        ALTER TABLE memories ADD COLUMN index_text TEXT;
+        ALTER TABLE memories ADD COLUMN fts_text TEXT
+          GENERATED ALWAYS AS (coalesce(index_text, text)) VIRTUAL;
+      `);
+      const rows = db.prepare("SELECT id, text FROM memories").iterate() as Iterable<{
+        id: number;
+        text: string;
+      }>;
+      const set = db.prepare("UPDATE memories SET index_text = ? WHERE id = ?");
+      const updates: [string, number][] = [];
+      for (const { id, text } of rows) {
+        const indexed = indexText(text);
+        if (indexed !== null) updates.push([indexed, id]);
+      }
+      for (const [indexed, id] of updates) set.run(indexed, id);
+      db.exec(`
+        CREATE VIRTUAL TABLE memories_fts USING fts5 (
+          fts_text,
+          content = 'memories',
+          content_rowid = 'id',
+          tokenize = 'porter unicode61 remove_diacritics 2'
+        );
+        CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories BEGIN
+          INSERT INTO memories_fts (rowid, fts_text) VALUES (new.id, new.fts_text);
+        END;
+        CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories BEGIN
+          INSERT INTO memories_fts (memories_fts, rowid, fts_text)
+            VALUES ('delete', old.id, old.fts_text);
+        END;
+        CREATE TRIGGER memories_fts_update AFTER UPDATE OF text, index_text ON memories BEGIN
+          INSERT INTO memories_fts (memories_fts, rowid, fts_text)
+            VALUES ('delete', old.id, old.fts_text);
+          INSERT INTO memories_fts (rowid, fts_text) VALUES (new.id, new.fts_text);
+        END;
+        INSERT INTO memories_fts (memories_fts) VALUES ('rebuild');
       `);
     },
   },

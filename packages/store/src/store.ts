@@ -17,6 +17,7 @@ import {
   MAX_TEXT_BYTES_CEILING,
 } from "./limits.js";
 import { isMemoryFile, memoryAncestors, memoryFileKeyProblem } from "./memory-file.js";
+import { indexText } from "./recall/cjk.js";
 import { excerptOf } from "./recall/excerpt.js";
 import { Highlighter } from "./recall/highlight.js";
 import { DEFAULT_FUSION, type FusionParams, HybridRanker } from "./recall/hybrid.js";
@@ -219,6 +220,9 @@ interface Row {
 }
 
 type Head = Pick<Row, "id" | "version" | "tags" | "metadata">;
+
+/** The columns of a Row: not index_text and fts_text, which only the full-text index reads. */
+const ROW_COLUMNS = "id, key, text, tags, metadata, version, hash, bytes, created_at, updated_at";
 
 function hashOf(text: string): string {
   return `sha256:${createHash("sha256").update(text, "utf8").digest("hex")}`;
@@ -424,6 +428,7 @@ export class MemoryStore {
           this.#sql.insert.run({
             key,
             text,
+            index_text: indexText(text),
             tags: JSON.stringify(finalTags),
             metadata: metadata ?? "{}",
             version,
@@ -451,6 +456,7 @@ export class MemoryStore {
       this.#sql.update.run({
         id: head.id,
         text,
+        index_text: indexText(text),
         tags: JSON.stringify(finalTags),
         metadata: metadata ?? head.metadata,
         version,
@@ -959,14 +965,17 @@ function prepare(db: BetterSqlite3.Database) {
   );
   return {
     head: db.prepare("SELECT id, version, tags, metadata FROM memories WHERE key = ?"),
-    get: db.prepare("SELECT * FROM memories WHERE key = ?"),
+    get: db.prepare(`SELECT ${ROW_COLUMNS} FROM memories WHERE key = ?`),
     keyText: db.prepare("SELECT key, text FROM memories WHERE id = ?"),
     insert: db.prepare(`
-      INSERT INTO memories (key, text, tags, metadata, version, hash, bytes, created_at, updated_at)
-      VALUES (@key, @text, @tags, @metadata, @version, @hash, @bytes, @created_at, @updated_at)`),
+      INSERT INTO memories (key, text, index_text, tags, metadata, version, hash, bytes,
+        created_at, updated_at)
+      VALUES (@key, @text, @index_text, @tags, @metadata, @version, @hash, @bytes, @created_at,
+        @updated_at)`),
     update: db.prepare(`
-      UPDATE memories SET text = @text, tags = @tags, metadata = @metadata, version = @version,
-        hash = @hash, bytes = @bytes, updated_at = @updated_at
+      UPDATE memories SET text = @text, index_text = @index_text, tags = @tags,
+        metadata = @metadata, version = @version, hash = @hash, bytes = @bytes,
+        updated_at = @updated_at
       WHERE id = @id`),
     rename: db.prepare(
       "UPDATE memories SET key = @key, version = @version, updated_at = @updated_at WHERE id = @id",
@@ -995,7 +1004,7 @@ function prepare(db: BetterSqlite3.Database) {
     ),
     exportPage: new ShapedStatements(
       db,
-      (where) => `SELECT m.* FROM memories m WHERE ${where} ORDER BY m.key LIMIT @limit`,
+      (where) => `SELECT ${ROW_COLUMNS} FROM memories m WHERE ${where} ORDER BY m.key LIMIT @limit`,
     ),
     searchRows: new ShapedStatements(
       db,

@@ -22,6 +22,8 @@ export interface Excerpt {
   readonly line_end: number;
 }
 
+const MARKS = new RegExp(`[${MATCH_OPEN}${MATCH_CLOSE}]`, "g");
+
 interface LineMatches {
   /** Distinct matched terms on the line. */
   readonly terms: number;
@@ -30,9 +32,12 @@ interface LineMatches {
 }
 
 /**
- * What matched on each line, read from FTS5's highlight() of the same text. highlight() only
- * inserts marks, never line breaks, so line i of one is line i of the other. A text that itself
- * contains the mark characters is handled by not trusting marks on that line.
+ * What matched on each line, read from FTS5's highlight() of the indexed form of the text (the
+ * text itself, or with Chinese and Japanese runs spelled out as n-grams; see cjk.ts). Neither
+ * highlight() nor that spelling adds or removes line breaks, so line i of one is line i of the
+ * other. On a line whose indexed form differs, the first match is found in the line itself.
+ * A text that itself contains the mark characters is handled by not trusting marks on that
+ * line.
  */
 function lineMatches(lines: readonly string[], highlighted: string | undefined): LineMatches[] {
   const marked = highlighted?.split("\n");
@@ -51,6 +56,10 @@ function lineMatches(lines: readonly string[], highlighted: string | undefined):
       removed += 2;
       terms.add(withMarks.slice(open + 1, close).toLowerCase());
       open = withMarks.indexOf(MATCH_OPEN, close);
+    }
+    if (first !== -1 && withMarks.replace(MARKS, "") !== line) {
+      const [term = ""] = terms;
+      first = Math.max(0, line.toLowerCase().indexOf(term));
     }
     return { terms: terms.size, first };
   });

@@ -6,6 +6,8 @@
  * separators here, so no query can be a syntax error.
  */
 
+import { wordTerms } from "./cjk.js";
+
 /** Most distinct terms taken from one query; more adds cost and almost no ranking signal. */
 export const MAX_QUERY_TERMS = 64;
 
@@ -24,9 +26,12 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
 // Letters, digits and combining marks make words, as in SQLite's unicode61 tokenizer.
 const WORD = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
 
-/** The distinct lower-cased word tokens of a query, stopwords removed (unless that empties it). */
+/**
+ * The distinct lower-cased index terms of a query (its words; the bigrams of Chinese and
+ * Japanese runs), stopwords removed (unless that empties it).
+ */
 export function queryTerms(query: string): string[] {
-  const words = query.normalize("NFC").toLowerCase().match(WORD) ?? [];
+  const words = (query.normalize("NFC").toLowerCase().match(WORD) ?? []).flatMap(wordTerms);
   const unique = [...new Set(words)];
   const content = unique.filter((word) => !STOPWORDS.has(word));
   return (content.length > 0 ? content : unique).slice(0, MAX_QUERY_TERMS);
