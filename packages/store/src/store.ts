@@ -914,7 +914,16 @@ function whereOf(shape: Shape): string {
   const parts = ["m.key >= @lo"];
   if (shape.hi) parts.push("m.key < @hi");
   if (shape.after) parts.push("m.key > @after");
-  if (shape.tag) parts.push("m.id IN (SELECT memory_id FROM memory_tags WHERE tag = @tag)");
+  if (shape.tag) {
+    // With a prefix, walk its key range and probe each key's tag, so the cost follows the
+    // range (a directory of 15 files in a store of 5,000: 35 µs, against 1 ms when SQLite
+    // started from every memory with the tag). Without one, start from the tag's memories.
+    parts.push(
+      shape.hi
+        ? "EXISTS (SELECT 1 FROM memory_tags t WHERE t.tag = @tag AND t.memory_id = m.id)"
+        : "m.id IN (SELECT memory_id FROM memory_tags WHERE tag = @tag)",
+    );
+  }
   return parts.join(" AND ");
 }
 
