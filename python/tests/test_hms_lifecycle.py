@@ -372,6 +372,7 @@ def test_no_server_anywhere_says_how_to_get_one(
         HolographicMemoryToolSync.connect()
     assert "No hms-mcp server to start. Pass command= (and args=)" in str(caught.value)
     assert "set HMS_MCP_BIN" in str(caught.value)
+    assert "hms-mcp needs Node.js 20.11+" in str(caught.value)  # its package.json engines
     monkeypatch.setenv("HMS_MCP_BIN", str(tmp_path / "missing"))
     with pytest.raises(HmsMcpNotFoundError, match="which does not exist"):
         HolographicMemoryToolSync.connect()

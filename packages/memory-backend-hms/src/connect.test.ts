@@ -314,7 +314,7 @@ describe("finding hms-mcp when no connection is given", () => {
     expect((error as Error).message).toBe(
       "No hms-mcp server to start. Pass connection: { command, args } to start one, or " +
         "connection: { url } to use a running one; or set HMS_MCP_BIN to the hms-mcp executable; " +
-        "or put hms-mcp on PATH. hms-mcp needs Node.js 20+; ./scripts/setup.sh in the " +
+        "or put hms-mcp on PATH. hms-mcp needs Node.js 20.11+; ./scripts/setup.sh in the " +
         "Holographic Memory for Claude repository builds it as packages/hms-mcp/dist/cli.js.",
     );
   });

@@ -128,7 +128,7 @@ def find_server() -> ServerCommand:
             if node is None:
                 raise HmsMcpNotFoundError(
                     f"HMS_MCP_BIN is {configured}, a JavaScript file, but node is not on PATH. "
-                    "Install Node.js 20 or later."
+                    "Install Node.js 20.11 or later."
                 )
             return ServerCommand(node, (configured,))
         return ServerCommand(configured)
@@ -138,7 +138,7 @@ def find_server() -> ServerCommand:
     raise HmsMcpNotFoundError(
         "No hms-mcp server to start. Pass command= (and args=) to start one, or url= to use a "
         "running one; or set HMS_MCP_BIN to the hms-mcp executable; or put hms-mcp on PATH. "
-        "hms-mcp needs Node.js 20+; ./scripts/setup.sh in the Holographic Memory for Claude "
+        "hms-mcp needs Node.js 20.11+; ./scripts/setup.sh in the Holographic Memory for Claude "
         "repository builds it as packages/hms-mcp/dist/cli.js."
     )
 
