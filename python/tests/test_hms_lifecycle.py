@@ -387,6 +387,35 @@ def test_a_server_that_cannot_start_is_a_clear_error(tmp_path: Path) -> None:
         HolographicMemoryToolSync.connect(command=str(tmp_path / "no-such-program"))
 
 
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        ({"max_file_bytes": 0}, "max_file_bytes must be a positive integer, got 0"),
+        ({"max_file_bytes": True}, "max_file_bytes must be a positive integer, got True"),
+        ({"namespace": ""}, "namespace must be a non-empty string, got ''"),
+    ],
+)
+def test_bad_options_are_refused_before_a_server_starts(
+    server: StdioServer, option: dict[str, object], message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        HolographicMemoryToolSync.connect(command=server.command, args=server.args, **option)  # type: ignore[arg-type]
+
+    async def connect_async() -> None:
+        async with HolographicMemoryTool.connect(
+            command=server.command,
+            args=server.args,
+            **option,  # type: ignore[arg-type]
+        ):
+            pass
+
+    with pytest.raises(ValueError, match=message):
+        asyncio.run(connect_async())
+    # The server would write its pid, and create its data directory, as it starts.
+    assert not server.pid_file.exists()
+    assert not server.data_dir.exists()
+
+
 def test_http_with_a_bearer_token(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("HMS_MCP_TOKEN", raising=False)
     with http_server(tmp_path / "data", "s3cret-token") as served:

@@ -444,6 +444,8 @@ async def open_hms_backend(
         raise ValueError(
             "token= is for url= (a server over HTTP); a server started over stdio needs none"
         )
+    if namespace is not None and (not isinstance(namespace, str) or namespace == ""):
+        raise ValueError(f"namespace must be a non-empty string, got {namespace!r}")
     try:
         async with _connected(
             command=command,

@@ -29,6 +29,7 @@ from typing_extensions import override
 
 from hms_memory_tool._loop import LoopThread
 from hms_memory_tool.core import MemoryBackend, MemoryEngine, MemoryToolError, RetryPolicy
+from hms_memory_tool.core._commands import positive_option
 from hms_memory_tool.hms_backend import DEFAULT_TIMEOUT, open_hms_backend
 from hms_memory_tool.paths import MEMORY_ROOT
 from hms_memory_tool.recall import (
@@ -125,6 +126,7 @@ class HolographicMemoryTool(BetaAsyncAbstractMemoryTool):
             raises it).
         :param timeout: seconds a call waits for the server before failing (``None``: no limit).
         """
+        positive_option("max_file_bytes", max_file_bytes)  # before a server starts
         async with open_hms_backend(
             command=command,
             args=args,
@@ -259,6 +261,7 @@ class HolographicMemoryToolSync(BetaAbstractMemoryTool):
         """Connects to hms-mcp and returns the connected tool, which is also a context
         manager (leaving it calls :meth:`close`). Options as
         :meth:`HolographicMemoryTool.connect`."""
+        positive_option("max_file_bytes", max_file_bytes)  # before a server starts
         loop = LoopThread()
         try:
             backend = loop.hold(

@@ -58,6 +58,15 @@ def describe_value(value: object) -> str:
     return f"a {type(value).__name__}"
 
 
+def positive_option(name: str, value: int | None) -> int | None:
+    """An optional positive-integer setting, checked (``ValueError`` otherwise)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    return value
+
+
 def is_integer(value: object) -> bool:
     """Whether ``value`` is an integer as JSON means it: a number with no fractional part and
     a magnitude of at most 2^53 - 1 (``3.0`` counts as 3); booleans are not integers."""

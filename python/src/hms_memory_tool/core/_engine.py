@@ -33,6 +33,7 @@ from ._commands import (
     integer_parameter,
     optional_text_parameter,
     path_parameter,
+    positive_option,
     text_parameter,
     view_range_parameter,
 )
@@ -85,12 +86,12 @@ class MemoryEngine:
         retry: RetryPolicy | None = None,
     ) -> None:
         self.backend = backend
-        self._own_max_file_bytes = _positive_integer("max_file_bytes", max_file_bytes)
+        self._own_max_file_bytes = positive_option("max_file_bytes", max_file_bytes)
         self._max_view_chars = (
-            _positive_integer("max_view_chars", max_view_chars) or DEFAULT_MAX_VIEW_CHARS
+            positive_option("max_view_chars", max_view_chars) or DEFAULT_MAX_VIEW_CHARS
         )
         self._retry = retry if retry is not None else DEFAULT_RETRY_POLICY
-        _positive_integer("retry.attempts", self._retry.attempts)
+        positive_option("retry.attempts", self._retry.attempts)
 
     @property
     def max_file_bytes(self) -> int:
@@ -598,14 +599,6 @@ def _optional(backend: object, name: str) -> Callable[..., Awaitable[Any]] | Non
     """An optional atomic operation of ``backend``, or ``None`` when it is not offered."""
     operation = getattr(backend, name, None)
     return cast("Callable[..., Awaitable[Any]] | None", operation) if callable(operation) else None
-
-
-def _positive_integer(name: str, value: int | None) -> int | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"{name} must be a positive integer, got {value!r}")
-    return value
 
 
 __all__ = [
