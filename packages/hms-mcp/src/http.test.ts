@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { request } from "node:http";
+import { type IncomingMessage, request } from "node:http";
 import { cleanEnv, exited, tempDir } from "@hms/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BIN, type HttpProcess, ok, startHttpProcess } from "./test-support.js";
@@ -151,6 +151,154 @@ describe("HTTP on loopback without a token", () => {
     expect(noSession.status).toBe(400);
     const notJson = await raw(server.url, { body: "{not json" });
     expect(notJson.status).toBe(400);
+  });
+});
+
+/** A raw session: initialized, with the headers each later request needs. */
+async function rawSession(url: string, headers: Record<string, string> = {}) {
+  const init = await raw(url, { headers });
+  const session = {
+    ...headers,
+    "mcp-session-id": init.headers["mcp-session-id"] as string,
+    "mcp-protocol-version": "2025-06-18",
+  };
+  const initialized = JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" });
+  expect((await raw(url, { headers: session, body: initialized })).status).toBe(202);
+  return session;
+}
+
+/**
+ * Sends only the headers of a POST that declares `length` bytes (and `headers`), and resolves
+ * with the response: a server that waits for the body never answers.
+ */
+function declareBody(
+  url: string,
+  length: number,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string; continued: boolean; connection: unknown }> {
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    let continued = false;
+    const req = request({
+      host: target.hostname,
+      port: target.port,
+      path: target.pathname,
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "content-length": String(length),
+        ...headers,
+      },
+    });
+    req.on("continue", () => {
+      continued = true;
+    });
+    req.on("response", (res: IncomingMessage) => {
+      let body = "";
+      res.on("data", (chunk) => {
+        body += chunk;
+      });
+      res.on("end", () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          body,
+          continued,
+          connection: res.headers.connection,
+        }),
+      );
+    });
+    req.on("error", reject);
+    req.flushHeaders();
+    if (headers.expect === undefined) req.write("{");
+  });
+}
+
+describe("HTTP requests an attacker shapes", () => {
+  const data = tempDir();
+  const token = "t0ken-for-hostile-requests";
+  const auth = { authorization: `Bearer ${token}` };
+  let server: HttpProcess;
+
+  beforeAll(async () => {
+    server = await startHttpProcess({
+      dataDir: data.dir,
+      args: ["--log-level", "trace"],
+      env: { HMS_MCP_TOKEN: token },
+    });
+  });
+  afterAll(async () => {
+    await server.stop();
+    data.remove();
+  });
+
+  it("refuses a body declared over the bound at once, without reading it", async () => {
+    // 6 x 32768 + 1 MiB is the bound of a default server.
+    const refused = await declareBody(server.url, 100_000_000, auth);
+    expect(refused.status).toBe(413);
+    expect(JSON.parse(refused.body).error.message).toBe("Request body is over 1245184 bytes");
+    expect(refused.connection).toBe("close");
+    // With Expect: 100-continue the client is never told to send it.
+    const expecting = await declareBody(server.url, 100_000_000, {
+      ...auth,
+      expect: "100-continue",
+    });
+    expect(expecting).toMatchObject({ status: 413, continued: false });
+    const unauthorized = await declareBody(server.url, 10, { expect: "100-continue" });
+    expect(unauthorized).toMatchObject({ status: 401, continued: false });
+  });
+
+  it("refuses JSON-RPC batches, which MCP no longer has", async () => {
+    const session = await rawSession(server.url, auth);
+    const list = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/list" });
+    const batch = await raw(server.url, {
+      headers: session,
+      body: JSON.stringify([list(1), list(2)]),
+    });
+    expect(batch.status).toBe(400);
+    expect(JSON.parse(batch.body)).toEqual({
+      jsonrpc: "2.0",
+      error: {
+        code: -32600,
+        message:
+          "Invalid Request: JSON-RPC batches are not supported; send one message per request",
+      },
+      id: null,
+    });
+    const single = await raw(server.url, { headers: session, body: JSON.stringify(list(3)) });
+    expect(single.status).toBe(200);
+  });
+
+  it("answers metadata nested 200000 levels deep with a tool error, and keeps serving", async () => {
+    const session = await rawSession(server.url, auth);
+    const depth = 200_000;
+    const body = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"remember","arguments":{"key":"deep","text":"x","metadata":${'{"a":'.repeat(depth)}1${"}".repeat(depth)}}}}`;
+    const response = await raw(server.url, { headers: session, body });
+    expect(response.status).toBe(200);
+    const { result } = JSON.parse(response.body);
+    expect(result.isError).toBe(true);
+    expect(result.content[0].text).toBe("TOO_LARGE: metadata nests deeper than 32 levels");
+    const client = await server.connect(token);
+    expect((await client.callTool({ name: "get", arguments: { key: "deep" } })).isError).toBe(true);
+    await client.close();
+  });
+
+  it("never puts the token, a stack trace or a file path in an answer or the log", async () => {
+    const session = await rawSession(server.url, auth);
+    const bodies = [
+      "{not json",
+      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: 5 } }),
+      JSON.stringify({ jsonrpc: "2.0", id: 2, method: "resources/read", params: { uri: "x" } }),
+      JSON.stringify({ jsonrpc: "2.0", id: 3, method: "nope" }),
+    ];
+    for (const body of bodies) {
+      for (const headers of [session, auth, { authorization: `Bearer ${token}x` }]) {
+        const response = await raw(server.url, { headers, body });
+        expect(response.body).not.toContain(token);
+        expect(response.body).not.toMatch(/\bat .*\(|\/src\/|\/dist\/|node_modules/);
+      }
+    }
+    expect(server.stderr()).not.toContain(token);
   });
 });
 

@@ -61,6 +61,7 @@ function jsonRpcError(res: ServerResponse, status: number, message: string, code
   send(res, status, { jsonrpc: "2.0", error: { code, message }, id: null });
 }
 
+/** The body, or undefined once it is over `max` bytes (reading stops there). */
 async function readBody(req: IncomingMessage, max: number): Promise<string | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -70,6 +71,12 @@ async function readBody(req: IncomingMessage, max: number): Promise<string | und
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString("utf8");
+}
+
+/** Refuses a body over the bound and closes the connection, so the rest is never read. */
+function tooLarge(res: ServerResponse, max: number): void {
+  res.shouldKeepAlive = false;
+  jsonRpcError(res, 413, `Request body is over ${max} bytes`);
 }
 
 /** Host header values a loopback listener answers to (DNS-rebinding protection). */
@@ -135,15 +142,35 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
 
     let parsedBody: unknown;
     if (req.method === "POST") {
+      // A declared length over the bound is refused before a byte of the body is read (and,
+      // with Expect: 100-continue, before the client sends it); the connection is closed.
+      const declared = Number(req.headers["content-length"] ?? 0);
+      if (declared > options.maxBodyBytes) {
+        tooLarge(res, options.maxBodyBytes);
+        return;
+      }
+      if (req.headers.expect?.toLowerCase() === "100-continue") res.writeContinue();
       const body = await readBody(req, options.maxBodyBytes);
       if (body === undefined) {
-        jsonRpcError(res, 413, `Request body is over ${options.maxBodyBytes} bytes`);
+        tooLarge(res, options.maxBodyBytes);
         return;
       }
       try {
         parsedBody = JSON.parse(body);
       } catch {
         jsonRpcError(res, 400, "Parse error: the body is not JSON", -32700);
+        return;
+      }
+      if (Array.isArray(parsedBody)) {
+        // MCP removed JSON-RPC batches in protocol 2025-06-18, and no MCP client sends them.
+        // A batch's answers are held until the last is ready and sent as one string, so one
+        // request could make the server hold a hundred export pages at once.
+        jsonRpcError(
+          res,
+          400,
+          "Invalid Request: JSON-RPC batches are not supported; send one message per request",
+          -32600,
+        );
         return;
       }
     }
@@ -215,6 +242,11 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
       else res.end();
     });
   });
+
+  // A client that sends Expect: 100-continue is told to go on only once the request passed the
+  // checks above and its declared length is within the bound (Node would otherwise say so at
+  // once, and the client would send its whole body to be refused).
+  http.on("checkContinue", (req, res) => http.emit("request", req, res));
 
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject);

@@ -241,6 +241,12 @@ export function createMcpServer(runtime: Runtime): Server {
       instructions: INSTRUCTIONS,
     },
   );
+  // The SDK reports here what it cannot answer: malformed messages (the client's doing, so
+  // debug) and answers it failed to send (the server's, so warn: a call went unanswered).
+  server.onerror = (error) => {
+    const failedToSend = /^Failed to (send|enqueue)/.test(error.message);
+    runtime.log[failedToSend ? "warn" : "debug"]({ err: error }, "MCP protocol error");
+  };
   const { tools, inputs } = describeTools(runtime.namespaceArg);
   const byName = new Map<string, ToolDefinition>(TOOLS.map((tool) => [tool.name, tool]));
 
@@ -275,7 +281,12 @@ export function createMcpServer(runtime: Runtime): Server {
           if (!parsed.success) {
             throw new ToolError("INVALID_ARGUMENT", describeIssues(parsed.error));
           }
-          const { namespace, ...toolArgs } = parsed.data as Record<string, unknown>;
+          // The schemas only check values, never change them. Zod's parse copies objects, and
+          // its copy of a record loses a "__proto__" key (assigning it sets the prototype), so
+          // each tool gets the caller's own values, which the schema has just accepted.
+          const { namespace, ...toolArgs } = Object.fromEntries(
+            Object.keys(parsed.data).map((name) => [name, args[name]]),
+          );
           const output = tool.run(toolArgs, contextFor(runtime, namespace));
           return output instanceof Promise ? output.then(succeeded, failed) : succeeded(output);
         });

@@ -49,6 +49,7 @@ export {
   DEFAULT_PAGE,
   DEFAULT_RECALL_K,
   type EmbeddingOptions,
+  EXPORT_PAGE_BYTES,
   type ExportPage,
   type ListItem,
   type ListPage,

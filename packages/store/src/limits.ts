@@ -12,6 +12,8 @@ export interface Limits {
   readonly maxTagBytes: number;
   /** Largest metadata object, serialized as JSON. */
   readonly maxMetadataBytes: number;
+  /** Deepest nesting of metadata: the object itself is level 1, a value inside it level 2. */
+  readonly maxMetadataDepth: number;
 }
 
 /** The contract's defaults. Only `maxTextBytes` is configurable (`--max-text-bytes`). */
@@ -21,6 +23,10 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   maxTags: 32,
   maxTagBytes: 64,
   maxMetadataBytes: 8192,
+  // JSON parsers of clients stop at a nesting depth (pydantic-core, which the MCP Python SDK
+  // reads every message with, at about 200 for the whole message): deeper metadata would make
+  // the record unreadable to them.
+  maxMetadataDepth: 32,
 });
 
 /** Largest `max_text_bytes` a store accepts (SQLite and MCP messages stay comfortable). */
@@ -36,9 +42,17 @@ export function utf8Bytes(value: string): number {
   return Buffer.byteLength(value, "utf8");
 }
 
+/**
+ * A value quoted for a message, cut to `max` characters. JSON.stringify escapes C0 controls
+ * but not DEL and the C1 controls, so those are escaped here: a message never carries a raw
+ * control character, and the one a refusal is about is visible.
+ */
 function describe(value: string, max = 80): string {
   const shown = value.length > max ? `${value.slice(0, max)}…` : value;
-  return JSON.stringify(shown);
+  return JSON.stringify(shown).replace(
+    /[\u007f-\u009f]/g,
+    (char) => `\\u${(char.codePointAt(0) as number).toString(16).padStart(4, "0")}`,
+  );
 }
 
 /** Throws INVALID_ARGUMENT unless `value` is a well-formed string (no lone surrogates). */
@@ -132,11 +146,54 @@ export function checkTags(tags: unknown, limits: Limits): string[] {
   return unique;
 }
 
-/** Checks metadata: a JSON object of at most `maxMetadataBytes` serialized. Returns the JSON. */
+/**
+ * Walks metadata (without recursion, so no depth overflows the stack) and refuses nesting
+ * deeper than `maxMetadataDepth` and strings (keys or values) with a lone surrogate, which
+ * JSON.stringify would write as an escape that strict JSON readers refuse.
+ */
+function checkMetadataShape(metadata: object, limits: Limits): void {
+  const pending: [value: unknown, depth: number][] = [[metadata, 1]];
+  // Every key and value takes at least a byte of JSON, so a walk longer than the byte limit
+  // stops early (an in-process caller's object may share inner objects many times over).
+  let visited = 0;
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (++visited > limits.maxMetadataBytes) {
+      throw new StoreError(
+        "TOO_LARGE",
+        `metadata holds more than ${limits.maxMetadataBytes} keys and values, over the limit of ${limits.maxMetadataBytes} bytes as JSON`,
+        { limit: limits.maxMetadataBytes },
+      );
+    }
+    const [value, depth] = next;
+    if (typeof value === "string") {
+      if (LONE_SURROGATE.test(value)) {
+        throw new StoreError("INVALID_ARGUMENT", "metadata contains a lone UTF-16 surrogate");
+      }
+      continue;
+    }
+    if (typeof value !== "object" || value === null) continue;
+    if (depth > limits.maxMetadataDepth) {
+      throw new StoreError(
+        "TOO_LARGE",
+        `metadata nests deeper than ${limits.maxMetadataDepth} levels`,
+        { limit: limits.maxMetadataDepth },
+      );
+    }
+    for (const [name, inner] of Object.entries(value)) {
+      pending.push([name, depth], [inner, depth + 1]);
+    }
+  }
+}
+
+/**
+ * Checks metadata: a JSON object of at most `maxMetadataBytes` serialized and
+ * `maxMetadataDepth` levels deep, without lone surrogates. Returns the JSON.
+ */
 export function checkMetadata(metadata: unknown, limits: Limits): string {
   if (typeof metadata !== "object" || metadata === null || Array.isArray(metadata)) {
     throw new StoreError("INVALID_ARGUMENT", "metadata must be a JSON object");
   }
+  checkMetadataShape(metadata, limits);
   let json: string;
   try {
     json = JSON.stringify(metadata);

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SCHEMA_VERSION } from "./schema.js";
-import { MemoryStore } from "./store.js";
+import { EXPORT_PAGE_BYTES, MemoryStore } from "./store.js";
 import { refusal } from "./test-support.js";
 
 let dir: string;
@@ -164,6 +164,71 @@ describe("remember and get", () => {
     expect(store.get("k")).toBeUndefined();
   });
 
+  it("refuses metadata nested deeper than 32 levels, however deep, and stores nothing", () => {
+    const nested = (depth: number): Record<string, unknown> => {
+      const root: Record<string, unknown> = {};
+      let at = root;
+      for (let level = 1; level < depth; level++) {
+        const inner: Record<string, unknown> = {};
+        at.a = inner;
+        at = inner;
+      }
+      return root;
+    };
+    store.remember({ key: "fits", text: "x", metadata: nested(32) });
+    expect(store.get("fits")?.metadata).toEqual(nested(32));
+    const arrays = { a: JSON.parse(`${"[".repeat(40)}${"]".repeat(40)}`) as unknown };
+    // 100000 levels would overflow the stack of a recursive check or of JSON.stringify.
+    for (const metadata of [nested(33), arrays, nested(100_000)]) {
+      const error = refusal(() => store.remember({ key: "k", text: "x", metadata }));
+      expect(error.code).toBe("TOO_LARGE");
+      expect(error.message).toBe("metadata nests deeper than 32 levels");
+    }
+    expect(store.get("k")).toBeUndefined();
+  });
+
+  it("refuses metadata whose keys and values outnumber its byte limit, without walking it all", () => {
+    // 30 levels, each holding the next twice: 2^30 paths, though only 30 objects.
+    let shared: Record<string, unknown> = {};
+    for (let level = 0; level < 30; level++) shared = { l: shared, r: shared };
+    const error = refusal(() => store.remember({ key: "k", text: "x", metadata: shared }));
+    expect(error.code).toBe("TOO_LARGE");
+    expect(error.message).toBe(
+      "metadata holds more than 8192 keys and values, over the limit of 8192 bytes as JSON",
+    );
+  });
+
+  it("refuses metadata holding a lone surrogate, in a key or a value, and stores nothing", () => {
+    for (const metadata of [{ v: "a\ud800" }, { "\udc00": 1 }, { list: [{ deep: "\udbff" }] }]) {
+      const error = refusal(() => store.remember({ key: "k", text: "x", metadata }));
+      expect(error.code).toBe("INVALID_ARGUMENT");
+      expect(error.message).toBe("metadata contains a lone UTF-16 surrogate");
+    }
+    expect(store.get("k")).toBeUndefined();
+    store.remember({ key: "pair", text: "x", metadata: { "🧠": "🧠" } });
+    expect(store.get("pair")?.metadata).toEqual({ "🧠": "🧠" });
+  });
+
+  it("keeps a __proto__ key of metadata as data", () => {
+    const metadata = JSON.parse('{"__proto__":{"polluted":true},"n":1}') as Record<string, unknown>;
+    store.remember({ key: "k", text: "x", metadata });
+    const stored = store.get("k")?.metadata ?? {};
+    expect(Object.hasOwn(stored, "__proto__")).toBe(true);
+    expect(JSON.stringify(stored)).toBe('{"__proto__":{"polluted":true},"n":1}');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it("names DEL and C1 control characters of a refused key as escapes", () => {
+    for (const [key, shown] of [
+      ["a\u007fb", '"a\\u007fb"'],
+      ["a\u009bb", '"a\\u009bb"'],
+      ["a\u0000b", '"a\\u0000b"'],
+    ]) {
+      const error = refusal(() => store.remember({ key: key as string, text: "x" }));
+      expect(error.message).toBe(`key ${shown} contains a control character`);
+    }
+  });
+
   it("round-trips any Unicode text, including NUL and emoji", () => {
     const text = "nul\u0000inside, emoji 🧠, CJK 記憶, RTL שלום\r\nend";
     store.remember({ key: "u", text });
@@ -314,6 +379,32 @@ describe("list and export", () => {
     const second = store.export({ prefix: "e", limit: 3, cursor: first.next_cursor ?? "" });
     expect(second.memories.map((m) => m.key)).toEqual(["e3", "e4"]);
     expect(second.next_cursor).toBeNull();
+  });
+
+  it("ends an export page early when its memories reach EXPORT_PAGE_BYTES", () => {
+    const big = MemoryStore.open(join(dir, "big.sqlite"), { maxTextBytes: 5 * 1024 * 1024 });
+    try {
+      const text = "x".repeat(1536 * 1024);
+      for (let i = 0; i < 5; i++) big.remember({ key: `big${i}`, text });
+      big.remember({ key: "big5", text: "y".repeat(2 * 1024 * 1024) });
+      big.remember({ key: "big6", text: "z".repeat(5 * 1024 * 1024) });
+      const keys: string[][] = [];
+      let cursor: string | undefined;
+      do {
+        const page = big.export({ limit: 1000, cursor });
+        keys.push(page.memories.map((m) => m.key));
+        const bytes = page.memories.reduce(
+          (sum, m) => sum + m.bytes + JSON.stringify(m.metadata).length,
+          0,
+        );
+        if (page.memories.length > 1) expect(bytes).toBeLessThanOrEqual(EXPORT_PAGE_BYTES);
+        cursor = page.next_cursor ?? undefined;
+      } while (cursor !== undefined);
+      // Two 1.5 MiB memories fit in 4 MiB, a third would not; a memory over 4 MiB is a page.
+      expect(keys).toEqual([["big0", "big1"], ["big2", "big3"], ["big4", "big5"], ["big6"]]);
+    } finally {
+      big.close();
+    }
   });
 });
 

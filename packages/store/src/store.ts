@@ -205,6 +205,13 @@ export const MAX_RECALL_K = 50;
 export const MAX_QUERY_BYTES = 16384;
 /** Longest literal search text, in characters. */
 export const MAX_SEARCH_CHARS = 1024;
+/**
+ * Most UTF-8 bytes of text and metadata one export page carries: a page ends early, with a
+ * next_cursor, before a memory that would take it over, so an answer stays a bounded size
+ * however large the memories are (a full page at the largest max_text_bytes would be 16 GiB
+ * held in memory at once). A page always holds at least one memory.
+ */
+export const EXPORT_PAGE_BYTES = 4 * 1024 * 1024;
 
 interface Row {
   id: number;
@@ -491,9 +498,12 @@ export class MemoryStore {
     return { items, next_cursor };
   }
 
-  /** Whole records in key order, a page at a time. */
+  /**
+   * Whole records in key order, a page at a time: at most `limit` of them, and fewer when
+   * their text and metadata reach {@link EXPORT_PAGE_BYTES}.
+   */
   export(options: PageOptions = {}): ExportPage {
-    const { rows, next_cursor } = this.#page(this.#sql.exportPage, options);
+    const { rows, next_cursor } = this.#page(this.#sql.exportPage, options, EXPORT_PAGE_BYTES);
     return { memories: rows.map(toRecord), next_cursor };
   }
 
@@ -817,14 +827,33 @@ export class MemoryStore {
     return { prefix: prefix || undefined, tag };
   }
 
-  #page(statements: ShapedStatements, options: PageOptions) {
+  /**
+   * One page of rows: at most `limit`, and, with `maxBytes`, no more rows than fit in that many
+   * bytes of text and metadata (at least one). Rows are read one at a time, so a page never
+   * reads more than it returns, plus one.
+   */
+  #page(statements: ShapedStatements, options: PageOptions, maxBytes = Number.POSITIVE_INFINITY) {
     const { prefix, tag } = this.#selection(options);
     const limit = checkInteger(options.limit ?? DEFAULT_PAGE, "limit", 1, MAX_PAGE);
     const after = options.cursor === undefined ? null : decodeCursor(options.cursor);
     const { params, shape } = bindSelection(prefix, tag, after);
-    const rows = statements.for(shape).all({ ...params, limit: limit + 1 }) as Row[];
-    const more = rows.length > limit;
-    if (more) rows.length = limit;
+    const rows: Row[] = [];
+    let bytes = 0;
+    let more = false;
+    const found = statements
+      .for(shape)
+      .iterate({ ...params, limit: limit + 1 }) as IterableIterator<Row>;
+    for (const row of found) {
+      // List rows carry no metadata; only export pages are bounded by size.
+      const size = Number.isFinite(maxBytes) ? row.bytes + row.metadata.length : 0;
+      if (rows.length === limit || (rows.length > 0 && bytes + size > maxBytes)) {
+        more = true;
+        found.return?.();
+        break;
+      }
+      rows.push(row);
+      bytes += size;
+    }
     const last = rows[rows.length - 1];
     return { rows, next_cursor: more && last ? encodeCursor(last.key) : null };
   }
