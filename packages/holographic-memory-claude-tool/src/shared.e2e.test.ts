@@ -296,6 +296,7 @@ describe("recall", () => {
       "/memories/customers/globex.md": "# Globex\n- Prefers phone calls on Fridays\n",
       "/memories/projects/roadmap.md": "Q3: ship the importer\nQ4: hire two engineers\n",
       "/memories/style.md": "Answer briefly. Use bullet points.\n",
+      "/memories/客户/阿克米.md": "# 阿克米公司\n- 行业：物流\n- 客户喜欢通过电子邮件跟进\n",
     };
     for (const [path, file_text] of Object.entries(files)) {
       await memory.create({ command: "create", path, file_text });
@@ -343,6 +344,13 @@ describe("recall", () => {
       /^Found 1 memory file matching the query, most relevant first\. View a file with the memory tool to read all of it; view_range \[start, end\] shows just the lines given for a hit\.\n\n1\. \/memories\/customers\/acme\.md \(lines? \d+(-\d+)?, score 1\.0000\)\n {4}/,
     );
     expect(output).toContain("    - Prefers email follow-ups, never phone calls");
+  });
+
+  it("finds a Chinese file by a word inside an unspaced sentence, with its own line", async () => {
+    const [hit, ...rest] = await memory.recall("电子邮件", 5);
+    expect(rest).toEqual([]);
+    expect(hit).toMatchObject({ path: "/memories/客户/阿克米.md", lineEnd: 3, score: 1 });
+    expect(hit?.excerpt).toContain("客户喜欢通过电子邮件跟进");
   });
 
   it("says so when nothing matches, and refuses bad input with the shared messages", async () => {
