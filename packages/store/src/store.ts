@@ -228,6 +228,9 @@ interface Row {
 
 type Head = Pick<Row, "id" | "version" | "tags" | "metadata">;
 
+/** A row of the listing statement, in its column order. */
+type ListRow = [key: string, bytes: number, version: number, tags: string, updated_at: string];
+
 /** The columns of a Row: not index_text and fts_text, which only the full-text index reads. */
 const ROW_COLUMNS = "id, key, text, tags, metadata, version, hash, bytes, created_at, updated_at";
 
@@ -487,15 +490,21 @@ export class MemoryStore {
 
   /** Keys in key order, a page at a time, with sizes, versions and tags. */
   list(options: PageOptions = {}): ListPage {
-    const { rows, next_cursor } = this.#page(this.#sql.listPage, options);
-    const items = rows.map((row) => ({
-      key: row.key,
-      bytes: row.bytes,
-      version: row.version,
-      tags: JSON.parse(row.tags) as string[],
-      updated_at: row.updated_at,
+    const { statement, params, limit } = this.#pageQuery(this.#sql.listPage, options);
+    // Rows as arrays (the statement is raw) and all at once: a listing is on the path of every
+    // directory view, and both cost less than objects read one by one.
+    const rows = statement.all({ ...params, limit: limit + 1 }) as ListRow[];
+    const more = rows.length > limit;
+    if (more) rows.length = limit;
+    const items = rows.map(([key, bytes, version, tags, updated_at]) => ({
+      key,
+      bytes,
+      version,
+      tags: JSON.parse(tags) as string[],
+      updated_at,
     }));
-    return { items, next_cursor };
+    const last = items[items.length - 1];
+    return { items, next_cursor: more && last ? encodeCursor(last.key) : null };
   }
 
   /**
@@ -503,8 +512,24 @@ export class MemoryStore {
    * their text and metadata reach {@link EXPORT_PAGE_BYTES}.
    */
   export(options: PageOptions = {}): ExportPage {
-    const { rows, next_cursor } = this.#page(this.#sql.exportPage, options, EXPORT_PAGE_BYTES);
-    return { memories: rows.map(toRecord), next_cursor };
+    const { statement, params, limit } = this.#pageQuery(this.#sql.exportPage, options);
+    // Read one row at a time, so a page stops at its size bound without reading further.
+    const memories: MemoryRecord[] = [];
+    let bytes = 0;
+    let more = false;
+    const found = statement.iterate({ ...params, limit: limit + 1 }) as IterableIterator<Row>;
+    for (const row of found) {
+      const size = row.bytes + row.metadata.length;
+      if (memories.length === limit || (memories.length > 0 && bytes + size > EXPORT_PAGE_BYTES)) {
+        more = true;
+        found.return?.();
+        break;
+      }
+      memories.push(toRecord(row));
+      bytes += size;
+    }
+    const last = memories[memories.length - 1];
+    return { memories, next_cursor: more && last ? encodeCursor(last.key) : null };
   }
 
   /** Deletes one memory; NOT_FOUND if absent, VERSION_CONFLICT if not at `expectedVersion`. */
@@ -832,30 +857,13 @@ export class MemoryStore {
    * bytes of text and metadata (at least one). Rows are read one at a time, so a page never
    * reads more than it returns, plus one.
    */
-  #page(statements: ShapedStatements, options: PageOptions, maxBytes = Number.POSITIVE_INFINITY) {
+  /** The statement, parameters and checked limit of one page of a listing or an export. */
+  #pageQuery(statements: ShapedStatements, options: PageOptions) {
     const { prefix, tag } = this.#selection(options);
     const limit = checkInteger(options.limit ?? DEFAULT_PAGE, "limit", 1, MAX_PAGE);
     const after = options.cursor === undefined ? null : decodeCursor(options.cursor);
     const { params, shape } = bindSelection(prefix, tag, after);
-    const rows: Row[] = [];
-    let bytes = 0;
-    let more = false;
-    const found = statements
-      .for(shape)
-      .iterate({ ...params, limit: limit + 1 }) as IterableIterator<Row>;
-    for (const row of found) {
-      // List rows carry no metadata; only export pages are bounded by size.
-      const size = Number.isFinite(maxBytes) ? row.bytes + row.metadata.length : 0;
-      if (rows.length === limit || (rows.length > 0 && bytes + size > maxBytes)) {
-        more = true;
-        found.return?.();
-        break;
-      }
-      rows.push(row);
-      bytes += size;
-    }
-    const last = rows[rows.length - 1];
-    return { rows, next_cursor: more && last ? encodeCursor(last.key) : null };
+    return { statement: statements.for(shape), params, limit };
   }
 
   /**
@@ -963,8 +971,8 @@ class ShapedStatements {
   constructor(
     private readonly db: BetterSqlite3.Database,
     private readonly sql: (where: string) => string,
-    /** Return the first column's value instead of row objects. */
-    private readonly pluck = false,
+    /** Rows as objects (`rows`), as arrays (`raw`), or as their first column (`pluck`). */
+    private readonly mode: "rows" | "raw" | "pluck" = "rows",
   ) {}
 
   for(shape: Shape): BetterSqlite3.Statement {
@@ -972,7 +980,8 @@ class ShapedStatements {
     let statement = this.#cache.get(id);
     if (statement === undefined) {
       statement = this.db.prepare(this.sql(whereOf(shape)));
-      if (this.pluck) statement.pluck();
+      if (this.mode === "pluck") statement.pluck();
+      if (this.mode === "raw") statement.raw();
       this.#cache.set(id, statement);
     }
     return statement;
@@ -1026,7 +1035,7 @@ function prepare(db: BetterSqlite3.Database) {
     firstKeyInRange: new ShapedStatements(
       db,
       (where) => `SELECT m.key FROM memories m WHERE ${where} ORDER BY m.key LIMIT 1`,
-      true,
+      "pluck",
     ),
     deleteRange: new ShapedStatements(db, (where) => `DELETE FROM memories AS m WHERE ${where}`),
     headsInRange: new ShapedStatements(
@@ -1039,6 +1048,7 @@ function prepare(db: BetterSqlite3.Database) {
       (where) => `
         SELECT m.key, m.bytes, m.version, m.tags, m.updated_at FROM memories m
         WHERE ${where} ORDER BY m.key LIMIT @limit`,
+      "raw",
     ),
     exportPage: new ShapedStatements(
       db,
