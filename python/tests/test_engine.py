@@ -504,3 +504,87 @@ async def test_following_the_truncation_notes_shows_every_line_once() -> None:
         command = {"command": "view", "path": "/memories/long.md", "view_range": [start, -1]}
     assert pages > 3
     assert seen == text.split("\n")[:-1]
+
+
+# ----- edits of a file the engine has just read or written
+
+NOTES = "/memories/notes.md"
+
+
+def counted(files: dict[str, str]) -> tuple[InMemoryBackend, list[str], MemoryEngine]:
+    calls: list[str] = []
+
+    async def record(operation: BackendOperation, _: str) -> None:
+        calls.append(operation)
+
+    backend = InMemoryBackend(files=files, before_operation=record)
+    return backend, calls, MemoryEngine(backend, retry=NO_WAIT)
+
+
+def replace(old: str, new: str, path: str = NOTES) -> dict[str, object]:
+    return {"command": "str_replace", "path": path, "old_str": old, "new_str": new}
+
+
+async def test_after_a_view_or_a_write_an_edit_skips_the_read() -> None:
+    _, calls, memory = counted({NOTES: "a\nb\n"})
+    await memory.view({"command": "view", "path": NOTES})
+    calls.clear()
+    await memory.str_replace(replace("a", "A"))
+    await memory.insert({"command": "insert", "path": NOTES, "insert_line": 2, "insert_text": "c"})
+    assert calls == ["update", "update"]
+    await memory.create({"command": "create", "path": "/memories/new.md", "file_text": "x\n"})
+    calls.clear()
+    await memory.str_replace(replace("x", "y", "/memories/new.md"))
+    assert calls == ["update"]
+
+
+async def test_an_edit_applies_to_the_current_text_when_another_writer_changed_it() -> None:
+    backend, calls, memory = counted({NOTES: "one\n"})
+    await memory.view({"command": "view", "path": NOTES})
+    await MemoryEngine(backend).insert(
+        {"command": "insert", "path": NOTES, "insert_line": 1, "insert_text": "two"}
+    )
+    calls.clear()
+    result = await memory.insert(
+        {"command": "insert", "path": NOTES, "insert_line": 0, "insert_text": "zero"}
+    )
+    assert result == f"The file {NOTES} has been edited."
+    # The remembered version lost; the edit read the file and applied to what it holds now.
+    assert calls == ["update", "read", "update"]
+    assert backend.snapshot()[NOTES] == "zero\none\ntwo\n"
+
+
+async def test_a_refusal_is_judged_on_the_current_text_not_the_remembered_one() -> None:
+    backend, _, memory = counted({NOTES: "old\n"})
+    await memory.view({"command": "view", "path": NOTES})
+    await MemoryEngine(backend).str_replace(replace("old", "new"))
+    await memory.str_replace(replace("new", "newer"))  # not in the remembered text
+    assert backend.snapshot()[NOTES] == "newer\n"
+    with pytest.raises(MemoryToolError) as refused:
+        await memory.str_replace(replace("old", "x"))
+    assert refused.value.message == (
+        f"No replacement was performed, old_str `old` did not appear verbatim in {NOTES}."
+    )
+
+
+async def test_an_edit_never_writes_over_a_file_deleted_and_created_again_since() -> None:
+    backend, _, memory = counted({NOTES: "first life\n"})
+    await memory.view({"command": "view", "path": NOTES})
+    other = MemoryEngine(backend)
+    await other.delete({"command": "delete", "path": NOTES})
+    await other.create({"command": "create", "path": NOTES, "file_text": "second life\n"})
+    await memory.str_replace(replace("life", "LIFE"))
+    assert backend.snapshot()[NOTES] == "second LIFE\n"
+
+
+async def test_a_delete_or_rename_above_a_file_forgets_it() -> None:
+    _, calls, memory = counted({"/memories/d/a.md": "a\n"})
+    await memory.view({"command": "view", "path": "/memories/d/a.md"})
+    await memory.rename({"command": "rename", "old_path": "/memories/d", "new_path": "/memories/e"})
+    await memory.create({"command": "create", "path": "/memories/d/a.md", "file_text": "a\n"})
+    await memory.delete({"command": "delete", "path": "/memories/d"})
+    calls.clear()
+    with pytest.raises(MemoryToolError) as refused:
+        await memory.str_replace(replace("a", "b", "/memories/d/a.md"))
+    assert refused.value.code == "not_found"
+    assert calls[0] == "read"

@@ -421,6 +421,87 @@ describe("backend calls per command", () => {
   });
 });
 
+describe("edits of a file the engine has just read or written", () => {
+  function counted(files: Record<string, string>) {
+    const calls: BackendOperation[] = [];
+    const backend = new InMemoryBackend({ files, beforeOperation: (op) => void calls.push(op) });
+    return { backend, calls, memory: new MemoryEngine(backend, { retry: noWait }) };
+  }
+  const path = "/memories/notes.md";
+  const replace = (old_str: string, new_str: string) =>
+    ({ command: "str_replace", path, old_str, new_str }) as const;
+
+  it("skip the read: after a view or a write an edit is one call", async () => {
+    const { memory, calls } = counted({ [path]: "a\nb\n" });
+    await memory.view({ command: "view", path });
+    calls.length = 0;
+    await memory.str_replace(replace("a", "A"));
+    await memory.insert({ command: "insert", path, insert_line: 2, insert_text: "c" });
+    expect(calls).toEqual(["update", "update"]);
+    await memory.create({ command: "create", path: "/memories/new.md", file_text: "x\n" });
+    calls.length = 0;
+    await memory.str_replace({ ...replace("x", "y"), path: "/memories/new.md" });
+    expect(calls).toEqual(["update"]);
+  });
+
+  it("apply to the current text when another writer changed the file since", async () => {
+    const { memory, backend, calls } = counted({ [path]: "one\n" });
+    await memory.view({ command: "view", path });
+    const other = new MemoryEngine(backend);
+    await other.insert({ command: "insert", path, insert_line: 1, insert_text: "two" });
+    calls.length = 0;
+    expect(
+      await memory.insert({ command: "insert", path, insert_line: 0, insert_text: "zero" }),
+    ).toBe(`The file ${path} has been edited.`);
+    // The remembered version lost; the edit read the file and applied to what it holds now.
+    expect(calls).toEqual(["update", "read", "update"]);
+    expect(backend.snapshot()[path]).toBe("zero\none\ntwo\n");
+  });
+
+  it("judge a refusal on the current text, not the remembered one", async () => {
+    const { memory, backend } = counted({ [path]: "old\n" });
+    await memory.view({ command: "view", path });
+    await new MemoryEngine(backend).str_replace(replace("old", "new"));
+    // "new" is not in the remembered text, but it is in the file.
+    await memory.str_replace(replace("new", "newer"));
+    expect(backend.snapshot()[path]).toBe("newer\n");
+    // And a text the remembered copy holds but the file no longer does is not found.
+    const error = await failure(memory.str_replace(replace("old", "x")));
+    expect(error.message).toBe(
+      `No replacement was performed, old_str \`old\` did not appear verbatim in ${path}.`,
+    );
+  });
+
+  it("never write over a file deleted and created again since it was read", async () => {
+    const { memory, backend } = counted({ [path]: "first life\n" });
+    await memory.view({ command: "view", path });
+    const other = new MemoryEngine(backend);
+    await other.delete({ command: "delete", path });
+    await other.create({ command: "create", path, file_text: "second life\n" });
+    await memory.str_replace(replace("life", "LIFE"));
+    expect(backend.snapshot()[path]).toBe("second LIFE\n");
+  });
+
+  it("are forgotten with a delete or rename of the file or a directory above it", async () => {
+    const { memory, calls } = counted({ "/memories/d/a.md": "a\n" });
+    await memory.view({ command: "view", path: "/memories/d/a.md" });
+    await memory.rename({ command: "rename", old_path: "/memories/d", new_path: "/memories/e" });
+    await memory.create({ command: "create", path: "/memories/d/a.md", file_text: "a\n" });
+    await memory.delete({ command: "delete", path: "/memories/d" });
+    calls.length = 0;
+    const error = await failure(
+      memory.str_replace({
+        command: "str_replace",
+        path: "/memories/d/a.md",
+        old_str: "a",
+        new_str: "b",
+      }),
+    );
+    expect(error.code).toBe("not_found");
+    expect(calls[0]).toBe("read");
+  });
+});
+
 describe("a backend that keeps the tree well formed", () => {
   it("never lets a file and a directory of one name both be created by racing engines", async () => {
     // Both engines run their commands at once; the backend yields before every operation, so

@@ -32,6 +32,7 @@ import {
 } from "./commands.js";
 import { MemoryToolError } from "./errors.js";
 import { numberedLine, splitLines } from "./format.js";
+import { KnownFiles } from "./known-files.js";
 import { messages } from "./messages.js";
 import { renderDirectory, renderFile } from "./render.js";
 import { DEFAULT_RETRY_POLICY, RETRY, type RetryPolicy, withRetries } from "./retry.js";
@@ -69,6 +70,8 @@ export class MemoryEngine {
   private readonly ownMaxFileBytes: number | undefined;
   private readonly maxViewChars: number;
   private readonly retry: RetryPolicy;
+  /** Files this engine last read or wrote: an edit of one skips its read (see KnownFiles). */
+  private readonly known = new KnownFiles();
 
   constructor(backend: MemoryBackend, options: MemoryEngineOptions = {}) {
     this.backend = backend;
@@ -120,7 +123,10 @@ export class MemoryEngine {
     const listing = baseName(path).includes(".") ? undefined : this.backend.list(`${path}/`);
     listing?.catch(() => undefined); // awaited below unless the path is a file
     const file = await this.backend.read(path);
-    if (file) return renderFile(path, file.content, range, this.maxViewChars);
+    if (file) {
+      this.known.set(path, file);
+      return renderFile(path, file.content, range, this.maxViewChars);
+    }
 
     const entries = await (listing ?? this.backend.list(`${path}/`));
     if (entries.length === 0) throw new MemoryToolError("not_found", messages.notFound(path));
@@ -153,7 +159,7 @@ export class MemoryEngine {
       }
     }
     try {
-      await this.backend.create(path, text);
+      this.known.set(path, { content: text, version: await this.backend.create(path, text) });
     } catch (error) {
       if (isMemoryBackendError(error, "EXISTS")) {
         throw new MemoryToolError("already_exists", messages.alreadyExists(path));
@@ -235,6 +241,7 @@ export class MemoryEngine {
     const input = asInput(command);
     const path = pathParameter(input, "delete", "path");
     if (path === MEMORY_ROOT) throw new MemoryToolError("forbidden", messages.deleteRoot);
+    this.known.forget(path);
 
     if (this.backend.deleteTree) {
       // The file and everything under it in one atomic call.
@@ -292,6 +299,7 @@ export class MemoryEngine {
     if (to === MEMORY_ROOT) {
       throw new MemoryToolError("already_exists", messages.destinationExists(to));
     }
+    this.known.forget(from);
 
     if (this.backend.moveTree) {
       // One atomic call that makes the checks below itself, in the same order.
@@ -358,6 +366,11 @@ export class MemoryEngine {
     change: (content: string) => { updated: string; result: () => string },
   ): Promise<string> {
     if (path === MEMORY_ROOT) throw new MemoryToolError("not_a_file", messages.notAFile(path));
+    const known = this.known.get(path);
+    if (known) {
+      const result = await this.editKnown(path, known, change);
+      if (result !== undefined) return result;
+    }
     return withRetries(
       this.retry,
       async () => {
@@ -371,7 +384,8 @@ export class MemoryEngine {
         const { updated, result } = change(file.content);
         this.checkSize(path, updated);
         try {
-          await this.backend.update(path, updated, file.version);
+          const version = await this.backend.update(path, updated, file.version);
+          this.known.set(path, { content: updated, version });
         } catch (error) {
           // A conflict is a lost race; a missing file was deleted meanwhile: both re-read.
           if (isMemoryBackendError(error, "VERSION_CONFLICT")) return RETRY;
@@ -384,6 +398,36 @@ export class MemoryEngine {
         throw new MemoryToolError("conflict", messages.conflict(path, this.retry.attempts));
       },
     );
+  }
+
+  /**
+   * An edit computed from the remembered text and written at the remembered version: one
+   * round trip instead of two. Undefined when that cannot be done (the change or the size
+   * check refuses it, or the file has changed since): the edit then reads the file, so every
+   * refusal is judged on the current text.
+   */
+  private async editKnown(
+    path: string,
+    known: StoredFile,
+    change: (content: string) => { updated: string; result: () => string },
+  ): Promise<string | undefined> {
+    let edited: { updated: string; result: () => string };
+    try {
+      edited = change(known.content);
+      this.checkSize(path, edited.updated);
+    } catch (error) {
+      if (error instanceof MemoryToolError) return undefined;
+      throw error;
+    }
+    try {
+      const version = await this.backend.update(path, edited.updated, known.version);
+      this.known.set(path, { content: edited.updated, version });
+      return edited.result();
+    } catch (error) {
+      if (!isMemoryBackendError(error)) throw error;
+      this.known.forget(path);
+      return undefined;
+    }
   }
 
   private async moveFile(from: string, to: string, file: StoredFile): Promise<void> {

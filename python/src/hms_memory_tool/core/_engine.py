@@ -40,6 +40,7 @@ from ._commands import (
 from ._concurrent import gather
 from ._errors import MemoryToolError
 from ._format import numbered_line, split_lines
+from ._known_files import KnownFiles
 from ._render import render_directory, render_file
 from ._retry import DEFAULT_RETRY_POLICY, RETRY, RetryPolicy, _Retry, with_retries
 
@@ -92,6 +93,8 @@ class MemoryEngine:
         )
         self._retry = retry if retry is not None else DEFAULT_RETRY_POLICY
         positive_option("retry.attempts", self._retry.attempts)
+        # Files this engine last read or wrote: an edit of one skips its read (see KnownFiles).
+        self._known = KnownFiles()
 
     @property
     def max_file_bytes(self) -> int:
@@ -127,6 +130,7 @@ class MemoryEngine:
         else:
             file, listed = await gather(self.backend.read(path), self.backend.list(path + "/"))
         if file is not None:
+            self._known.set(path, file)
             return render_file(path, file.content, view_range, self._max_view_chars)
 
         entries = listed if listed is not None else await self.backend.list(path + "/")
@@ -155,7 +159,7 @@ class MemoryEngine:
             if file is not None:
                 raise MemoryToolError("not_a_directory", messages.create_under_file(path, file))
         try:
-            await self.backend.create(path, text)
+            self._known.set(path, StoredFile(text, await self.backend.create(path, text)))
         except MemoryBackendError as error:
             if error.code == "EXISTS":
                 raise MemoryToolError("already_exists", messages.already_exists(path)) from error
@@ -234,6 +238,7 @@ class MemoryEngine:
         path = path_parameter(data, "delete", "path")
         if path == MEMORY_ROOT:
             raise MemoryToolError("forbidden", messages.DELETE_ROOT)
+        self._known.forget(path)
 
         delete_tree = _optional(self.backend, "delete_tree")
         if delete_tree is not None:
@@ -275,6 +280,7 @@ class MemoryEngine:
             raise MemoryToolError("forbidden", messages.RENAME_ROOT)
         if destination == MEMORY_ROOT:
             raise MemoryToolError("already_exists", messages.destination_exists(destination))
+        self._known.forget(source)
 
         move_tree = _optional(self.backend, "move_tree")
         if move_tree is not None:
@@ -332,6 +338,11 @@ class MemoryEngine:
         recomputes."""
         if path == MEMORY_ROOT:
             raise MemoryToolError("not_a_file", messages.not_a_file(path))
+        known = self._known.get(path)
+        if known is not None:
+            done = await self._edit_known(path, known, change)
+            if done is not None:
+                return done
 
         async def attempt(_: int) -> str | _Retry:
             file = await self.backend.read(path)
@@ -342,7 +353,8 @@ class MemoryEngine:
             updated, result = change(file.content)
             self._check_size(path, updated)
             try:
-                await self.backend.update(path, updated, file.version)
+                version = await self.backend.update(path, updated, file.version)
+                self._known.set(path, StoredFile(updated, version))
             except MemoryBackendError as error:
                 # A conflict is a lost race; a missing file was deleted meanwhile: both re-read.
                 if error.code in ("VERSION_CONFLICT", "NOT_FOUND"):
@@ -354,6 +366,24 @@ class MemoryEngine:
             raise MemoryToolError("conflict", messages.conflict(path, self._retry.attempts))
 
         return await with_retries(self._retry, attempt, exhausted)
+
+    async def _edit_known(self, path: str, known: StoredFile, change: _Change) -> str | None:
+        """An edit computed from the remembered text and written at the remembered version:
+        one round trip instead of two. ``None`` when that cannot be done (the change or the
+        size check refuses it, or the file has changed since): the edit then reads the file,
+        so every refusal is judged on the current text."""
+        try:
+            updated, result = change(known.content)
+            self._check_size(path, updated)
+        except MemoryToolError:
+            return None
+        try:
+            version = await self.backend.update(path, updated, known.version)
+        except MemoryBackendError:
+            self._known.forget(path)
+            return None
+        self._known.set(path, StoredFile(updated, version))
+        return result()
 
     async def _move_file(self, source: str, destination: str, file: StoredFile) -> None:
         move = _optional(self.backend, "move")
