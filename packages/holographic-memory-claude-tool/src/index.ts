@@ -4,7 +4,15 @@
  * with a companion `memory_recall` tool. SDK glue only: the commands run in `@hms/memory-core`,
  * the storage is `@hms/memory-backend-hms`.
  */
-export type { HmsConnection, HttpConnection, StdioConnection } from "@hms/memory-backend-hms";
+// What connect() can fail with: a server that cannot be found, started, reached or understood.
+export {
+  type HmsConnection,
+  HmsConnectionError,
+  HmsMcpError,
+  HmsMcpNotFoundError,
+  type HttpConnection,
+  type StdioConnection,
+} from "@hms/memory-backend-hms";
 export type { RecallHit } from "@hms/memory-core";
 export { HolographicMemoryError } from "./errors.js";
 export { type ConnectOptions, HolographicMemoryTool } from "./tool.js";

@@ -48,3 +48,13 @@ describe("HolographicMemoryTool over any backend", () => {
     expect((refused as HolographicMemoryError).code).toBe("invalid_argument");
   });
 });
+
+describe("the package's exports", () => {
+  it("include the errors connect() can throw, so callers can tell them apart", async () => {
+    const exported = await import("./index.js");
+    const error = new exported.HmsMcpError("PROTOCOL", "x");
+    expect(exported.HmsMcpError.isInstance(error)).toBe(true);
+    expect(exported.HmsConnectionError.isInstance(error)).toBe(false);
+    expect(typeof exported.HmsMcpNotFoundError.isInstance).toBe("function");
+  });
+});

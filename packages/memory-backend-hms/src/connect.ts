@@ -179,12 +179,13 @@ async function openSession(
   // The protocol version, stated in the initialize answer: checked once, here.
   const stated = statedProtocolVersion(client.getServerCapabilities()?.experimental);
   if (stated !== PROTOCOL_VERSION) {
-    await client.close().catch(() => undefined);
+    await session.close().catch(() => undefined); // over HTTP this also ends the session
+
     throw new HmsMcpError(
       "PROTOCOL",
       stated === undefined
-        ? `${where} is not hms-mcp, or an hms-mcp too old for this client: it states no ` +
-            `hms-mcp protocol version (this client needs protocol ${PROTOCOL_VERSION}).`
+        ? `${where} is not hms-mcp: it states no hms-mcp protocol version in its ` +
+            `capabilities (this client needs protocol ${PROTOCOL_VERSION}).`
         : `${where} speaks hms-mcp protocol ${stated}; this client needs protocol ` +
             `${PROTOCOL_VERSION}. Install versions of hms-mcp and this package that match.`,
     );

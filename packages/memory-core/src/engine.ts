@@ -447,7 +447,7 @@ export class MemoryEngine {
       edited = change(known.content);
       this.checkSize(path, edited.updated);
     } catch (error) {
-      if (error instanceof MemoryToolError) return undefined;
+      if (MemoryToolError.isInstance(error)) return undefined;
       throw error;
     }
     try {

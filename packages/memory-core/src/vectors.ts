@@ -95,7 +95,7 @@ export async function runCommandVector(
   } catch (error) {
     if (!(error instanceof Error)) throw error;
     outcome.error = error.message;
-    outcome.errorCode = error instanceof MemoryToolError ? error.code : undefined;
+    outcome.errorCode = MemoryToolError.isInstance(error) ? error.code : undefined;
   }
   const filesAfter: Record<string, string> = {};
   for (const entry of await backend.list("/memories/")) {

@@ -116,7 +116,7 @@ describe("connecting over stdio", () => {
     );
     expect(HmsMcpError.isInstance(error) && error.code).toBe("PROTOCOL");
     expect((error as Error).message).toMatch(
-      /^hms-mcp \(.*other-server\.mjs none\) is not hms-mcp, or an hms-mcp too old for this client: it states no hms-mcp protocol version \(this client needs protocol 1\)\.$/,
+      /^hms-mcp \(.*other-server\.mjs none\) is not hms-mcp: it states no hms-mcp protocol version in its capabilities \(this client needs protocol 1\)\.$/,
     );
   });
 
