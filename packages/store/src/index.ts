@@ -34,6 +34,7 @@ export {
   HybridRanker,
 } from "./recall/hybrid.js";
 export { LexicalRanker } from "./recall/lexical.js";
+export { SNIPPET_CHARS } from "./recall/lines.js";
 export { matchExpression, queryTerms, STOPWORDS } from "./recall/query.js";
 export type {
   RankContext,
@@ -44,7 +45,6 @@ export type {
 } from "./recall/ranker.js";
 export { type DenseHit, VectorIndex } from "./recall/vector-index.js";
 export { MIGRATIONS, type Migration, migrate, SCHEMA_VERSION, schemaVersion } from "./schema.js";
-export { SNIPPET_CHARS } from "./search.js";
 export {
   DEFAULT_PAGE,
   DEFAULT_RECALL_K,

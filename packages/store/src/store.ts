@@ -22,10 +22,10 @@ import { excerptOf } from "./recall/excerpt.js";
 import { Highlighter } from "./recall/highlight.js";
 import { DEFAULT_FUSION, type FusionParams, HybridRanker } from "./recall/hybrid.js";
 import { LexicalRanker } from "./recall/lexical.js";
+import { foldCase, type LineHit, matchingLines } from "./recall/lines.js";
 import type { Ranker, RecallBuild } from "./recall/ranker.js";
 import { VectorIndex } from "./recall/vector-index.js";
 import { migrate, schemaVersion } from "./schema.js";
-import { foldCase, type LineHit, matchingLines } from "./search.js";
 
 /** A stored memory, as the hms-mcp contract names its fields. */
 export interface MemoryRecord {
