@@ -45,6 +45,7 @@ export type {
 } from "./recall/ranker.js";
 export { type DenseHit, VectorIndex } from "./recall/vector-index.js";
 export { MIGRATIONS, type Migration, migrate, SCHEMA_VERSION, schemaVersion } from "./schema.js";
+export { MemoryStore } from "./store.js";
 export {
   DEFAULT_PAGE,
   DEFAULT_RECALL_K,
@@ -58,7 +59,6 @@ export {
   MAX_RECALL_K,
   MAX_SEARCH_CHARS,
   type MemoryRecord,
-  MemoryStore,
   type PageOptions,
   type RecallHit,
   type RecallOptions,
@@ -72,4 +72,4 @@ export {
   type StoreStats,
   SYNCHRONOUS_MODES,
   type SynchronousMode,
-} from "./store.js";
+} from "./types.js";
