@@ -44,7 +44,13 @@ export type {
   RecallFilter,
 } from "./recall/ranker.js";
 export { type DenseHit, VectorIndex } from "./recall/vector-index.js";
-export { MIGRATIONS, type Migration, migrate, SCHEMA_VERSION, schemaVersion } from "./schema.js";
+export {
+  MIGRATIONS,
+  type Migration,
+  migrate,
+  SCHEMA_VERSION,
+  schemaVersion,
+} from "./sqlite/schema.js";
 export { MemoryStore } from "./store.js";
 export {
   DEFAULT_PAGE,

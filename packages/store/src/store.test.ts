@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { SCHEMA_VERSION } from "./schema.js";
+import { SCHEMA_VERSION } from "./sqlite/schema.js";
 import { EXPORT_PAGE_BYTES, MemoryStore } from "./store.js";
 import { refusal } from "./test-support.js";
 

@@ -1,7 +1,5 @@
 import { createHash } from "node:crypto";
-import type BetterSqlite3 from "better-sqlite3";
-import Database from "better-sqlite3";
-import { claimModel, Embeddings } from "./embeddings.js";
+import { Embeddings } from "./embeddings.js";
 import { StoreError } from "./errors.js";
 import { decodeCursor, encodeCursor } from "./keys.js";
 import {
@@ -25,7 +23,13 @@ import { LexicalRanker } from "./recall/lexical.js";
 import { foldCase, matchingLines } from "./recall/lines.js";
 import type { Ranker, RecallBuild } from "./recall/ranker.js";
 import { VectorIndex } from "./recall/vector-index.js";
-import { migrate, schemaVersion } from "./schema.js";
+import {
+  openDatabase,
+  type SqliteDatabase,
+  synchronousOf,
+  writeTransaction,
+} from "./sqlite/database.js";
+import { schemaVersion } from "./sqlite/schema.js";
 import {
   bindSelection,
   type Head,
@@ -57,7 +61,6 @@ import {
   type Selection,
   type StoreOptions,
   type StoreStats,
-  SYNCHRONOUS_MODES,
   type SynchronousMode,
 } from "./types.js";
 
@@ -136,14 +139,14 @@ export class MemoryStore {
   /** The file this store lives in. */
   readonly file: string;
   readonly limits: Limits;
-  readonly #db: BetterSqlite3.Database;
+  readonly #db: SqliteDatabase;
   /** The embedding queue and vectors, when the store was opened with `embeddings`. */
   readonly embeddings: Embeddings | undefined;
   readonly #ranker: Ranker;
   readonly #highlighter: Highlighter;
   readonly #sql: Statements;
 
-  private constructor(file: string, db: BetterSqlite3.Database, options: StoreOptions) {
+  private constructor(file: string, db: SqliteDatabase, options: StoreOptions) {
     this.file = file;
     this.#db = db;
     const maxTextBytes = checkInteger(
@@ -156,7 +159,7 @@ export class MemoryStore {
     this.#sql = prepare(db);
     const hybrid = options.embeddings;
     this.embeddings = hybrid === undefined ? undefined : new Embeddings(db, hybrid.model);
-    const defaultRanker = (d: BetterSqlite3.Database): Ranker => {
+    const defaultRanker = (d: SqliteDatabase): Ranker => {
       if (hybrid === undefined) return new LexicalRanker(d);
       const index = new VectorIndex(d, hybrid.model.dimensions);
       index.sync();
@@ -171,25 +174,8 @@ export class MemoryStore {
    * that it belongs to `options.namespace` when one is given.
    */
   static open(file: string, options: StoreOptions = {}): MemoryStore {
-    const db = new Database(file);
+    const db = openDatabase(file, options);
     try {
-      db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 10000))}`);
-      const mode = db.pragma("journal_mode = WAL", { simple: true });
-      if (mode !== "wal") throw new Error(`could not put ${file} in WAL mode (got ${mode})`);
-      const synchronous = options.synchronous ?? "full";
-      if (!(SYNCHRONOUS_MODES as readonly string[]).includes(synchronous)) {
-        throw new StoreError(
-          "INVALID_ARGUMENT",
-          `synchronous must be one of ${SYNCHRONOUS_MODES.join(", ")}, got ${String(synchronous)}`,
-        );
-      }
-      db.pragma(`synchronous = ${synchronous.toUpperCase()}`);
-      db.pragma("foreign_keys = ON");
-      migrate(db);
-      if (options.namespace !== undefined) claimNamespace(db, file, options.namespace);
-      if (options.embeddings !== undefined) {
-        claimModel(db, file, options.embeddings.model, options.embeddings.reembed === true);
-      }
       return new MemoryStore(file, db, options);
     } catch (error) {
       db.close();
@@ -204,8 +190,7 @@ export class MemoryStore {
 
   /** The durability setting in force (read back from SQLite). */
   get synchronous(): SynchronousMode {
-    const level = this.#db.pragma("synchronous", { simple: true });
-    return level === 2 ? "full" : "normal";
+    return synchronousOf(this.#db);
   }
 
   /** Closes the database (the WAL is checkpointed). Idempotent. */
@@ -647,7 +632,7 @@ export class MemoryStore {
   }
 
   #write<T>(body: () => T): T {
-    return this.#db.transaction(body).immediate();
+    return writeTransaction(this.#db, body);
   }
 
   /**
@@ -750,18 +735,4 @@ export class MemoryStore {
       throw new StoreError("INVALID_ARGUMENT", problem, { key });
     }
   }
-}
-
-/** Records the store's namespace on first open and refuses a file that belongs to another. */
-function claimNamespace(db: BetterSqlite3.Database, file: string, namespace: string): void {
-  db.transaction(() => {
-    const row = db.prepare("SELECT value FROM store_info WHERE name = 'namespace'").get() as
-      | { value: string }
-      | undefined;
-    if (row === undefined) {
-      db.prepare("INSERT INTO store_info (name, value) VALUES ('namespace', ?)").run(namespace);
-    } else if (row.value !== namespace) {
-      throw new Error(`${file} holds namespace ${row.value}, not ${namespace}`);
-    }
-  }).immediate();
 }
