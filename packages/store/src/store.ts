@@ -1,4 +1,13 @@
 import { createHash } from "node:crypto";
+import {
+  checkExpected,
+  nextVersions,
+  notFound,
+  now,
+  type StoreContext,
+  selectionOf,
+  versionConflict,
+} from "./context.js";
 import { Embeddings } from "./embeddings.js";
 import { StoreError } from "./errors.js";
 import { decodeCursor, encodeCursor } from "./keys.js";
@@ -6,15 +15,13 @@ import {
   checkInteger,
   checkKey,
   checkMetadata,
-  checkPrefix,
-  checkTag,
   checkTags,
   checkText,
   DEFAULT_LIMITS,
   type Limits,
   MAX_TEXT_BYTES_CEILING,
 } from "./limits.js";
-import { isMemoryFile, memoryAncestors, memoryFileKeyProblem } from "./memory-file.js";
+import { isMemoryFile } from "./memory-file.js";
 import { indexText } from "./recall/cjk.js";
 import { excerptOf } from "./recall/excerpt.js";
 import { Highlighter } from "./recall/highlight.js";
@@ -37,9 +44,17 @@ import {
   prepare,
   type Row,
   type ShapedStatements,
-  type Statements,
 } from "./sqlite/statements.js";
-
+import {
+  checkMemoryFile,
+  forgetPrefix,
+  forgetTree,
+  move,
+  movePrefix,
+  moveTree,
+  pathConflict,
+  treeConflict,
+} from "./tree.js";
 import {
   DEFAULT_PAGE,
   DEFAULT_RECALL_K,
@@ -58,7 +73,6 @@ import {
   type RememberResult,
   type SearchHit,
   type SearchOptions,
-  type Selection,
   type StoreOptions,
   type StoreStats,
   type SynchronousMode,
@@ -69,10 +83,6 @@ export * from "./types.js";
 
 function hashOf(text: string): string {
   return `sha256:${createHash("sha256").update(text, "utf8").digest("hex")}`;
-}
-
-function now(): string {
-  return new Date().toISOString();
 }
 
 function toRecord(row: Row): MemoryRecord {
@@ -87,42 +97,6 @@ function toRecord(row: Row): MemoryRecord {
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
-}
-
-function versionConflict(key: string, current: number, expected: number): StoreError {
-  return new StoreError(
-    "VERSION_CONFLICT",
-    `${key} is at version ${current}, not the expected version ${expected}`,
-    { key, current_version: current, expected_version: expected },
-  );
-}
-
-function notFound(key: string): StoreError {
-  return new StoreError("NOT_FOUND", `${key} does not exist`, { key });
-}
-
-/** A tree form's NOT_FOUND: neither the key nor anything under it exists. */
-function treeNotFound(key: string): StoreError {
-  return new StoreError("NOT_FOUND", `neither ${key} nor any key under ${key}/ exists`, { key });
-}
-
-/**
- * Why giving a memory-file key existence would make a key both a file and a directory:
- * `directory` when keys lie under it, `file` when one of its ancestors is a key. `path` is the
- * key that is a directory, or the shortest ancestor that is a file.
- */
-interface TreeConflict {
-  readonly conflict: "directory" | "file";
-  readonly path: string;
-  /** Says what is in the way, for the error message. */
-  readonly reason: string;
-}
-
-function pathConflict(action: string, found: TreeConflict): StoreError {
-  return new StoreError("PATH_CONFLICT", `${action}: ${found.reason}`, {
-    conflict: found.conflict,
-    path: found.path,
-  });
 }
 
 /**
@@ -144,7 +118,8 @@ export class MemoryStore {
   readonly embeddings: Embeddings | undefined;
   readonly #ranker: Ranker;
   readonly #highlighter: Highlighter;
-  readonly #sql: Statements;
+  /** What the operations share; the tree, recall and search ones live in their own modules. */
+  readonly #ctx: StoreContext;
 
   private constructor(file: string, db: SqliteDatabase, options: StoreOptions) {
     this.file = file;
@@ -156,7 +131,11 @@ export class MemoryStore {
       MAX_TEXT_BYTES_CEILING,
     );
     this.limits = Object.freeze({ ...DEFAULT_LIMITS, maxTextBytes });
-    this.#sql = prepare(db);
+    this.#ctx = {
+      limits: this.limits,
+      sql: prepare(db),
+      write: <T>(body: () => T): T => writeTransaction(db, body),
+    };
     const hybrid = options.embeddings;
     this.embeddings = hybrid === undefined ? undefined : new Embeddings(db, hybrid.model);
     const defaultRanker = (d: SqliteDatabase): Ranker => {
@@ -204,7 +183,7 @@ export class MemoryStore {
    */
   remember(input: RememberInput): RememberResult {
     const write = this.#prepareRemember(input);
-    return this.#write(() => write());
+    return this.#ctx.write(() => write());
   }
 
   /**
@@ -213,7 +192,7 @@ export class MemoryStore {
    */
   rememberMany(inputs: readonly RememberInput[]): RememberResult[] {
     const writes = inputs.map((input) => this.#prepareRemember(input));
-    return this.#write(() => writes.map((write) => write()));
+    return this.#ctx.write(() => writes.map((write) => write()));
   }
 
   /** Validates a write and returns the function that applies it inside a transaction. */
@@ -223,7 +202,7 @@ export class MemoryStore {
     const tags = input.tags === undefined ? undefined : checkTags(input.tags, this.limits);
     const metadata =
       input.metadata === undefined ? undefined : checkMetadata(input.metadata, this.limits);
-    const expected = this.#expected(input.expectedVersion);
+    const expected = checkExpected(input.expectedVersion);
     if (expected !== undefined && input.ifAbsent) {
       throw new StoreError(
         "INVALID_ARGUMENT",
@@ -232,7 +211,7 @@ export class MemoryStore {
     }
     const hash = hashOf(text);
     return () => {
-      const head = this.#sql.head.get(key) as Head | undefined;
+      const head = this.#ctx.sql.head.get(key) as Head | undefined;
       const at = now();
       if (head === undefined) {
         if (expected !== undefined) {
@@ -243,14 +222,14 @@ export class MemoryStore {
           );
         }
         const finalTags = tags ?? [];
-        this.#checkMemoryFile(key, finalTags);
+        checkMemoryFile(key, finalTags);
         if (isMemoryFile(key, finalTags)) {
-          const found = this.#treeConflict(key);
+          const found = treeConflict(this.#ctx, key);
           if (found !== undefined) throw pathConflict(`cannot create ${key}`, found);
         }
-        const version = this.#nextVersions(1);
+        const version = nextVersions(this.#ctx, 1);
         const id = Number(
-          this.#sql.insert.run({
+          this.#ctx.sql.insert.run({
             key,
             text,
             index_text: indexText(text),
@@ -263,7 +242,7 @@ export class MemoryStore {
             updated_at: at,
           }).lastInsertRowid,
         );
-        for (const tag of finalTags) this.#sql.addTag.run(tag, id);
+        for (const tag of finalTags) this.#ctx.sql.addTag.run(tag, id);
         return { key, version, bytes, hash, created: true, updated_at: at };
       }
       if (input.ifAbsent) {
@@ -276,9 +255,9 @@ export class MemoryStore {
         throw versionConflict(key, head.version, expected);
       }
       const finalTags = tags ?? (JSON.parse(head.tags) as string[]);
-      this.#checkMemoryFile(key, finalTags);
-      const version = this.#nextVersions(1);
-      this.#sql.update.run({
+      checkMemoryFile(key, finalTags);
+      const version = nextVersions(this.#ctx, 1);
+      this.#ctx.sql.update.run({
         id: head.id,
         text,
         index_text: indexText(text),
@@ -290,8 +269,8 @@ export class MemoryStore {
         updated_at: at,
       });
       if (tags !== undefined) {
-        this.#sql.clearTags.run(head.id);
-        for (const tag of finalTags) this.#sql.addTag.run(tag, head.id);
+        this.#ctx.sql.clearTags.run(head.id);
+        for (const tag of finalTags) this.#ctx.sql.addTag.run(tag, head.id);
       }
       return { key, version, bytes, hash, created: false, updated_at: at };
     };
@@ -299,13 +278,13 @@ export class MemoryStore {
 
   /** The memory at `key`, or `undefined`. */
   get(key: string): MemoryRecord | undefined {
-    const row = this.#sql.get.get(checkKey(key, this.limits)) as Row | undefined;
+    const row = this.#ctx.sql.get.get(checkKey(key, this.limits)) as Row | undefined;
     return row === undefined ? undefined : toRecord(row);
   }
 
   /** Keys in key order, a page at a time, with sizes, versions and tags. */
   list(options: PageOptions = {}): ListPage {
-    const { statement, params, limit } = this.#pageQuery(this.#sql.listPage, options);
+    const { statement, params, limit } = this.#pageQuery(this.#ctx.sql.listPage, options);
     // Rows as arrays (the statement is raw) and all at once: a listing is on the path of every
     // directory view, and both cost less than objects read one by one.
     const rows = statement.all({ ...params, limit: limit + 1 }) as ListRow[];
@@ -327,7 +306,7 @@ export class MemoryStore {
    * their text and metadata reach {@link EXPORT_PAGE_BYTES}.
    */
   export(options: PageOptions = {}): ExportPage {
-    const { statement, params, limit } = this.#pageQuery(this.#sql.exportPage, options);
+    const { statement, params, limit } = this.#pageQuery(this.#ctx.sql.exportPage, options);
     // Read one row at a time, so a page stops at its size bound without reading further.
     const memories: MemoryRecord[] = [];
     let bytes = 0;
@@ -350,25 +329,21 @@ export class MemoryStore {
   /** Deletes one memory; NOT_FOUND if absent, VERSION_CONFLICT if not at `expectedVersion`. */
   forget(key: string, options: { expectedVersion?: number | undefined } = {}): { deleted: number } {
     const checked = checkKey(key, this.limits);
-    const expected = this.#expected(options.expectedVersion);
-    return this.#write(() => {
-      const head = this.#sql.head.get(checked) as Head | undefined;
+    const expected = checkExpected(options.expectedVersion);
+    return this.#ctx.write(() => {
+      const head = this.#ctx.sql.head.get(checked) as Head | undefined;
       if (head === undefined) throw notFound(checked);
       if (expected !== undefined && head.version !== expected) {
         throw versionConflict(checked, head.version, expected);
       }
-      this.#sql.deleteId.run(head.id);
+      this.#ctx.sql.deleteId.run(head.id);
       return { deleted: 1 };
     });
   }
 
   /** Deletes every memory whose key starts with `prefix` (non-empty), in one transaction. */
   forgetPrefix(prefix: string): { deleted: number } {
-    const checked = checkPrefix(prefix, this.limits, "prefix", false);
-    const { params, shape } = bindSelection(checked, undefined);
-    return this.#write(() => ({
-      deleted: this.#sql.deleteRange.for(shape).run(params).changes,
-    }));
+    return forgetPrefix(this.#ctx, prefix);
   }
 
   /**
@@ -376,15 +351,7 @@ export class MemoryStore {
    * memory tool), in one transaction. NOT_FOUND if none of them exists.
    */
   forgetTree(key: string): { deleted: number } {
-    const checked = checkKey(key, this.limits);
-    const under = bindSelection(`${checked}/`, undefined);
-    return this.#write(() => {
-      const deleted =
-        this.#sql.deleteKey.run(checked).changes +
-        this.#sql.deleteRange.for(under.shape).run(under.params).changes;
-      if (deleted === 0) throw treeNotFound(checked);
-      return { deleted };
-    });
+    return forgetTree(this.#ctx, key);
   }
 
   /**
@@ -394,38 +361,12 @@ export class MemoryStore {
    * not a valid memory-file key. Text, tags, metadata and created_at are kept; the version
    * takes the clock's next value.
    */
-  move(from: string, to: string, options: { expectedVersion?: number | undefined } = {}) {
-    const source = checkKey(from, this.limits, "from");
-    const target = checkKey(to, this.limits, "to");
-    const expected = this.#expected(options.expectedVersion);
-    return this.#write(() => {
-      const head = this.#sql.head.get(source) as Head | undefined;
-      if (head === undefined) throw notFound(source);
-      if (expected !== undefined && head.version !== expected) {
-        throw versionConflict(source, head.version, expected);
-      }
-      if (source === target) {
-        throw new StoreError("EXISTS", `cannot move ${source} onto itself`, { key: target });
-      }
-      if (this.#sql.head.get(target) !== undefined) {
-        throw new StoreError("EXISTS", `cannot move ${source} to ${target}: ${target} exists`, {
-          key: target,
-        });
-      }
-      const tags = JSON.parse(head.tags) as string[];
-      if (isMemoryFile(target, tags)) {
-        const found = this.#treeConflict(target);
-        if (found !== undefined) throw pathConflict(`cannot move ${source} to ${target}`, found);
-      }
-      this.#checkMemoryFile(target, tags);
-      this.#sql.rename.run({
-        id: head.id,
-        key: target,
-        version: this.#nextVersions(1),
-        updated_at: now(),
-      });
-      return { moved: 1 };
-    });
+  move(
+    from: string,
+    to: string,
+    options: { expectedVersion?: number | undefined } = {},
+  ): { moved: number } {
+    return move(this.#ctx, from, to, options);
   }
 
   /**
@@ -435,40 +376,7 @@ export class MemoryStore {
    * destination is not a valid key.
    */
   movePrefix(fromPrefix: string, toPrefix: string): { moved: number } {
-    const from = checkPrefix(fromPrefix, this.limits, "from_prefix", false);
-    const to = checkPrefix(toPrefix, this.limits, "to_prefix", false);
-    if (to.startsWith(from)) {
-      throw new StoreError(
-        "INVALID_ARGUMENT",
-        `to_prefix ${JSON.stringify(to)} starts with from_prefix ${JSON.stringify(from)}: cannot move keys under themselves`,
-      );
-    }
-    const { params, shape } = bindSelection(from, undefined);
-    return this.#write(() => {
-      const sources = this.#sql.headsInRange.for(shape).all(params) as (Head & { key: string })[];
-      if (sources.length === 0) {
-        throw new StoreError("NOT_FOUND", `no key starts with ${JSON.stringify(from)}`, {
-          prefix: from,
-        });
-      }
-      const moves = sources.map((source) => {
-        const target = checkKey(to + source.key.slice(from.length), this.limits, "destination key");
-        const tags = JSON.parse(source.tags) as string[];
-        this.#checkMemoryFile(target, tags);
-        return { id: source.id, key: target, memoryFile: isMemoryFile(target, tags) };
-      });
-      for (const { key } of moves) {
-        if (this.#sql.head.get(key) !== undefined) {
-          throw new StoreError("EXISTS", `cannot move to ${key}: it exists`, { key });
-        }
-      }
-      for (const { key, memoryFile } of moves) {
-        const found = memoryFile ? this.#treeConflict(key) : undefined;
-        if (found !== undefined) throw pathConflict(`cannot move to ${key}`, found);
-      }
-      this.#renameAll(moves);
-      return { moved: moves.length };
-    });
+    return movePrefix(this.#ctx, fromPrefix, toPrefix);
   }
 
   /**
@@ -489,59 +397,7 @@ export class MemoryStore {
    * Text, tags, metadata and created_at are kept; each record takes a new version.
    */
   moveTree(from: string, to: string): { moved: number } {
-    const source = checkKey(from, this.limits, "from");
-    const target = checkKey(to, this.limits, "to");
-    const under = bindSelection(`${source}/`, undefined);
-    return this.#write(() => {
-      const own = this.#sql.head.get(source) as Head | undefined;
-      const children = this.#sql.headsInRange.for(under.shape).all(under.params) as (Head & {
-        key: string;
-      })[];
-      // Key order: `from` sorts before every key that starts with `from/`.
-      const sources = own === undefined ? children : [{ ...own, key: source }, ...children];
-      if (sources.length === 0) throw treeNotFound(source);
-      if (target === source) {
-        throw new StoreError("EXISTS", `cannot move ${source} onto itself`, { key: target });
-      }
-      if (children.length > 0 && target.startsWith(`${source}/`)) {
-        throw new StoreError(
-          "INVALID_ARGUMENT",
-          `cannot move the directory ${source} into itself: ${target} lies under it`,
-          { reason: "into_itself" },
-        );
-      }
-      const blocking = this.#sql.head.get(target) !== undefined ? target : this.#firstUnder(target);
-      if (blocking !== undefined) {
-        const why =
-          blocking === target
-            ? `${target} exists`
-            : `${target} exists as a directory (${blocking} lies under it)`;
-        throw new StoreError("EXISTS", `cannot move ${source} to ${target}: ${why}`, {
-          key: target,
-        });
-      }
-      const fileAbove = this.#fileAncestor(target);
-      if (fileAbove !== undefined) {
-        throw pathConflict(`cannot move ${source} to ${target}`, fileAbove);
-      }
-      const moves = sources.map((record) => {
-        const key = target + record.key.slice(source.length);
-        const problem = this.#newKeyProblem(key, JSON.parse(record.tags) as string[]);
-        if (problem !== undefined) {
-          throw new StoreError(
-            "INVALID_ARGUMENT",
-            `cannot move ${record.key} to ${key}: ${problem}`,
-            {
-              reason: "invalid_key",
-              key,
-            },
-          );
-        }
-        return { id: record.id, key };
-      });
-      this.#renameAll(moves);
-      return { moved: moves.length };
-    });
+    return moveTree(this.#ctx, from, to);
   }
 
   /**
@@ -555,7 +411,7 @@ export class MemoryStore {
       throw new StoreError("INVALID_ARGUMENT", `query is over ${MAX_QUERY_BYTES} bytes`);
     }
     const k = checkInteger(options.k ?? DEFAULT_RECALL_K, "k", 1, MAX_RECALL_K);
-    const filter = this.#selection(options);
+    const filter = selectionOf(this.#ctx, options);
     const { vector } = options;
     if (vector !== undefined && !(vector instanceof Float32Array)) {
       throw new StoreError("INVALID_ARGUMENT", "a query vector must be a Float32Array");
@@ -564,7 +420,7 @@ export class MemoryStore {
       this.#ranker.build === "hybrid" && vector !== undefined ? "hybrid" : "lexical";
     const ranked = this.#ranker.rank(query, filter, k, { vector });
     const hits = ranked.flatMap(({ id, score, passage }) => {
-      const row = this.#sql.keyText.get(id) as { key: string; text: string } | undefined;
+      const row = this.#ctx.sql.keyText.get(id) as { key: string; text: string } | undefined;
       if (row === undefined) return [];
       const highlighted = this.#highlighter.highlight(id, query);
       const excerpt = excerptOf(row.text, highlighted, passage?.lineStart);
@@ -594,11 +450,11 @@ export class MemoryStore {
       );
     }
     const limit = checkInteger(options.limit ?? DEFAULT_PAGE, "limit", 1, MAX_PAGE);
-    const { prefix, tag } = this.#selection(options);
+    const { prefix, tag } = selectionOf(this.#ctx, options);
     const needle = foldCase(text);
     const { params, shape } = bindSelection(prefix, tag);
     const hits: SearchHit[] = [];
-    const rows = this.#sql.searchRows
+    const rows = this.#ctx.sql.searchRows
       .for(shape)
       .iterate({ ...params, needle }) as IterableIterator<{
       key: string;
@@ -618,7 +474,7 @@ export class MemoryStore {
 
   /** Counts and sizes of this store. */
   stats(): StoreStats {
-    const totals = this.#sql.totals.get() as { memories: number; bytes: number };
+    const totals = this.#ctx.sql.totals.get() as { memories: number; bytes: number };
     return {
       memories: totals.memories,
       bytes: totals.bytes,
@@ -631,42 +487,6 @@ export class MemoryStore {
     };
   }
 
-  #write<T>(body: () => T): T {
-    return writeTransaction(this.#db, body);
-  }
-
-  /**
-   * Takes `n` new versions from the store-wide clock (inside a write transaction) and returns
-   * the first; the others follow it. Every value is above every version ever written to the
-   * store, so no key ever gets a version it had before.
-   */
-  #nextVersions(n: number): number {
-    const { value } = this.#sql.tick.get(n) as { value: number };
-    return value - n + 1;
-  }
-
-  /** Renames records (in a write transaction), each to a new version of the clock. */
-  #renameAll(moves: readonly { id: number; key: string }[]): void {
-    const first = this.#nextVersions(moves.length);
-    const at = now();
-    moves.forEach(({ id, key }, i) => {
-      this.#sql.rename.run({ id, key, version: first + i, updated_at: at });
-    });
-  }
-
-  #expected(value: number | undefined): number | undefined {
-    return value === undefined
-      ? undefined
-      : checkInteger(value, "expected_version", 1, Number.MAX_SAFE_INTEGER);
-  }
-
-  #selection(options: Selection): { prefix: string | undefined; tag: string | undefined } {
-    const prefix =
-      options.prefix === undefined ? undefined : checkPrefix(options.prefix, this.limits);
-    const tag = options.tag === undefined ? undefined : checkTag(options.tag, this.limits);
-    return { prefix: prefix || undefined, tag };
-  }
-
   /**
    * One page of rows: at most `limit`, and, with `maxBytes`, no more rows than fit in that many
    * bytes of text and metadata (at least one). Rows are read one at a time, so a page never
@@ -674,65 +494,10 @@ export class MemoryStore {
    */
   /** The statement, parameters and checked limit of one page of a listing or an export. */
   #pageQuery(statements: ShapedStatements, options: PageOptions) {
-    const { prefix, tag } = this.#selection(options);
+    const { prefix, tag } = selectionOf(this.#ctx, options);
     const limit = checkInteger(options.limit ?? DEFAULT_PAGE, "limit", 1, MAX_PAGE);
     const after = options.cursor === undefined ? null : decodeCursor(options.cursor);
     const { params, shape } = bindSelection(prefix, tag, after);
     return { statement: statements.for(shape), params, limit };
-  }
-
-  /**
-   * Why creating the memory-file key `key` would break the memory-file tree: keys lie under it
-   * (`directory`), or one of its ancestors below `/memories` is a key (`file`, the shortest).
-   */
-  #treeConflict(key: string): TreeConflict | undefined {
-    const child = this.#firstUnder(key);
-    if (child !== undefined) {
-      return {
-        conflict: "directory",
-        path: key,
-        reason: `${key} is a directory (${child} lies under it)`,
-      };
-    }
-    return this.#fileAncestor(key);
-  }
-
-  /** The shortest proper ancestor of `key` below `/memories` that is a key, as a conflict. */
-  #fileAncestor(key: string): TreeConflict | undefined {
-    for (const ancestor of memoryAncestors(key)) {
-      if (this.#sql.head.get(ancestor) !== undefined) {
-        return {
-          conflict: "file",
-          path: ancestor,
-          reason: `${ancestor} is a file, so nothing can lie under it`,
-        };
-      }
-    }
-    return undefined;
-  }
-
-  /** The first key (in key order) that starts with `key/`, if any. */
-  #firstUnder(key: string): string | undefined {
-    const { params, shape } = bindSelection(`${key}/`, undefined);
-    return this.#sql.firstKeyInRange.for(shape).get(params) as string | undefined;
-  }
-
-  /** Why `key` cannot be a new key of a record with `tags`, or undefined when it can. */
-  #newKeyProblem(key: string, tags: readonly string[]): string | undefined {
-    try {
-      checkKey(key, this.limits, "the new key");
-    } catch (error) {
-      if (error instanceof StoreError) return error.message;
-      throw error;
-    }
-    return isMemoryFile(key, tags) ? memoryFileKeyProblem(key) : undefined;
-  }
-
-  #checkMemoryFile(key: string, tags: readonly string[]): void {
-    if (!isMemoryFile(key, tags)) return;
-    const problem = memoryFileKeyProblem(key);
-    if (problem !== undefined) {
-      throw new StoreError("INVALID_ARGUMENT", problem, { key });
-    }
   }
 }
