@@ -1,3 +1,9 @@
+/**
+ * The store: records and compare-and-set here (open, remember, get, list, export, forget,
+ * stats); the tree operations in tree.ts, recall and search in recall/, each over the store's
+ * `StoreContext` (context.ts). SQLite is reached through sqlite/ only; sqlite/database.ts says
+ * where a second engine would plug in.
+ */
 import { createHash } from "node:crypto";
 import {
   checkExpected,
@@ -23,12 +29,12 @@ import {
 } from "./limits.js";
 import { isMemoryFile } from "./memory-file.js";
 import { indexText } from "./recall/cjk.js";
-import { excerptOf } from "./recall/excerpt.js";
 import { Highlighter } from "./recall/highlight.js";
 import { DEFAULT_FUSION, HybridRanker } from "./recall/hybrid.js";
 import { LexicalRanker } from "./recall/lexical.js";
-import { foldCase, matchingLines } from "./recall/lines.js";
-import type { Ranker, RecallBuild } from "./recall/ranker.js";
+import type { Ranker } from "./recall/ranker.js";
+import { recall } from "./recall/recall.js";
+import { search } from "./recall/search.js";
 import { VectorIndex } from "./recall/vector-index.js";
 import {
   openDatabase,
@@ -57,14 +63,10 @@ import {
 } from "./tree.js";
 import {
   DEFAULT_PAGE,
-  DEFAULT_RECALL_K,
   EXPORT_PAGE_BYTES,
   type ExportPage,
   type ListPage,
   MAX_PAGE,
-  MAX_QUERY_BYTES,
-  MAX_RECALL_K,
-  MAX_SEARCH_CHARS,
   type MemoryRecord,
   type PageOptions,
   type RecallOptions,
@@ -405,28 +407,7 @@ export class MemoryStore {
    * Any string is a valid query; one without words has no hits.
    */
   recall(query: string, options: RecallOptions = {}): RecallResult {
-    if (typeof query !== "string")
-      throw new StoreError("INVALID_ARGUMENT", "query must be a string");
-    if (Buffer.byteLength(query, "utf8") > MAX_QUERY_BYTES) {
-      throw new StoreError("INVALID_ARGUMENT", `query is over ${MAX_QUERY_BYTES} bytes`);
-    }
-    const k = checkInteger(options.k ?? DEFAULT_RECALL_K, "k", 1, MAX_RECALL_K);
-    const filter = selectionOf(this.#ctx, options);
-    const { vector } = options;
-    if (vector !== undefined && !(vector instanceof Float32Array)) {
-      throw new StoreError("INVALID_ARGUMENT", "a query vector must be a Float32Array");
-    }
-    const build: RecallBuild =
-      this.#ranker.build === "hybrid" && vector !== undefined ? "hybrid" : "lexical";
-    const ranked = this.#ranker.rank(query, filter, k, { vector });
-    const hits = ranked.flatMap(({ id, score, passage }) => {
-      const row = this.#ctx.sql.keyText.get(id) as { key: string; text: string } | undefined;
-      if (row === undefined) return [];
-      const highlighted = this.#highlighter.highlight(id, query);
-      const excerpt = excerptOf(row.text, highlighted, passage?.lineStart);
-      return [{ key: row.key, score, ...excerpt }];
-    });
-    return { hits, build };
+    return recall(this.#ctx, this.#ranker, this.#highlighter, query, options);
   }
 
   /**
@@ -434,42 +415,7 @@ export class MemoryStore {
    * most `limit` lines in all.
    */
   search(text: string, options: SearchOptions = {}): { hits: SearchHit[] } {
-    if (typeof text !== "string" || text.length === 0) {
-      throw new StoreError("INVALID_ARGUMENT", "text to search for must be a non-empty string");
-    }
-    if (text.length > MAX_SEARCH_CHARS) {
-      throw new StoreError(
-        "INVALID_ARGUMENT",
-        `text to search for is over ${MAX_SEARCH_CHARS} characters`,
-      );
-    }
-    if (text.includes("\n")) {
-      throw new StoreError(
-        "INVALID_ARGUMENT",
-        "search matches within one line: text must not contain a line break",
-      );
-    }
-    const limit = checkInteger(options.limit ?? DEFAULT_PAGE, "limit", 1, MAX_PAGE);
-    const { prefix, tag } = selectionOf(this.#ctx, options);
-    const needle = foldCase(text);
-    const { params, shape } = bindSelection(prefix, tag);
-    const hits: SearchHit[] = [];
-    const rows = this.#ctx.sql.searchRows
-      .for(shape)
-      .iterate({ ...params, needle }) as IterableIterator<{
-      key: string;
-      text: string;
-    }>;
-    for (const row of rows) {
-      for (const hit of matchingLines(row.text, needle, limit - hits.length)) {
-        hits.push({ key: row.key, ...hit });
-      }
-      if (hits.length >= limit) {
-        rows.return?.();
-        break;
-      }
-    }
-    return { hits };
+    return search(this.#ctx, text, options);
   }
 
   /** Counts and sizes of this store. */

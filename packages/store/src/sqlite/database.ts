@@ -3,7 +3,8 @@
  * is in this folder: opening a file (pragmas, WAL, durability, the namespace claim) and the
  * write transaction, here; the schema and its migrations (with the FTS5 index and its
  * triggers), schema.ts; every statement the operations run, statements.ts. The operations
- * (store.ts) use only these three files.
+ * (store.ts, tree.ts, recall/recall.ts, recall/search.ts) use only these three files, and run
+ * statements through the `StoreContext` (context.ts) the store builds at open.
  *
  * A second engine (PostgreSQL) plugs in beside this folder, as src/postgres/ with the same
  * three parts: an open that migrates its own schema, a write transaction, and a `Statements`
