@@ -1,34 +1,13 @@
 /**
- * The store: records and compare-and-set here (open, remember, get, list, export, forget,
- * stats); the tree operations in tree.ts, recall and search in recall/, each over the store's
- * `StoreContext` (context.ts). SQLite is reached through sqlite/ only; sqlite/database.ts says
- * where a second engine would plug in.
+ * `MemoryStore`, the store's public face: it opens the engine, builds the `StoreContext` the
+ * operations share (context.ts), and hands each call to the module that does that job:
+ * records.ts (records and compare-and-set), tree.ts (tree operations), recall/recall.ts and
+ * recall/search.ts. SQLite is reached through sqlite/ only; sqlite/database.ts says where a
+ * second engine would plug in.
  */
-import { createHash } from "node:crypto";
-import {
-  checkExpected,
-  nextVersions,
-  notFound,
-  now,
-  type StoreContext,
-  selectionOf,
-  versionConflict,
-} from "./context.js";
+import type { StoreContext } from "./context.js";
 import { Embeddings } from "./embeddings.js";
-import { StoreError } from "./errors.js";
-import { decodeCursor, encodeCursor } from "./keys.js";
-import {
-  checkInteger,
-  checkKey,
-  checkMetadata,
-  checkTags,
-  checkText,
-  DEFAULT_LIMITS,
-  type Limits,
-  MAX_TEXT_BYTES_CEILING,
-} from "./limits.js";
-import { isMemoryFile } from "./memory-file.js";
-import { indexText } from "./recall/cjk.js";
+import { checkInteger, DEFAULT_LIMITS, type Limits, MAX_TEXT_BYTES_CEILING } from "./limits.js";
 import { Highlighter } from "./recall/highlight.js";
 import { DEFAULT_FUSION, HybridRanker } from "./recall/hybrid.js";
 import { LexicalRanker } from "./recall/lexical.js";
@@ -36,6 +15,7 @@ import type { Ranker } from "./recall/ranker.js";
 import { recall } from "./recall/recall.js";
 import { search } from "./recall/search.js";
 import { VectorIndex } from "./recall/vector-index.js";
+import { exportPage, forget, get, list, remember, rememberMany } from "./records.js";
 import {
   openDatabase,
   type SqliteDatabase,
@@ -43,30 +23,12 @@ import {
   writeTransaction,
 } from "./sqlite/database.js";
 import { schemaVersion } from "./sqlite/schema.js";
+import { prepare } from "./sqlite/statements.js";
+import { forgetPrefix, forgetTree, move, movePrefix, moveTree } from "./tree.js";
 import {
-  bindSelection,
-  type Head,
-  type ListRow,
-  prepare,
-  type Row,
-  type ShapedStatements,
-} from "./sqlite/statements.js";
-import {
-  checkMemoryFile,
-  forgetPrefix,
-  forgetTree,
-  move,
-  movePrefix,
-  moveTree,
-  pathConflict,
-  treeConflict,
-} from "./tree.js";
-import {
-  DEFAULT_PAGE,
   EXPORT_PAGE_BYTES,
   type ExportPage,
   type ListPage,
-  MAX_PAGE,
   type MemoryRecord,
   type PageOptions,
   type RecallOptions,
@@ -82,24 +44,6 @@ import {
 
 // The public types and bounds live in types.ts; imports of them from here keep working.
 export * from "./types.js";
-
-function hashOf(text: string): string {
-  return `sha256:${createHash("sha256").update(text, "utf8").digest("hex")}`;
-}
-
-function toRecord(row: Row): MemoryRecord {
-  return {
-    key: row.key,
-    text: row.text,
-    tags: JSON.parse(row.tags) as string[],
-    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
-    version: row.version,
-    hash: row.hash,
-    bytes: row.bytes,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
-}
 
 /**
  * One store: a SQLite file in WAL mode holding one namespace's memories.
@@ -120,7 +64,7 @@ export class MemoryStore {
   readonly embeddings: Embeddings | undefined;
   readonly #ranker: Ranker;
   readonly #highlighter: Highlighter;
-  /** What the operations share; the tree, recall and search ones live in their own modules. */
+  /** What the operations share: limits, statements, the write transaction. */
   readonly #ctx: StoreContext;
 
   private constructor(file: string, db: SqliteDatabase, options: StoreOptions) {
@@ -184,8 +128,7 @@ export class MemoryStore {
    * Every successful call gives the memory a new version (the clock's next value).
    */
   remember(input: RememberInput): RememberResult {
-    const write = this.#prepareRemember(input);
-    return this.#ctx.write(() => write());
+    return remember(this.#ctx, input);
   }
 
   /**
@@ -193,114 +136,17 @@ export class MemoryStore {
    * error is that write's). For bulk loads and restores; one commit instead of one per write.
    */
   rememberMany(inputs: readonly RememberInput[]): RememberResult[] {
-    const writes = inputs.map((input) => this.#prepareRemember(input));
-    return this.#ctx.write(() => writes.map((write) => write()));
-  }
-
-  /** Validates a write and returns the function that applies it inside a transaction. */
-  #prepareRemember(input: RememberInput): () => RememberResult {
-    const key = checkKey(input.key, this.limits);
-    const { text, bytes } = checkText(input.text, this.limits);
-    const tags = input.tags === undefined ? undefined : checkTags(input.tags, this.limits);
-    const metadata =
-      input.metadata === undefined ? undefined : checkMetadata(input.metadata, this.limits);
-    const expected = checkExpected(input.expectedVersion);
-    if (expected !== undefined && input.ifAbsent) {
-      throw new StoreError(
-        "INVALID_ARGUMENT",
-        "expected_version and if_absent are mutually exclusive: a key cannot both exist at a version and not exist",
-      );
-    }
-    const hash = hashOf(text);
-    return () => {
-      const head = this.#ctx.sql.head.get(key) as Head | undefined;
-      const at = now();
-      if (head === undefined) {
-        if (expected !== undefined) {
-          throw new StoreError(
-            "NOT_FOUND",
-            `${key} does not exist, so it cannot be at the expected version ${expected}`,
-            { key, expected_version: expected },
-          );
-        }
-        const finalTags = tags ?? [];
-        checkMemoryFile(key, finalTags);
-        if (isMemoryFile(key, finalTags)) {
-          const found = treeConflict(this.#ctx, key);
-          if (found !== undefined) throw pathConflict(`cannot create ${key}`, found);
-        }
-        const version = nextVersions(this.#ctx, 1);
-        const id = Number(
-          this.#ctx.sql.insert.run({
-            key,
-            text,
-            index_text: indexText(text),
-            tags: JSON.stringify(finalTags),
-            metadata: metadata ?? "{}",
-            version,
-            hash,
-            bytes,
-            created_at: at,
-            updated_at: at,
-          }).lastInsertRowid,
-        );
-        for (const tag of finalTags) this.#ctx.sql.addTag.run(tag, id);
-        return { key, version, bytes, hash, created: true, updated_at: at };
-      }
-      if (input.ifAbsent) {
-        throw new StoreError("EXISTS", `${key} already exists (at version ${head.version})`, {
-          key,
-          current_version: head.version,
-        });
-      }
-      if (expected !== undefined && head.version !== expected) {
-        throw versionConflict(key, head.version, expected);
-      }
-      const finalTags = tags ?? (JSON.parse(head.tags) as string[]);
-      checkMemoryFile(key, finalTags);
-      const version = nextVersions(this.#ctx, 1);
-      this.#ctx.sql.update.run({
-        id: head.id,
-        text,
-        index_text: indexText(text),
-        tags: JSON.stringify(finalTags),
-        metadata: metadata ?? head.metadata,
-        version,
-        hash,
-        bytes,
-        updated_at: at,
-      });
-      if (tags !== undefined) {
-        this.#ctx.sql.clearTags.run(head.id);
-        for (const tag of finalTags) this.#ctx.sql.addTag.run(tag, head.id);
-      }
-      return { key, version, bytes, hash, created: false, updated_at: at };
-    };
+    return rememberMany(this.#ctx, inputs);
   }
 
   /** The memory at `key`, or `undefined`. */
   get(key: string): MemoryRecord | undefined {
-    const row = this.#ctx.sql.get.get(checkKey(key, this.limits)) as Row | undefined;
-    return row === undefined ? undefined : toRecord(row);
+    return get(this.#ctx, key);
   }
 
   /** Keys in key order, a page at a time, with sizes, versions and tags. */
   list(options: PageOptions = {}): ListPage {
-    const { statement, params, limit } = this.#pageQuery(this.#ctx.sql.listPage, options);
-    // Rows as arrays (the statement is raw) and all at once: a listing is on the path of every
-    // directory view, and both cost less than objects read one by one.
-    const rows = statement.all({ ...params, limit: limit + 1 }) as ListRow[];
-    const more = rows.length > limit;
-    if (more) rows.length = limit;
-    const items = rows.map(([key, bytes, version, tags, updated_at]) => ({
-      key,
-      bytes,
-      version,
-      tags: JSON.parse(tags) as string[],
-      updated_at,
-    }));
-    const last = items[items.length - 1];
-    return { items, next_cursor: more && last ? encodeCursor(last.key) : null };
+    return list(this.#ctx, options);
   }
 
   /**
@@ -308,39 +154,12 @@ export class MemoryStore {
    * their text and metadata reach {@link EXPORT_PAGE_BYTES}.
    */
   export(options: PageOptions = {}): ExportPage {
-    const { statement, params, limit } = this.#pageQuery(this.#ctx.sql.exportPage, options);
-    // Read one row at a time, so a page stops at its size bound without reading further.
-    const memories: MemoryRecord[] = [];
-    let bytes = 0;
-    let more = false;
-    const found = statement.iterate({ ...params, limit: limit + 1 }) as IterableIterator<Row>;
-    for (const row of found) {
-      const size = row.bytes + row.metadata.length;
-      if (memories.length === limit || (memories.length > 0 && bytes + size > EXPORT_PAGE_BYTES)) {
-        more = true;
-        found.return?.();
-        break;
-      }
-      memories.push(toRecord(row));
-      bytes += size;
-    }
-    const last = memories[memories.length - 1];
-    return { memories, next_cursor: more && last ? encodeCursor(last.key) : null };
+    return exportPage(this.#ctx, options);
   }
 
   /** Deletes one memory; NOT_FOUND if absent, VERSION_CONFLICT if not at `expectedVersion`. */
   forget(key: string, options: { expectedVersion?: number | undefined } = {}): { deleted: number } {
-    const checked = checkKey(key, this.limits);
-    const expected = checkExpected(options.expectedVersion);
-    return this.#ctx.write(() => {
-      const head = this.#ctx.sql.head.get(checked) as Head | undefined;
-      if (head === undefined) throw notFound(checked);
-      if (expected !== undefined && head.version !== expected) {
-        throw versionConflict(checked, head.version, expected);
-      }
-      this.#ctx.sql.deleteId.run(head.id);
-      return { deleted: 1 };
-    });
+    return forget(this.#ctx, key, options);
   }
 
   /** Deletes every memory whose key starts with `prefix` (non-empty), in one transaction. */
@@ -431,19 +250,5 @@ export class MemoryStore {
         pending: this.embeddings?.pendingCount() ?? 0,
       },
     };
-  }
-
-  /**
-   * One page of rows: at most `limit`, and, with `maxBytes`, no more rows than fit in that many
-   * bytes of text and metadata (at least one). Rows are read one at a time, so a page never
-   * reads more than it returns, plus one.
-   */
-  /** The statement, parameters and checked limit of one page of a listing or an export. */
-  #pageQuery(statements: ShapedStatements, options: PageOptions) {
-    const { prefix, tag } = selectionOf(this.#ctx, options);
-    const limit = checkInteger(options.limit ?? DEFAULT_PAGE, "limit", 1, MAX_PAGE);
-    const after = options.cursor === undefined ? null : decodeCursor(options.cursor);
-    const { params, shape } = bindSelection(prefix, tag, after);
-    return { statement: statements.for(shape), params, limit };
   }
 }

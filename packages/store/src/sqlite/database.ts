@@ -1,21 +1,19 @@
 /**
- * The storage engine: SQLite through better-sqlite3. Everything the store knows about SQLite
- * is in this folder: opening a file (pragmas, WAL, durability, the namespace claim) and the
- * write transaction, here; the schema and its migrations (with the FTS5 index and its
- * triggers), schema.ts; every statement the operations run, statements.ts. The operations
- * (store.ts, tree.ts, recall/recall.ts, recall/search.ts) use only these three files, and run
- * statements through the `StoreContext` (context.ts) the store builds at open.
+ * The storage engine: SQLite through better-sqlite3. The store's operations (records.ts,
+ * tree.ts, recall/recall.ts, recall/search.ts) reach SQLite only through this folder: opening
+ * a file (pragmas, WAL, durability, the namespace claim) and the write transaction, here; the
+ * schema and its migrations (with the FTS5 index and its triggers), schema.ts; every statement
+ * they run, statements.ts, through the `StoreContext` (context.ts) that store.ts builds at open.
  *
- * A second engine (PostgreSQL) plugs in beside this folder, as src/postgres/ with the same
+ * A second engine (PostgreSQL) would sit beside this folder, as src/postgres/, with the same
  * three parts: an open that migrates its own schema, a write transaction, and a `Statements`
- * with the same fields. `MemoryStore.open` would choose the engine, and the engine would also
- * bring its own `Ranker` (recall/ranker.ts, the recall seam) and highlighter, since the
- * rankers here (recall/lexical.ts, recall/hybrid.ts, recall/vector-index.ts), the highlighter
- * (recall/highlight.ts) and the embedding queue (embeddings.ts) read SQLite tables and FTS5
- * directly. Two things a second engine has to settle first: `Statements` are better-sqlite3
- * statements (synchronous `get`/`run`/`all`/`iterate`), and parts of the public API name a
- * better-sqlite3 `Database` (`StoreOptions.ranker`, the rankers' and `Embeddings`'
- * constructors, `migrate`).
+ * with the same fields; `MemoryStore.open` would choose between them. It would also bring its
+ * own `Ranker` (recall/ranker.ts is the recall seam), highlighter and embedding queue: the
+ * SQLite ones (recall/lexical.ts, recall/hybrid.ts, recall/vector-index.ts,
+ * recall/highlight.ts, embeddings.ts) read SQLite and FTS5 themselves, and are public API.
+ * Two things to settle first: a `Statements` field is a synchronous better-sqlite3 statement
+ * (`get`/`run`/`all`/`iterate`), and parts of the public API take a better-sqlite3 `Database`
+ * (`StoreOptions.ranker`, the rankers' and `Embeddings`' constructors, `migrate`).
  */
 import type BetterSqlite3 from "better-sqlite3";
 import Database from "better-sqlite3";
