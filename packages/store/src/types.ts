@@ -178,12 +178,14 @@ export interface StoreOptions {
 export const SYNCHRONOUS_MODES = ["full", "normal"] as const;
 export type SynchronousMode = (typeof SYNCHRONOUS_MODES)[number];
 
-export const DEFAULT_PAGE = 100;
-export const MAX_PAGE = 1000;
-export const DEFAULT_RECALL_K = 5;
-export const MAX_RECALL_K = 50;
-/** Longest recall query, in UTF-8 bytes. */
-export const MAX_QUERY_BYTES = 16384;
+// The limits a client relies on are the contract's (@hms/protocol), not the store's own.
+export {
+  DEFAULT_PAGE,
+  DEFAULT_RECALL_K,
+  MAX_PAGE,
+  MAX_QUERY_BYTES,
+  MAX_RECALL_K,
+} from "@hms/protocol";
 /** Longest literal search text, in characters. */
 export const MAX_SEARCH_CHARS = 1024;
 /**
