@@ -18,6 +18,11 @@ const benches = {
   // The seeded 2,000-command trace through HolographicMemoryTool (stdio) and the SDK's
   // filesystem tool in one run: p50/p99 per command kind, total ratio, cold connect.
   "memory-tool": { package: "@hms/bench", script: "bench:memory-tool" },
+  // LoCoMo stored as memory files (per session, per 8 turns, per turn) through the tool:
+  // right file in the top 10, whether the hit's line range holds the evidence, MRR, range
+  // length, latency; lexical and hybrid (--data DIR, --conversations N, --limit N, --modes,
+  // --granularities, --model-dir DIR, --data-dir DIR to keep the stores, --out FILE).
+  locomo: { package: "@hms/bench", script: "bench:locomo" },
 };
 
 const [name, ...args] = process.argv.slice(2);
