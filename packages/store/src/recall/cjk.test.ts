@@ -31,7 +31,7 @@ describe("Chinese and Japanese in the lexical index", () => {
     const line = `${"这是一个很长的句子。".repeat(30)}客户喜欢电子邮件。${"其他内容。".repeat(200)}`;
     const indexed = indexText(line) ?? "";
     const highlighted = indexed.replace(" 电子 ", ` ${O}电子${C} `);
-    const excerpt = excerptOf(line, highlighted);
+    const excerpt = excerptOf(line, [{ highlighted, weight: 1 }]);
     expect(excerpt.excerpt).toContain("电子邮件");
     expect(excerpt.excerpt.length).toBeLessThanOrEqual(EXCERPT_CHARS + 2);
     expect(line).toContain(excerpt.excerpt);

@@ -1,7 +1,7 @@
 /**
- * Excerpts for recall hits: a verbatim passage of the memory's text around its best-matching
- * lines, with the 1-based inclusive line range it comes from, so a client can `view` exactly
- * those lines.
+ * Excerpts for recall hits: a verbatim passage of the memory's text around the lines that best
+ * match the query, with the 1-based inclusive line range it comes from, so a client can `view`
+ * exactly those lines.
  */
 
 /** Longest excerpt, in characters (UTF-16 code units). */
@@ -22,46 +22,48 @@ export interface Excerpt {
   readonly line_end: number;
 }
 
-const MARKS = new RegExp(`[${MATCH_OPEN}${MATCH_CLOSE}]`, "g");
-
-interface LineMatches {
-  /** Distinct matched terms on the line. */
-  readonly terms: number;
-  /** Offset in the original line of the first match, or -1. */
-  readonly first: number;
+/** Where one query term occurs in a memory, and how much it weighs. */
+export interface TermMatch {
+  /**
+   * The memory's text as FTS5's highlight() gives it for this term alone (its occurrences
+   * wrapped in {@link MATCH_OPEN} and {@link MATCH_CLOSE}), or `undefined` when the memory does
+   * not contain the term.
+   */
+  readonly highlighted: string | undefined;
+  /** How informative the term is (its rarity in the store); zero or more. */
+  readonly weight: number;
 }
 
+/** A span of lines, 1-based and inclusive. */
+export interface LineSpan {
+  readonly lineStart: number;
+  readonly lineEnd: number;
+}
+
+const MARKS = new RegExp(`[${MATCH_OPEN}${MATCH_CLOSE}]`, "g");
+
 /**
- * What matched on each line, read from FTS5's highlight() of the indexed form of the text (the
- * text itself, or with Chinese and Japanese runs spelled out as n-grams; see cjk.ts). Neither
- * highlight() nor that spelling adds or removes line breaks, so line i of one is line i of the
- * other. On a line whose indexed form differs, the first match is found in the line itself.
- * A text that itself contains the mark characters is handled by not trusting marks on that
- * line.
+ * On each line, where one term occurs: -1 when it does not, else the offset in the line of its
+ * first occurrence. Read from the highlighted form of the indexed text (the text itself, or
+ * with Chinese and Japanese runs spelled out as n-grams; see cjk.ts). Neither highlight() nor
+ * that spelling adds or removes line breaks, so line i of one is line i of the other. On a line
+ * whose indexed form differs, the occurrence is looked for in the line itself (0 if not found).
+ * A line that itself contains a mark character is never taken as matched.
  */
-function lineMatches(lines: readonly string[], highlighted: string | undefined): LineMatches[] {
+function termLines(lines: readonly string[], highlighted: string | undefined): number[] {
   const marked = highlighted?.split("\n");
   return lines.map((line, i) => {
     const withMarks = marked?.[i];
     if (withMarks === undefined || line.includes(MATCH_OPEN) || line.includes(MATCH_CLOSE)) {
-      return { terms: 0, first: -1 };
+      return -1;
     }
-    const terms = new Set<string>();
-    let first = -1;
-    let removed = 0;
-    for (let open = withMarks.indexOf(MATCH_OPEN); open !== -1; ) {
-      const close = withMarks.indexOf(MATCH_CLOSE, open);
-      if (close === -1) break;
-      if (first === -1) first = open - removed;
-      removed += 2;
-      terms.add(withMarks.slice(open + 1, close).toLowerCase());
-      open = withMarks.indexOf(MATCH_OPEN, close);
-    }
-    if (first !== -1 && withMarks.replace(MARKS, "") !== line) {
-      const [term = ""] = terms;
-      first = Math.max(0, line.toLowerCase().indexOf(term));
-    }
-    return { terms: terms.size, first };
+    const open = withMarks.indexOf(MATCH_OPEN);
+    if (open === -1) return -1;
+    const close = withMarks.indexOf(MATCH_CLOSE, open);
+    if (close === -1) return -1;
+    if (withMarks.replace(MARKS, "") === line) return open;
+    const word = withMarks.slice(open + 1, close).toLowerCase();
+    return Math.max(0, line.toLowerCase().indexOf(word));
   });
 }
 
@@ -85,60 +87,140 @@ export function cutAround(line: string, at: number, budget: number): string {
 }
 
 /**
- * Picks the excerpt of `text`: the line with the most distinct matched terms (the first such
- * line on a tie). When nothing matched: the first non-blank line from `fallbackLine` (1-based;
- * hybrid recall passes the start of the passage most similar to the query), else from the
- * top. That line is extended by the lines after it and then (for a matched line only) before
- * it while the excerpt stays within {@link EXCERPT_CHARS} and {@link EXCERPT_LINES}, without
- * blank lines at either edge.
- * A single line longer than the budget is cut around its first match (or from its start).
+ * Picks the excerpt of `text` for a query whose terms occur as `terms` says.
+ *
+ * Its core is the window of consecutive lines, within {@link EXCERPT_CHARS} and
+ * {@link EXCERPT_LINES}, whose distinct terms weigh the most together: a rare term counts for
+ * more than common ones, a term counts once however often it occurs, and a window holding
+ * several of the query's terms beats a line holding one of them. Among windows that weigh the
+ * same: the shortest, then the first.
+ *
+ * When no term occurs: the first non-blank line from `passage`'s start (hybrid recall passes
+ * the passage most similar to the query by meaning), else from the top. The core is then
+ * widened by the lines after it and then (for matched lines only; a passage or the top is read
+ * from its start) before it while the excerpt stays within the budget, without blank lines at
+ * either edge. A single line longer than the budget is cut around the first occurrence of its
+ * heaviest term (or from its start).
  */
 export function excerptOf(
   text: string,
-  highlighted: string | undefined,
-  fallbackLine = 1,
+  terms: readonly TermMatch[],
+  passage?: LineSpan | undefined,
 ): Excerpt {
   const lines = text.split("\n");
-  const matches = lineMatches(lines, highlighted);
-  let best = -1;
-  for (let i = 0; i < lines.length; i++) {
-    const terms = matches[i]?.terms ?? 0;
-    if (terms > 0 && (best === -1 || terms > (matches[best]?.terms ?? 0))) best = i;
-  }
-  const matched = best !== -1;
-  if (best === -1) {
-    const from = Math.min(Math.max(0, Math.floor(fallbackLine) - 1), lines.length - 1);
+  const at = terms.map((term) => termLines(lines, term.highlighted));
+  const weights = terms.map((term) =>
+    Number.isFinite(term.weight) ? Math.max(term.weight, 0) : 0,
+  );
+  const length = (i: number) => lines[i]?.length ?? 0;
+
+  const core = bestWindow(lines, at, weights);
+  const matched = core !== undefined;
+  let first: number;
+  let last: number;
+  if (core !== undefined) {
+    [first, last] = core;
+  } else {
+    const from = Math.min(Math.max(0, Math.floor(passage?.lineStart ?? 1) - 1), lines.length - 1);
     const nonBlank = (line: string) => line.trim() !== "";
     const after = lines.findIndex((line, i) => i >= from && nonBlank(line));
-    best = Math.max(0, after !== -1 ? after : lines.findIndex(nonBlank));
+    first = Math.max(0, after !== -1 ? after : lines.findIndex(nonBlank));
+    last = first;
   }
-  const bestLine = lines[best] ?? "";
-  if (bestLine.length >= EXCERPT_CHARS) {
-    const at = Math.max(0, matches[best]?.first ?? 0);
+
+  if (first === last && length(first) >= EXCERPT_CHARS) {
     return {
-      excerpt: cutAround(bestLine, at, EXCERPT_CHARS),
-      line_start: best + 1,
-      line_end: best + 1,
+      excerpt: cutAround(lines[first] ?? "", heaviestAt(at, weights, first), EXCERPT_CHARS),
+      line_start: first + 1,
+      line_end: first + 1,
     };
   }
-  let first = best;
-  let last = best;
-  let size = bestLine.length;
+
+  const [coreFirst, coreLast] = [first, last];
+  let size = -1;
+  for (let i = first; i <= last; i++) size += 1 + length(i);
   const fits = (i: number) =>
     i >= 0 &&
     i < lines.length &&
     last - first + 1 < EXCERPT_LINES &&
-    size + 1 + (lines[i]?.length ?? 0) <= EXCERPT_CHARS;
-  while (fits(last + 1)) size += 1 + (lines[++last]?.length ?? 0);
-  // A matched line is shown in its context; a passage (or the top) is read from its start.
-  while (matched && fits(first - 1)) size += 1 + (lines[--first]?.length ?? 0);
+    size + 1 + length(i) <= EXCERPT_CHARS;
+  while (fits(last + 1)) size += 1 + length(++last);
+  while (matched && fits(first - 1)) size += 1 + length(--first);
   // Blank lines at either edge add nothing to read.
   const blank = (i: number) => (lines[i] ?? "").trim() === "";
-  while (first < best && blank(first)) first++;
-  while (last > best && blank(last)) last--;
+  while (first < coreFirst && blank(first)) first++;
+  while (last > coreLast && blank(last)) last--;
   return {
     excerpt: lines.slice(first, last + 1).join("\n"),
     line_start: first + 1,
     line_end: last + 1,
   };
+}
+
+/** Where on line `i` its heaviest term first occurs (0 when none does). */
+function heaviestAt(at: readonly number[][], weights: readonly number[], i: number): number {
+  let where = 0;
+  let heaviest = Number.NEGATIVE_INFINITY;
+  for (const [t, offsets] of at.entries()) {
+    const offset = offsets[i] ?? -1;
+    const weight = weights[t] ?? 0;
+    if (offset !== -1 && weight > heaviest) {
+      heaviest = weight;
+      where = offset;
+    }
+  }
+  return where;
+}
+
+/**
+ * The window of lines `[first, last]` (0-based, inclusive) within the excerpt's budget whose
+ * distinct terms weigh the most, or `undefined` when no term occurs. Every window that starts
+ * and ends on a matched line is tried (a best one does: trimming an unmatched edge line keeps
+ * its weight and makes it shorter), at most {@link EXCERPT_LINES} lines from each start.
+ */
+function bestWindow(
+  lines: readonly string[],
+  at: readonly number[][],
+  weights: readonly number[],
+): [number, number] | undefined {
+  const lineTerms: number[][] = lines.map(() => []);
+  let any = false;
+  for (const [t, offsets] of at.entries()) {
+    for (const [i, offset] of offsets.entries()) {
+      if (offset === -1) continue;
+      lineTerms[i]?.push(t);
+      any = true;
+    }
+  }
+  if (!any) return undefined;
+  // A matched term of weight 0 (there is none with BM25's IDF, but a caller may pass one)
+  // still makes its line beat an unmatched one; `tiny` is far below any real difference.
+  const total = weights.reduce((a, b) => a + b, 0);
+  const tiny = (total > 0 ? total : 1) * 1e-9;
+  const seen = new Array<number>(weights.length).fill(-1);
+  let best: [number, number] | undefined;
+  let bestWeight = Number.NEGATIVE_INFINITY;
+  for (let a = 0; a < lines.length; a++) {
+    if ((lineTerms[a]?.length ?? 0) === 0) continue;
+    let weight = 0;
+    let size = -1;
+    for (let b = a; b < lines.length && b - a < EXCERPT_LINES; b++) {
+      size += 1 + (lines[b]?.length ?? 0);
+      if (b > a && size > EXCERPT_CHARS) break;
+      const here = lineTerms[b] ?? [];
+      if (here.length === 0) continue;
+      for (const t of here) {
+        if (seen[t] === a) continue;
+        seen[t] = a;
+        weight += (weights[t] ?? 0) + tiny;
+      }
+      const heavier = weight > bestWeight + tiny / 2;
+      const asHeavy = !heavier && weight > bestWeight - tiny / 2;
+      if (best === undefined || heavier || (asHeavy && b - a < best[1] - best[0])) {
+        best = [a, b];
+        bestWeight = weight;
+      }
+    }
+  }
+  return best;
 }

@@ -1,30 +1,84 @@
 import type BetterSqlite3 from "better-sqlite3";
 import { MATCH_CLOSE, MATCH_OPEN } from "./excerpt.js";
-import { matchExpression } from "./query.js";
 
 /**
  * Finds where a query's terms occur in a memory, with the same tokenizer and stemmer as the
- * index (FTS5's highlight()), whichever ranker found the memory.
+ * index (FTS5's highlight()), whichever ranker found the memory, and how rare each term is in
+ * the store.
  */
 export class Highlighter {
   readonly #highlight: BetterSqlite3.Statement;
+  readonly #documents: BetterSqlite3.Statement;
+  readonly #frequency: BetterSqlite3.Statement;
 
   constructor(db: BetterSqlite3.Database) {
+    // One row per term the memory contains: the term's index in @terms and the text with that
+    // term's occurrences wrapped in marks. Each term is its own quoted phrase, so the marks of
+    // one row belong to one term (stemmed forms included: "paint" marks "painted").
     this.#highlight = db.prepare(`
-      SELECT highlight(memories_fts, 0, '${MATCH_OPEN}', '${MATCH_CLOSE}') AS text
-      FROM memories_fts WHERE memories_fts MATCH @expr AND rowid = @id`);
+      SELECT t.key AS term, highlight(memories_fts, 0, '${MATCH_OPEN}', '${MATCH_CLOSE}') AS text
+      FROM json_each(@terms) AS t, memories_fts
+      WHERE memories_fts MATCH '"' || t.value || '"' AND memories_fts.rowid = @id`);
+    // FTS5 keeps the number of rows it indexes in its "averages" record (the first varint of
+    // the block with id 1; bm25() reads the same one): a lookup, where count(*) would scan.
+    this.#documents = db
+      .prepare("SELECT block FROM memories_fts_data WHERE id = 1")
+      .pluck() as BetterSqlite3.Statement;
+    this.#frequency = db.prepare(`
+      SELECT t.key AS term,
+        (SELECT count(*) FROM memories_fts WHERE memories_fts MATCH '"' || t.value || '"') AS df
+      FROM json_each(@terms) AS t`);
   }
 
   /**
-   * The text of memory `id` with each term of `query` it contains wrapped in
-   * MATCH_OPEN/MATCH_CLOSE, or `undefined` when it contains none.
+   * For each of `terms` (as {@link excerptTerms} gives them: word characters only), the text of
+   * memory `id` with that term's occurrences wrapped in MATCH_OPEN/MATCH_CLOSE, or `undefined`
+   * when the memory does not contain it.
    */
-  highlight(id: number, query: string): string | undefined {
-    const expr = matchExpression(query);
-    if (expr === undefined) return undefined;
+  highlight(id: number, terms: readonly string[]): (string | undefined)[] {
+    const out: (string | undefined)[] = terms.map(() => undefined);
+    if (terms.length === 0) return out;
     // A BigInt binds as an INTEGER. A JavaScript number binds as a REAL, and FTS5 then drops
     // the rowid constraint: the statement would answer with the first matching memory instead.
-    const row = this.#highlight.get({ expr, id: BigInt(id) }) as { text: string } | undefined;
-    return row?.text;
+    const rows = this.#highlight.all({ terms: JSON.stringify(terms), id: BigInt(id) }) as {
+      term: number;
+      text: string;
+    }[];
+    for (const row of rows) out[row.term] = row.text;
+    return out;
   }
+
+  /**
+   * How informative each term is: its inverse document frequency over the store, as BM25
+   * computes it, `ln(1 + (N − df + 0.5) / (df + 0.5))` (N memories, df of them hold the term).
+   * A term every memory holds weighs almost nothing; one held by a single memory of many
+   * weighs most.
+   */
+  weights(terms: readonly string[]): number[] {
+    if (terms.length === 0) return [];
+    const n = documentCount(this.#documents.get() as Buffer | undefined);
+    const rows = this.#frequency.all({ terms: JSON.stringify(terms) }) as {
+      term: number;
+      df: number;
+    }[];
+    const out = terms.map(() => 0);
+    for (const { term, df } of rows) {
+      const total = Math.max(n, df);
+      out[term] = Math.log(1 + (total - df + 0.5) / (df + 0.5));
+    }
+    return out;
+  }
+}
+
+/** The row count at the start of FTS5's averages record (an SQLite varint), or 0. */
+export function documentCount(block: Buffer | undefined): number {
+  if (block === undefined || block === null) return 0;
+  let value = 0;
+  for (let i = 0; i < Math.min(block.length, 9); i++) {
+    const byte = block[i] as number;
+    if (i === 8) return value * 256 + byte;
+    value = value * 128 + (byte & 0x7f);
+    if ((byte & 0x80) === 0) return value;
+  }
+  return value;
 }

@@ -15,6 +15,7 @@ import {
 } from "../types.js";
 import { excerptOf } from "./excerpt.js";
 import type { Highlighter } from "./highlight.js";
+import { excerptTerms } from "./query.js";
 import type { Ranker, RecallBuild } from "./ranker.js";
 
 /** `MemoryStore.recall`: the memories most relevant to `query`, best first. */
@@ -38,12 +39,18 @@ export function recall(
   const build: RecallBuild =
     ranker.build === "hybrid" && vector !== undefined ? "hybrid" : "lexical";
   const ranked = ranker.rank(query, filter, k, { vector });
+  // The excerpt looks for the query's informative terms, each weighted by its rarity.
+  const terms = ranked.length === 0 ? [] : excerptTerms(query);
+  const weights = highlighter.weights(terms);
   const hits = ranked.flatMap(({ id, score, passage }) => {
     const row = ctx.sql.keyText.get(id) as { key: string; text: string } | undefined;
     if (row === undefined) return [];
-    const highlighted = highlighter.highlight(id, query);
-    const excerpt = excerptOf(row.text, highlighted, passage?.lineStart);
-    return [{ key: row.key, score, ...excerpt }];
+    const highlighted = highlighter.highlight(id, terms);
+    const matches = terms.map((_, i) => ({
+      highlighted: highlighted[i],
+      weight: weights[i] ?? 0,
+    }));
+    return [{ key: row.key, score, ...excerptOf(row.text, matches, passage) }];
   });
   return { hits, build };
 }
