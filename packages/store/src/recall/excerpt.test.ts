@@ -6,8 +6,11 @@ import { MemoryStore } from "../store.js";
 import {
   MATCH_CLOSE as C,
   EXCERPT_CHARS,
+  EXCERPT_LINES,
   excerptOf,
   MATCH_OPEN as O,
+  RANGE_CHARS,
+  RANGE_LINES,
   type TermMatch,
 } from "./excerpt.js";
 import { excerptTerms } from "./query.js";
@@ -90,6 +93,28 @@ describe("excerptOf", () => {
     const core = excerptOf(text, [term(text, "alpha"), term(text, "beta"), term(text, "gamma")]);
     expect(core.line_start).toBeLessThanOrEqual(20);
     expect(core.line_end).toBeGreaterThanOrEqual(21);
+  });
+
+  it("reads the range on past an excerpt of long lines, up to RANGE_LINES lines", () => {
+    // Lines of about 150 characters: the excerpt holds two; the range reads on to four.
+    const lines = Array.from({ length: 12 }, (_, i) => `line ${i + 1} ${"x".repeat(140)}`);
+    lines[4] = `the question is asked here ${"y".repeat(120)}`;
+    const text = lines.join("\n");
+    const hit = excerptOf(text, [term(text, "question")]);
+    expect(hit.excerpt).toBe(lines.slice(4, 6).join("\n"));
+    expect(hit).toMatchObject({ line_start: 5, line_end: 4 + RANGE_LINES });
+    expect(lines.slice(hit.line_start - 1, hit.line_end).join("\n").length).toBeLessThanOrEqual(
+      RANGE_CHARS,
+    );
+  });
+
+  it("keeps the range to the excerpt's lines where those are short", () => {
+    const lines = Array.from({ length: 30 }, (_, i) => `short line ${i + 1}`);
+    lines[9] = "the needle";
+    const text = lines.join("\n");
+    const hit = excerptOf(text, [term(text, "needle")]);
+    expect(hit.line_end - hit.line_start + 1).toBe(EXCERPT_LINES);
+    expect(hit.excerpt).toBe(lines.slice(hit.line_start - 1, hit.line_end).join("\n"));
   });
 
   it("starts at the passage when no term occurs", () => {

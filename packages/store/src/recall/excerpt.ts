@@ -1,24 +1,33 @@
 /**
  * Excerpts for recall hits: a verbatim passage of the memory's text around the lines that best
- * match the query, with the 1-based inclusive line range it comes from, so a client can `view`
- * exactly those lines.
+ * match the query, and a 1-based inclusive line range that holds it, so a client can `view`
+ * exactly those lines. The range is the excerpt's lines, read on (then back) to at least
+ * {@link RANGE_LINES} lines where the excerpt's budget stopped short of that: what answers a
+ * question often follows the lines that repeat its words.
  */
 
 /** Longest excerpt, in characters (UTF-16 code units). */
 export const EXCERPT_CHARS = 320;
 /** Most lines in one excerpt. */
 export const EXCERPT_LINES = 6;
+/**
+ * Lines a range is widened to beyond its excerpt, when they fit in {@link RANGE_CHARS}. Chosen
+ * on the LoCoMo dev split (`pnpm bench locomo`); see the store README.
+ */
+export const RANGE_LINES = 4;
+/** Longest range widened beyond its excerpt, in characters. */
+export const RANGE_CHARS = 1000;
 
 /** Marks put around matched terms by FTS5's highlight(); private-use code points. */
 export const MATCH_OPEN = "\uE000";
 export const MATCH_CLOSE = "\uE001";
 
 export interface Excerpt {
-  /** A substring of the text. */
+  /** A substring of the text, within lines `line_start`..`line_end`. */
   readonly excerpt: string;
-  /** First line of the excerpt, 1-based. */
+  /** First line of the range, 1-based. */
   readonly line_start: number;
-  /** Last line of the excerpt, 1-based, inclusive. */
+  /** Last line of the range, 1-based, inclusive. */
   readonly line_end: number;
 }
 
@@ -101,6 +110,11 @@ export function cutAround(line: string, at: number, budget: number): string {
  * from its start) before it while the excerpt stays within the budget, without blank lines at
  * either edge. A single line longer than the budget is cut around the first occurrence of its
  * heaviest term (or from its start).
+ *
+ * The range is the excerpt's lines widened the same way to {@link RANGE_LINES} lines while it
+ * stays within {@link RANGE_CHARS}: where lines are short, the excerpt already spans that many
+ * and the range is exactly its lines; where they are long (a conversation, paragraphs), the
+ * range reads on past what the excerpt can show.
  */
 export function excerptOf(
   text: string,
@@ -128,33 +142,32 @@ export function excerptOf(
     last = first;
   }
 
-  if (first === last && length(first) >= EXCERPT_CHARS) {
-    return {
-      excerpt: cutAround(lines[first] ?? "", heaviestAt(at, weights, first), EXCERPT_CHARS),
-      line_start: first + 1,
-      line_end: first + 1,
-    };
-  }
-
-  const [coreFirst, coreLast] = [first, last];
-  let size = -1;
-  for (let i = first; i <= last; i++) size += 1 + length(i);
-  const fits = (i: number) =>
-    i >= 0 &&
-    i < lines.length &&
-    last - first + 1 < EXCERPT_LINES &&
-    size + 1 + length(i) <= EXCERPT_CHARS;
-  while (fits(last + 1)) size += 1 + length(++last);
-  while (matched && fits(first - 1)) size += 1 + length(--first);
-  // Blank lines at either edge add nothing to read.
   const blank = (i: number) => (lines[i] ?? "").trim() === "";
-  while (first < coreFirst && blank(first)) first++;
-  while (last > coreLast && blank(last)) last--;
-  return {
-    excerpt: lines.slice(first, last + 1).join("\n"),
-    line_start: first + 1,
-    line_end: last + 1,
+  /**
+   * Widens `[first, last]` by the lines after it, then (for matched lines) before it, while
+   * it keeps within `maxLines` and `maxChars`; blank lines at either edge are then dropped,
+   * down to `[keepFirst, keepLast]`: they add nothing to read.
+   */
+  const widen = (maxLines: number, maxChars: number, keepFirst: number, keepLast: number) => {
+    let size = -1;
+    for (let i = first; i <= last; i++) size += 1 + length(i);
+    const fits = (i: number) =>
+      i >= 0 && i < lines.length && last - first + 1 < maxLines && size + 1 + length(i) <= maxChars;
+    while (fits(last + 1)) size += 1 + length(++last);
+    while (matched && fits(first - 1)) size += 1 + length(--first);
+    while (first < keepFirst && blank(first)) first++;
+    while (last > keepLast && blank(last)) last--;
   };
+
+  let excerpt: string;
+  if (first === last && length(first) >= EXCERPT_CHARS) {
+    excerpt = cutAround(lines[first] ?? "", heaviestAt(at, weights, first), EXCERPT_CHARS);
+  } else {
+    widen(EXCERPT_LINES, EXCERPT_CHARS, first, last);
+    excerpt = lines.slice(first, last + 1).join("\n");
+  }
+  widen(RANGE_LINES, RANGE_CHARS, first, last);
+  return { excerpt, line_start: first + 1, line_end: last + 1 };
 }
 
 /** Where on line `i` its heaviest term first occurs (0 when none does). */
