@@ -117,6 +117,21 @@ describe("excerptOf", () => {
     expect(hit.excerpt).toBe(lines.slice(hit.line_start - 1, hit.line_end).join("\n"));
   });
 
+  it("reads from the passage when the matched terms say nothing about where", () => {
+    const lines = Array.from({ length: 30 }, (_, i) => `${"filler ".repeat(20)}${i + 1}`);
+    lines[4] = "Caroline said hello";
+    const text = lines.join("\n");
+    const passage = { lineStart: 21, lineEnd: 27 };
+    // A name held by every memory of the store weighs less than ln 2: the passage places it.
+    const name = term(text, "caroline", 0.05);
+    expect(excerptOf(text, [name], passage).line_start).toBe(21);
+    // Without a passage (lexical recall), the line that holds it.
+    expect(excerptOf(text, [name]).line_start).toBe(5);
+    // A term that does tell where wins over the passage.
+    const hello = term(text, "hello", 1.5);
+    expect(excerptOf(text, [name, hello], passage).line_start).toBe(5);
+  });
+
   it("starts at the passage when no term occurs", () => {
     const text = ["one", "two", "", "four", "five"].join("\n");
     expect(excerptOf(text, [term(text, "zebra")], { lineStart: 3, lineEnd: 5 })).toMatchObject({
@@ -210,5 +225,54 @@ describe("recall excerpts in a store", () => {
     const [start, end] = rangeOf("budget quarterly offsite", "plans");
     expect(start).toBeLessThanOrEqual(20);
     expect(end).toBeGreaterThanOrEqual(21);
+  });
+
+  it("in hybrid recall, the passage that matched the query places a memory with no telling term", () => {
+    const hybrid = MemoryStore.open(join(dir, "hybrid.sqlite"), {
+      embeddings: { model: { id: "test-model-2d", dimensions: 2 } },
+    });
+    try {
+      // Caroline is in every memory, so her name says nothing about where in one the answer is.
+      for (let i = 0; i < 4; i++) {
+        hybrid.remember({ key: `other-${i}`, text: `Caroline wrote note ${i}` });
+      }
+      const text = memory(30, { 4: "Caroline opened the window", 24: "a soft wind came in" });
+      hybrid.remember({ key: "weather", text });
+      const embeddings = hybrid.embeddings;
+      if (embeddings === undefined) throw new Error("not a hybrid store");
+      // Three passages for the long memory; the last (lines 21-30) points the query's way.
+      embeddings.save(
+        embeddings.pending(10).map((pending) =>
+          pending.text === text
+            ? {
+                id: pending.id,
+                hash: pending.hash,
+                spans: [
+                  { lineStart: 1, lineEnd: 10 },
+                  { lineStart: 11, lineEnd: 20 },
+                  { lineStart: 21, lineEnd: 30 },
+                ],
+                vectors: Float32Array.from([0, 1, 0.6, 0.8, 1, 0]),
+              }
+            : {
+                id: pending.id,
+                hash: pending.hash,
+                spans: [{ lineStart: 1, lineEnd: 1 }],
+                vectors: Float32Array.from([0, 1]),
+              },
+        ),
+      );
+      const query = "What did Caroline feel of the breeze?";
+      const hit = hybrid
+        .recall(query, { vector: Float32Array.from([1, 0]) })
+        .hits.find((h) => h.key === "weather");
+      expect(hit?.line_start).toBeLessThanOrEqual(24);
+      expect(hit?.line_end).toBeGreaterThanOrEqual(24);
+      // Lexical recall has no passage: the line with the name.
+      const lexical = hybrid.recall(query).hits.find((h) => h.key === "weather");
+      expect(lexical?.line_start).toBeLessThanOrEqual(4);
+    } finally {
+      hybrid.close();
+    }
   });
 });

@@ -18,6 +18,14 @@ export const RANGE_LINES = 4;
 /** Longest range widened beyond its excerpt, in characters. */
 export const RANGE_CHARS = 1000;
 
+/**
+ * The weight (BM25's IDF, `ln(1 + (N − df + 0.5) / (df + 0.5))`) of a term held by half the
+ * memories of the store: ln 2. A term held by more says nothing about where a memory answers;
+ * in hybrid recall, a memory whose matched terms are all such is read from its passage most
+ * similar to the query instead.
+ */
+export const UNINFORMATIVE = Math.LN2;
+
 /** Marks put around matched terms by FTS5's highlight(); private-use code points. */
 export const MATCH_OPEN = "\uE000";
 export const MATCH_CLOSE = "\uE001";
@@ -104,8 +112,9 @@ export function cutAround(line: string, at: number, budget: number): string {
  * several of the query's terms beats a line holding one of them. Among windows that weigh the
  * same: the shortest, then the first.
  *
- * When no term occurs: the first non-blank line from `passage`'s start (hybrid recall passes
- * the passage most similar to the query by meaning), else from the top. The core is then
+ * When no term occurs, or when `passage` is given (hybrid recall: the passage most similar to
+ * the query by meaning) and no matched term weighs more than {@link UNINFORMATIVE}: the first
+ * non-blank line from the passage's start, else from the top. The core is then
  * widened by the lines after it and then (for matched lines only; a passage or the top is read
  * from its start) before it while the excerpt stays within the budget, without blank lines at
  * either edge. A single line longer than the budget is cut around the first occurrence of its
@@ -128,7 +137,10 @@ export function excerptOf(
   );
   const length = (i: number) => lines[i]?.length ?? 0;
 
-  const core = bestWindow(lines, at, weights);
+  // In hybrid recall, a memory whose matched terms say nothing about where (each is held by
+  // half the store or more) is read from the passage that matched the query's meaning.
+  const informative = weights.some((w, t) => w > UNINFORMATIVE && at[t]?.some((o) => o !== -1));
+  const core = passage !== undefined && !informative ? undefined : bestWindow(lines, at, weights);
   const matched = core !== undefined;
   let first: number;
   let last: number;
