@@ -5,7 +5,7 @@ import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MemoryStore } from "../store.js";
 import { MATCH_CLOSE as C, MATCH_OPEN as O } from "./excerpt.js";
-import { documentCount, Highlighter } from "./highlight.js";
+import { COUNT_CAP, documentCount, Highlighter } from "./highlight.js";
 
 let dir: string;
 let file: string;
@@ -66,6 +66,28 @@ describe("Highlighter", () => {
         expect(rare).toBeCloseTo(idf(10, 1), 10);
         expect(absent).toBeCloseTo(idf(10, 0), 10);
         expect(rare).toBeGreaterThan(20 * (common as number));
+      },
+    );
+  });
+
+  it("estimates the count of a term held by more than COUNT_CAP memories", () => {
+    const n = 3 * COUNT_CAP;
+    withHighlighter(
+      (store) => {
+        store.rememberMany(
+          Array.from({ length: n }, (_, i) => ({
+            key: `k${i}`,
+            text: `every ${i % 2 === 0 ? "even" : "odd"}${i % 300 === 0 ? " rare" : ""}`,
+          })),
+        );
+      },
+      (highlighter) => {
+        const idf = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
+        const [every, even, rare] = highlighter.weights(["every", "even", "rare"]);
+        // Held by all, by half (both past the cap: estimated), by ten (counted).
+        expect(every).toBeCloseTo(idf(n), 2);
+        expect(even).toBeCloseTo(idf(n / 2), 2);
+        expect(rare).toBeCloseTo(idf(10), 10);
       },
     );
   });

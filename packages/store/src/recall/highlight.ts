@@ -1,6 +1,9 @@
 import type BetterSqlite3 from "better-sqlite3";
 import { MATCH_CLOSE, MATCH_OPEN } from "./excerpt.js";
 
+/** Memories of one term counted exactly when weighing it; see {@link Highlighter.weights}. */
+export const COUNT_CAP = 1000;
+
 /**
  * Finds where a query's terms occur in a memory, with the same tokenizer and stemmer as the
  * index (FTS5's highlight()), whichever ranker found the memory, and how rare each term is in
@@ -9,7 +12,8 @@ import { MATCH_CLOSE, MATCH_OPEN } from "./excerpt.js";
 export class Highlighter {
   readonly #highlight: BetterSqlite3.Statement;
   readonly #documents: BetterSqlite3.Statement;
-  readonly #frequency: BetterSqlite3.Statement;
+  readonly #firstRows: BetterSqlite3.Statement;
+  readonly #maxId: BetterSqlite3.Statement;
 
   constructor(db: BetterSqlite3.Database) {
     // One row per term the memory contains: the term's index in @terms and the text with that
@@ -24,10 +28,12 @@ export class Highlighter {
     this.#documents = db
       .prepare("SELECT block FROM memories_fts_data WHERE id = 1")
       .pluck() as BetterSqlite3.Statement;
-    this.#frequency = db.prepare(`
-      SELECT t.key AS term,
-        (SELECT count(*) FROM memories_fts WHERE memories_fts MATCH '"' || t.value || '"') AS df
-      FROM json_each(@terms) AS t`);
+    // A term's first @cap memories, in rowid order (FTS5's order without ORDER BY): how many
+    // there are and the last one's rowid.
+    this.#firstRows = db.prepare(`
+      SELECT count(*) AS n, max(r) AS last
+      FROM (SELECT rowid AS r FROM memories_fts WHERE memories_fts MATCH @expr LIMIT @cap)`);
+    this.#maxId = db.prepare("SELECT max(id) FROM memories").pluck() as BetterSqlite3.Statement;
   }
 
   /**
@@ -53,20 +59,31 @@ export class Highlighter {
    * computes it, `ln(1 + (N − df + 0.5) / (df + 0.5))` (N memories, df of them hold the term).
    * A term every memory holds weighs almost nothing; one held by a single memory of many
    * weighs most.
+   *
+   * df is counted exactly up to {@link COUNT_CAP}; past that, counting a common term's
+   * memories would cost as much as ranking, so it is estimated from how far into the rowids
+   * its first COUNT_CAP memories reach (`COUNT_CAP × max rowid / rowid of the last of them`):
+   * for such a term the IDF is low and a rough df moves it little.
    */
   weights(terms: readonly string[]): number[] {
     if (terms.length === 0) return [];
     const n = documentCount(this.#documents.get() as Buffer | undefined);
-    const rows = this.#frequency.all({ terms: JSON.stringify(terms) }) as {
-      term: number;
-      df: number;
-    }[];
-    const out = terms.map(() => 0);
-    for (const { term, df } of rows) {
+    let maxId: number | undefined;
+    return terms.map((term) => {
+      // A term holds only word characters, so it cannot contain a double quote.
+      const { n: first, last } = this.#firstRows.get({ expr: `"${term}"`, cap: COUNT_CAP }) as {
+        n: number;
+        last: number | null;
+      };
+      let df = first;
+      if (first >= COUNT_CAP && last !== null && last > 0) {
+        maxId ??= (this.#maxId.get() as number | null) ?? last;
+        df = (COUNT_CAP * maxId) / last;
+      }
       const total = Math.max(n, df);
-      out[term] = Math.log(1 + (total - df + 0.5) / (df + 0.5));
-    }
-    return out;
+      df = Math.min(df, total);
+      return Math.log(1 + (total - df + 0.5) / (df + 0.5));
+    });
   }
 }
 
