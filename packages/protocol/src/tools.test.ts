@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { TOOL_NAMES, TOOLS, toolJsonSchemas } from "./tools.js";
+
+describe("tool schemas", () => {
+  it("accept the answers hms-mcp sends and refuse a malformed one", () => {
+    const hit = { key: "/memories/a.md", score: 1, excerpt: "x", line_start: 1, line_end: 2 };
+    expect(TOOLS.recall.output.parse({ hits: [hit], build: "lexical" }).hits[0]).toEqual(hit);
+    expect(TOOLS.recall.output.safeParse({ hits: [{ ...hit, line_start: 0 }] }).success).toBe(
+      false,
+    );
+    expect(TOOLS.forget.output.safeParse({ deleted: -1 }).success).toBe(false);
+  });
+
+  it("refuse unknown arguments (inputs are strict)", () => {
+    expect(TOOLS.get.input.safeParse({ key: "k", extra: 1 }).success).toBe(false);
+    expect(TOOLS.get.input.safeParse({ key: "k" }).success).toBe(true);
+  });
+
+  it("add the namespace argument to the JSON input schema only when asked", () => {
+    const plain = toolJsonSchemas(TOOLS.get).input as { properties: object };
+    const withNamespace = toolJsonSchemas(TOOLS.get, true).input as { properties: object };
+    expect(Object.keys(plain.properties)).toEqual(["key"]);
+    expect(Object.keys(withNamespace.properties)).toEqual(["key", "namespace"]);
+  });
+
+  it("list the names in tools/list order", () => {
+    expect(TOOL_NAMES).toEqual([
+      "remember",
+      "recall",
+      "search",
+      "get",
+      "list",
+      "forget",
+      "move",
+      "stats",
+      "export",
+    ]);
+  });
+});

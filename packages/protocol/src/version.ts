@@ -1,0 +1,36 @@
+/**
+ * The version of the hms-mcp tool contract. A server states it in its MCP `initialize` result
+ * as `capabilities.experimental["hms-mcp"].protocolVersion`; a client reads it once at connect
+ * time and refuses a server that speaks another version. Raise it on any change a client of
+ * the previous version would misread (a new required argument, a changed answer shape, a new
+ * meaning of an error code); additions a client can ignore keep the number.
+ *
+ * Version 1: the nine tools below, tree operations (`move`/`forget` with `tree`, and
+ * `remember` keeping memory files a well-formed tree).
+ */
+export const PROTOCOL_VERSION = 1;
+
+/** The key of the server's entry in `capabilities.experimental`. */
+export const CAPABILITY_KEY = "hms-mcp";
+
+/** What hms-mcp puts under `capabilities.experimental["hms-mcp"]`. */
+export interface HmsCapability {
+  readonly protocolVersion: number;
+}
+
+/** The experimental capabilities object a server of this protocol version sends. */
+export function experimentalCapabilities(): Record<string, HmsCapability> {
+  return { [CAPABILITY_KEY]: { protocolVersion: PROTOCOL_VERSION } };
+}
+
+/**
+ * The protocol version a server stated in its `experimental` capabilities, or undefined when it
+ * stated none (it is not hms-mcp, or predates versioning).
+ */
+export function statedProtocolVersion(experimental: unknown): number | undefined {
+  if (typeof experimental !== "object" || experimental === null) return undefined;
+  const entry = (experimental as Record<string, unknown>)[CAPABILITY_KEY];
+  if (typeof entry !== "object" || entry === null) return undefined;
+  const version = (entry as Record<string, unknown>).protocolVersion;
+  return Number.isSafeInteger(version) ? (version as number) : undefined;
+}
