@@ -1,6 +1,7 @@
 """The JSON files this package ships are copies of the ones the TypeScript packages read, so
 both languages follow the same data: a copy that differs from its source fails here (copy the
-source over it, as the message says)."""
+source over it, as the message says; ``pnpm --filter @hms/protocol emit`` writes both copies
+of protocol.json)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from .support.servers import REPO
 #: (the copy inside the package, the file it copies)
 COPIES = {
     "hms_memory_tool.paths/rules.json": REPO / "packages" / "memory-paths" / "rules.json",
+    "hms_memory_tool/protocol.json": REPO / "packages" / "protocol" / "protocol.json",
 }
 
 
