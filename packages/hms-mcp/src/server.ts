@@ -1,3 +1,4 @@
+import { experimentalCapabilities } from "@hms/protocol";
 import {
   checkNamespace,
   EmbeddingModelMismatchError,
@@ -237,7 +238,12 @@ export function createMcpServer(runtime: Runtime): Server {
   const server = new Server(
     { name: runtime.server.name, version: runtime.server.version, title: "Holographic Memory" },
     {
-      capabilities: { tools: {}, resources: {}, prompts: {} },
+      capabilities: {
+        tools: {},
+        resources: {},
+        prompts: {},
+        experimental: experimentalCapabilities(),
+      },
       instructions: INSTRUCTIONS,
     },
   );
