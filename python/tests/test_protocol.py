@@ -64,37 +64,45 @@ ENTRY: dict[str, Any] = {
     [
         ("list", {"items": [ENTRY], "next_cursor": None}, None),
         ("list", {"items": [ENTRY], "next_cursor": "c1", "added_later": True}, None),
-        ("list", {"items": [ENTRY]}, "the answer has no next_cursor"),
-        (
-            "list",
-            {"items": [ENTRY, {**ENTRY, "version": "7"}], "next_cursor": None},
-            "the answer.items[1].version is not an integer",
-        ),
-        (
-            "list",
-            {"items": [{**ENTRY, "version": True}], "next_cursor": None},
-            "the answer.items[0].version is not an integer",
-        ),
+        ("list", {"items": [ENTRY]}, "next_cursor: missing"),
+        ("list", {"items": [ENTRY, {**ENTRY, "version": "7"}], "next_cursor": None},
+         "items.1.version: expected an integer"),
+        ("list", {"items": [{**ENTRY, "version": True}], "next_cursor": None},
+         "items.0.version: expected an integer"),
         ("list", {"items": [{**ENTRY, "bytes": -1}], "next_cursor": None},
-         "the answer.items[0].bytes is below 0"),
-        ("forget", {"deleted": 2.5}, "the answer.deleted is not an integer"),
+         "items.0.bytes: expected at least 0"),
+        ("list", {"items": [], "next_cursor": 3}, "next_cursor: expected a string or null"),
+        ("forget", {"deleted": 2.5}, "deleted: expected an integer"),
         ("move", {"moved": 0}, None),
-        ("move", [], "the answer is not an object"),
-        ("list", {"items": [], "next_cursor": 3}, "the answer.next_cursor is not a string or null"),
+        ("move", [], "the answer: expected an object"),
         ("recall", {"hits": [], "build": "telepathic"},
-         'the answer.build is not one of "lexical", "hybrid"'),
-        ("nonesuch", {}, f"nonesuch is not a tool of hms-mcp protocol {PROTOCOL_VERSION}"),
+         'build: expected one of "lexical", "hybrid"'),
+        ("nonesuch", {}, None),
     ],
 )  # fmt: skip
 def test_answers_are_held_to_the_output_schemas(
     tool: str, answer: object, problem: str | None
 ) -> None:
-    assert output_problem(tool, answer) == problem
+    found = output_problem(tool, answer)
+    assert (None if found is None else str(found)) == problem
     if problem is None:
         check_output(tool, answer)
     else:
         with pytest.raises(ValueError, match=re.escape(problem)):
             check_output(tool, answer)
+
+
+def test_a_problem_says_where_it_is() -> None:
+    found = output_problem("list", {"items": [{**ENTRY, "key": 1}], "next_cursor": None})
+    assert found is not None
+    assert (found.path, found.where, found.message) == (
+        ("items", 0, "key"),
+        " at items.0.key",
+        "expected a string",
+    )
+    root = output_problem("stats", None)
+    assert root is not None
+    assert (root.path, root.where) == ((), "")
 
 
 def test_a_schema_keyword_the_checker_does_not_know_is_refused_not_skipped(

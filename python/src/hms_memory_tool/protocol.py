@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
+from dataclasses import dataclass
 from importlib.resources import files
 from typing import Any, Final
 
@@ -32,6 +33,7 @@ __all__ = [
     "PROTOCOL",
     "PROTOCOL_VERSION",
     "TOOL_NAMES",
+    "SchemaProblem",
     "check_output",
     "output_problem",
     "stated_protocol_version",
@@ -132,24 +134,45 @@ _KNOWN_KEYWORDS: Final = frozenset(
 )
 
 
+@dataclass(frozen=True)
+class SchemaProblem:
+    """Where an answer breaks its tool's output schema, and how."""
+
+    path: tuple[str | int, ...]
+    """The keys and indexes down to the offending value; empty for the answer itself."""
+    message: str
+    """What is wrong, e.g. ``expected an integer``."""
+
+    @property
+    def where(self) -> str:
+        """`` at items.3.version``, or nothing for the answer itself."""
+        return f" at {'.'.join(str(step) for step in self.path)}" if self.path else ""
+
+    def __str__(self) -> str:
+        place = ".".join(str(step) for step in self.path) if self.path else "the answer"
+        return f"{place}: {self.message}"
+
+
 def check_output(tool: str, value: object) -> None:
     """Raises :class:`ValueError` naming the first place where ``value``, a structured answer
     of ``tool``, breaks the tool's output schema."""
     problem = output_problem(tool, value)
     if problem is not None:
-        raise ValueError(problem)
+        raise ValueError(str(problem))
 
 
-def output_problem(tool: str, value: object) -> str | None:
-    """Where ``value`` breaks the output schema of ``tool`` (e.g. ``items[3].version is not
-    an integer``), or ``None`` when it fits."""
+def output_problem(tool: str, value: object) -> SchemaProblem | None:
+    """The first place where ``value`` breaks the output schema of ``tool``, or ``None`` when
+    it fits (or when ``tool`` is not a tool of the contract)."""
     entry = _TOOLS.get(tool)
     if not isinstance(entry, Mapping):
-        return f"{tool} is not a tool of hms-mcp protocol {PROTOCOL_VERSION}"
-    return _problem(entry["output_schema"], value, "the answer")
+        return None
+    return _problem(entry["output_schema"], value, ())
 
 
-def _problem(schema: Mapping[str, Any], value: object, where: str) -> str | None:
+def _problem(
+    schema: Mapping[str, Any], value: object, path: tuple[str | int, ...]
+) -> SchemaProblem | None:
     unknown = set(schema) - _KNOWN_KEYWORDS
     if unknown:
         raise ValueError(f"protocol.json: unsupported schema keywords {sorted(unknown)}")
@@ -157,27 +180,28 @@ def _problem(schema: Mapping[str, Any], value: object, where: str) -> str | None
     if types is not None:
         allowed = [types] if isinstance(types, str) else list(types)
         if not any(_is_type(value, name) for name in allowed):
-            return f"{where} is not {' or '.join(_ARTICLE.get(t, t) for t in allowed)}"
+            return SchemaProblem(path, f"expected {' or '.join(_ARTICLE[t] for t in allowed)}")
     if "enum" in schema and value not in schema["enum"]:
-        return f"{where} is not one of {', '.join(json.dumps(v) for v in schema['enum'])}"
+        choices = ", ".join(json.dumps(choice) for choice in schema["enum"])
+        return SchemaProblem(path, f"expected one of {choices}")
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         if "minimum" in schema and value < schema["minimum"]:
-            return f"{where} is below {schema['minimum']}"
+            return SchemaProblem(path, f"expected at least {schema['minimum']}")
         if "maximum" in schema and value > schema["maximum"]:
-            return f"{where} is above {schema['maximum']}"
+            return SchemaProblem(path, f"expected at most {schema['maximum']}")
     if isinstance(value, dict):
         for name in schema.get("required", ()):
             if name not in value:
-                return f"{where} has no {name}"
+                return SchemaProblem((*path, name), "missing")
         properties: Mapping[str, Any] = schema.get("properties", {})
         for name, item in value.items():
             if name in properties:
-                found = _problem(properties[name], item, f"{where}.{name}")
+                found = _problem(properties[name], item, (*path, name))
                 if found is not None:
                     return found
     if isinstance(value, list) and "items" in schema:
         for index, item in enumerate(value):
-            found = _problem(schema["items"], item, f"{where}[{index}]")
+            found = _problem(schema["items"], item, (*path, index))
             if found is not None:
                 return found
     return None
