@@ -210,3 +210,11 @@ def _list_lines(lines: Sequence[int]) -> str:
     shown = ", ".join(str(line) for line in lines[:MAX_LISTED_MATCHES])
     more = len(lines) - MAX_LISTED_MATCHES
     return f"{shown}, and {more} more" if more > 0 else shown
+
+
+# ----- errors: recall
+
+RECALL_UNSUPPORTED: Final = (
+    "memory_recall is not available: this memory backend cannot search its files. Use the "
+    "memory tool's view command to find what you stored."
+)
