@@ -1,3 +1,4 @@
+import { errorBrand, HmsError, hasBrand } from "./hms-error.js";
 import { RULES_DATA } from "./rules.js";
 
 /** The name of a rule a memory path broke; see {@link MEMORY_PATH_RULES}. */
@@ -30,8 +31,11 @@ export const MEMORY_PATH_RULES: readonly MemoryPathRule[] = RULES_DATA.rules as 
  * A memory path was refused. `rule` says which rule it broke (stable, for programs); the
  * message names the path and the rule and says what to write instead (for people and Claude).
  */
-export class MemoryPathError extends Error {
+const BRAND = errorBrand("MemoryPathError");
+
+export class MemoryPathError extends HmsError {
   override readonly name = "MemoryPathError";
+  readonly [BRAND] = true;
   /** The rule that was broken. */
   readonly rule: MemoryPathRule;
   /** The value that was refused, as given (not necessarily a string). */
@@ -41,5 +45,10 @@ export class MemoryPathError extends Error {
     super(message);
     this.rule = rule;
     this.path = path;
+  }
+
+  /** Whether `error` is a MemoryPathError, from any copy of this package. */
+  static override isInstance(error: unknown): error is MemoryPathError {
+    return hasBrand(error, BRAND);
   }
 }

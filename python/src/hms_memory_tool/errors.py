@@ -1,19 +1,18 @@
 """Every error the package raises, in one place: the Python side of
 ``holographic-memory-claude-tool`` ``errors.ts``.
 
-The hierarchy (recognise each with ``isinstance``)::
+The hierarchy (recognise each with ``isinstance``; every one is an ``HmsError``)::
 
-    anthropic.lib.tools.ToolError
-    └── HolographicMemoryError       every refusal the tool reports to Claude; code, message
-        ├── MemoryToolError          a command or a recall was refused (code: not_found, ...)
-        └── HmsMcpError              hms-mcp refused a call (code: the server's, or PROTOCOL)
-            └── HmsConnectionError   the connection is gone (CONNECTION_CLOSED, TIMEOUT)
-    MemoryBackendError               a backend's refusal, which the engine turns into a
-                                     MemoryToolError (only a backend's own code sees it)
-    ValueError
-    └── MemoryPathError              a path broke a rule (hms_memory_tool.paths, on its own)
-    FileNotFoundError
-    └── HmsMcpNotFoundError          no hms-mcp to start
+    HmsError
+    ├── HolographicMemoryError       every refusal the tool reports to Claude; code, message
+    │   │                            (also the SDK's anthropic.lib.tools.ToolError)
+    │   ├── MemoryToolError          a command or a recall was refused (code: not_found, ...)
+    │   └── HmsMcpError              hms-mcp refused a call (code: the server's, or PROTOCOL)
+    │       └── HmsConnectionError   the connection is gone (CONNECTION_CLOSED, TIMEOUT)
+    ├── MemoryBackendError           a backend's refusal, which the engine turns into a
+    │                                MemoryToolError (only a backend's own code sees it)
+    ├── MemoryPathError              a path broke a rule (also a ValueError)
+    └── HmsMcpNotFoundError          no hms-mcp to start (also a FileNotFoundError)
 
 The SDK's tool runner sends Claude the message of a ``ToolError`` with ``is_error: true``, so
 every :class:`HolographicMemoryError` reaches Claude as exactly its message. Unlike the

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Final, Literal, cast, get_args
 
+from ._hms_error import HmsError
 from ._rules import REASONS, RULES
 
 #: The name of a rule a memory path broke; see :data:`MEMORY_PATH_RULES`.
@@ -38,7 +39,7 @@ for _reason in REASONS.values():
         raise ValueError(f"rules.json: {_reason.rule!r} is not a memory path rule")
 
 
-class MemoryPathError(ValueError):
+class MemoryPathError(HmsError, ValueError):
     """A memory path was refused.
 
     ``rule`` says which rule it broke (stable, for programs); the message names the path and
