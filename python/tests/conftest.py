@@ -12,7 +12,7 @@ from hms_memory_tool.hms_backend import HmsMemoryBackend, connect_hms_backend
 from .support.servers import StdioServer
 
 # The conformance checks live in a helper module; rewrite its asserts as pytest does a test's.
-pytest.register_assert_rewrite("tests.backend_conformance")
+pytest.register_assert_rewrite("tests.support.backend_conformance")
 
 
 @pytest.fixture

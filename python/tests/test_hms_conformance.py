@@ -1,4 +1,4 @@
-"""The backend contract (tests/backend_conformance.py) against a real hms-mcp process. Each
+"""The backend contract (tests/support/backend_conformance.py) against a real hms-mcp process. Each
 check runs in a namespace of its own on one shared server, so it starts from an empty
 store."""
 
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from .backend_conformance import checks_for
 from .conftest import SharedHms
+from .support.backend_conformance import checks_for
 
 # hms-mcp always offers the tree operations.
 CHECKS = checks_for(tree=True)

@@ -26,7 +26,7 @@ from hms_memory_tool.hms_backend import HmsMemoryBackend
 
 from .conftest import SharedHms
 from .support.store_files import seed_files
-from .vectors import Outcome, check_outcome, load_vectors
+from .support.vectors import Outcome, check_outcome, load_vectors
 
 CASES = load_vectors()
 

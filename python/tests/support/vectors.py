@@ -6,12 +6,12 @@ from __future__ import annotations
 import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from hms_memory_tool.core import MemoryBackend, MemoryEngine, MemoryToolError
 
-REPO = Path(__file__).resolve().parents[2]
+from .servers import REPO
+
 VECTORS_FILE = REPO / "packages" / "memory-core" / "vectors" / "commands.json"
 
 
