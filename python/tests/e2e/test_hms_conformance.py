@@ -1,13 +1,13 @@
-"""The backend contract (tests/support/backend_conformance.py) against a real hms-mcp process. Each
-check runs in a namespace of its own on one shared server, so it starts from an empty
-store."""
+"""The backend contract (tests/support/backend_conformance.py) against a real hms-mcp
+process. Each check runs in a namespace of its own on one shared server, so it starts from an
+empty store."""
 
 from __future__ import annotations
 
 import pytest
 
-from .conftest import SharedHms
-from .support.backend_conformance import checks_for
+from tests.conftest import SharedHms
+from tests.support.backend_conformance import checks_for
 
 # hms-mcp always offers the tree operations.
 CHECKS = checks_for(tree=True)
