@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import SharedHms
 from tests.support.backend_conformance import checks_for
+
+from .conftest import SharedHms
 
 # hms-mcp always offers the tree operations.
 CHECKS = checks_for(tree=True)
