@@ -11,11 +11,10 @@ import { SERVER_INFO } from "./version.js";
 
 /** A started server. */
 export interface RunningServer {
-  readonly runtime: Runtime;
   /** The HTTP endpoint's URL, when serving HTTP. */
   readonly url: string | undefined;
   /** Refuses new calls, lets calls in flight finish, closes connections and stores. */
-  stop(): Promise<void>;
+  close(): Promise<void>;
 }
 
 /**
@@ -24,7 +23,10 @@ export interface RunningServer {
  * first call) and serves stdio or HTTP. Throws ConfigError when the model cannot be loaded or
  * the store's vectors come from another model.
  */
-export async function startServer(config: Config, log: Logger = createLogger(config.logLevel)) {
+export async function startServer(
+  config: Config,
+  log: Logger = createLogger(config.logLevel),
+): Promise<RunningServer> {
   let semantic: Semantic | undefined;
   if (config.modelDir !== undefined) {
     try {
@@ -90,16 +92,16 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     closeStdio = () => server.close();
   }
 
-  let stopping: Promise<void> | undefined;
-  const stop = () => {
-    stopping ??= (async () => {
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
       await runtime.calls.stop();
       await endpoint?.close();
       await closeStdio?.();
       await semantic?.close();
       namespaces.close();
     })();
-    return stopping;
+    return closing;
   };
-  return { runtime, url: endpoint?.url, stop } satisfies RunningServer;
+  return { url: endpoint?.url, close };
 }
