@@ -1,3 +1,4 @@
+import { NAMESPACE_ARGUMENT, TOOL_SCHEMAS, toolJsonSchemas } from "@hms/protocol";
 import {
   checkNamespace,
   EmbeddingModelMismatchError,
@@ -19,16 +20,11 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "pino";
-import { z } from "zod";
+import type { z } from "zod";
 import { errorResult, ToolError, toToolError } from "./errors.js";
+import { recallMemories } from "./recall.js";
 import type { Semantic } from "./semantic/semantic.js";
-import {
-  recallMemories,
-  TOOLS,
-  type ToolContext,
-  type ToolDefinition,
-  type ToolOutput,
-} from "./tools.js";
+import { RUNNERS, type ToolContext, type ToolOutput } from "./tools.js";
 
 /** MCP's error code for a resource that does not exist. */
 const RESOURCE_NOT_FOUND = -32002;
@@ -108,7 +104,16 @@ const INSTRUCTIONS =
   "key and everything under key/ at once). Errors start with a code such as NOT_FOUND or " +
   "VERSION_CONFLICT.";
 
-type ToolList = { tools: Tool[]; inputs: Map<string, z.ZodObject> };
+/** A tool as this server runs it: its input schema (with `namespace` if enabled) and runner. */
+interface ServedTool {
+  readonly input: z.ZodObject;
+  readonly run: (
+    args: Record<string, unknown>,
+    context: ToolContext,
+  ) => ToolOutput | Promise<ToolOutput>;
+}
+
+type ToolList = { tools: Tool[]; served: Map<string, ServedTool> };
 const toolLists = new Map<boolean, ToolList>();
 
 /** The tool list and input schemas, computed once per mode (not per connection). */
@@ -121,33 +126,27 @@ function describeTools(namespaceArg: boolean): ToolList {
   return list;
 }
 
+/** The contract's tools, in its order, each with the JSON Schemas the protocol derives. */
 function buildToolList(namespaceArg: boolean): ToolList {
-  const inputs = new Map<string, z.ZodObject>();
-  const tools = TOOLS.map((tool): Tool => {
-    const input = namespaceArg
-      ? tool.input.extend({
-          namespace: z
-            .string()
-            .describe("The namespace (store) to use; default: the server's --namespace.")
-            .optional(),
-        })
+  const served = new Map<string, ServedTool>();
+  const tools = TOOL_SCHEMAS.map((tool): Tool => {
+    const input: z.ZodObject = namespaceArg
+      ? tool.input.extend({ [NAMESPACE_ARGUMENT.name]: NAMESPACE_ARGUMENT.schema })
       : tool.input;
-    inputs.set(tool.name, input);
+    // The input schema has accepted the arguments before the runner sees them.
+    const run = RUNNERS[tool.name] as ServedTool["run"];
+    served.set(tool.name, { input, run });
+    const schemas = toolJsonSchemas(tool, namespaceArg);
     return {
       name: tool.name,
       title: tool.title,
       description: tool.description,
-      inputSchema: jsonSchema(input, "input") as Tool["inputSchema"],
-      outputSchema: jsonSchema(tool.output, "output") as Tool["outputSchema"],
+      inputSchema: schemas.input as Tool["inputSchema"],
+      outputSchema: schemas.output as Tool["outputSchema"],
       annotations: { title: tool.title, ...tool.annotations },
     };
   });
-  return { tools, inputs };
-}
-
-function jsonSchema(schema: z.ZodObject, io: "input" | "output"): Record<string, unknown> {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io }) as Record<string, unknown>;
-  return rest;
+  return { tools, served };
 }
 
 /** One readable line per validation problem: `path: message`. */
@@ -247,8 +246,7 @@ export function createMcpServer(runtime: Runtime): Server {
     const failedToSend = /^Failed to (send|enqueue)/.test(error.message);
     runtime.log[failedToSend ? "warn" : "debug"]({ err: error }, "MCP protocol error");
   };
-  const { tools, inputs } = describeTools(runtime.namespaceArg);
-  const byName = new Map<string, ToolDefinition>(TOOLS.map((tool) => [tool.name, tool]));
+  const { tools, served } = describeTools(runtime.namespaceArg);
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
 
@@ -258,9 +256,8 @@ export function createMcpServer(runtime: Runtime): Server {
     CallToolRequestSchema,
     (request): CallToolResult | Promise<CallToolResult> => {
       const { name } = request.params;
-      const tool = byName.get(name);
-      const input = inputs.get(name);
-      if (tool === undefined || input === undefined) {
+      const tool = served.get(name);
+      if (tool === undefined) {
         throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
       }
       const args = (request.params.arguments ?? {}) as Record<string, unknown>;
@@ -277,7 +274,7 @@ export function createMcpServer(runtime: Runtime): Server {
       try {
         return runtime.calls.run(() => {
           checkNamespaceAllowed(runtime, args);
-          const parsed = input.safeParse(args);
+          const parsed = tool.input.safeParse(args);
           if (!parsed.success) {
             throw new ToolError("INVALID_ARGUMENT", describeIssues(parsed.error));
           }

@@ -1,6 +1,9 @@
+import { TOOL_SCHEMAS, toolJsonSchemas } from "@hms/protocol";
+import protocolJson from "@hms/protocol/protocol.json" with { type: "json" };
 import { SCHEMA_VERSION } from "@hms/store";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { call, connectFresh, ok, refused, type TransportKind } from "./test-support.js";
 
 interface Record {
@@ -14,6 +17,46 @@ interface Record {
   created_at: string;
   updated_at: string;
 }
+
+/** The tools/list entries the protocol defines, in its order and key order. */
+function protocolTools(namespaceArg: boolean): unknown[] {
+  return TOOL_SCHEMAS.map((tool) => {
+    const { input, output } = toolJsonSchemas(tool, namespaceArg);
+    return {
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: input,
+      outputSchema: output,
+      annotations: { title: tool.title, ...tool.annotations },
+    };
+  });
+}
+
+/** The tools/list answer as the server sent it (the client's own parsing can reorder keys). */
+async function rawToolList(
+  client: Client,
+): Promise<{ name: string; inputSchema: unknown; outputSchema: unknown }[]> {
+  const result = (await client.request({ method: "tools/list" }, z.unknown())) as {
+    tools: { name: string; inputSchema: unknown; outputSchema: unknown }[];
+  };
+  return result.tools;
+}
+
+describe.each<TransportKind>(["stdio", "http"])(
+  "tools/list with --namespace-arg over %s",
+  (kind) => {
+    it("is the protocol's tools with the namespace argument, byte for byte", async () => {
+      const connection = await connectFresh(kind, { args: ["--namespace-arg"] });
+      try {
+        const tools = await rawToolList(connection.client);
+        expect(JSON.stringify(tools)).toBe(JSON.stringify(protocolTools(true)));
+      } finally {
+        await connection.close();
+      }
+    });
+  },
+);
 
 describe.each<TransportKind>(["stdio", "http"])("every tool over %s", (kind) => {
   let client: Client;
@@ -44,6 +87,24 @@ describe.each<TransportKind>(["stdio", "http"])("every tool over %s", (kind) => 
       expect(hints(name)).toMatchObject({ readOnlyHint: true });
     }
     expect(byName.get("forget")?.inputSchema.properties).toHaveProperty("prefix");
+  });
+
+  it("lists exactly the protocol's tools, byte for byte, in its order", async () => {
+    const tools = await rawToolList(client);
+    expect(JSON.stringify(tools)).toBe(JSON.stringify(protocolTools(false)));
+    // The committed protocol.json (what the Python client ships) describes the same schemas.
+    const published: {
+      [name: string]: { input_schema: unknown; output_schema: unknown } | undefined;
+    } = protocolJson.tools;
+    expect(tools.map((tool) => tool.name)).toEqual(Object.keys(published));
+    for (const tool of tools) {
+      expect(JSON.stringify(tool.inputSchema)).toBe(
+        JSON.stringify(published[tool.name]?.input_schema),
+      );
+      expect(JSON.stringify(tool.outputSchema)).toBe(
+        JSON.stringify(published[tool.name]?.output_schema),
+      );
+    }
   });
 
   it("remember then get returns the whole record, with a text summary", async () => {
