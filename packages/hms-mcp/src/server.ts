@@ -1,4 +1,9 @@
-import { NAMESPACE_ARGUMENT, TOOL_SCHEMAS, toolJsonSchemas } from "@hms/protocol";
+import {
+  experimentalCapabilities,
+  NAMESPACE_ARGUMENT,
+  TOOL_SCHEMAS,
+  toolJsonSchemas,
+} from "@hms/protocol";
 import {
   checkNamespace,
   EmbeddingModelMismatchError,
@@ -236,7 +241,13 @@ export function createMcpServer(runtime: Runtime): Server {
   const server = new Server(
     { name: runtime.server.name, version: runtime.server.version, title: "Holographic Memory" },
     {
-      capabilities: { tools: {}, resources: {}, prompts: {} },
+      capabilities: {
+        tools: {},
+        resources: {},
+        prompts: {},
+        // The protocol version, so a client can refuse a server it would misread at connect time.
+        experimental: experimentalCapabilities(),
+      },
       instructions: INSTRUCTIONS,
     },
   );

@@ -1,4 +1,9 @@
-import { TOOL_SCHEMAS, toolJsonSchemas } from "@hms/protocol";
+import {
+  PROTOCOL_VERSION,
+  statedProtocolVersion,
+  TOOL_SCHEMAS,
+  toolJsonSchemas,
+} from "@hms/protocol";
 import protocolJson from "@hms/protocol/protocol.json" with { type: "json" };
 import { SCHEMA_VERSION } from "@hms/store";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -87,6 +92,13 @@ describe.each<TransportKind>(["stdio", "http"])("every tool over %s", (kind) => 
       expect(hints(name)).toMatchObject({ readOnlyHint: true });
     }
     expect(byName.get("forget")?.inputSchema.properties).toHaveProperty("prefix");
+  });
+
+  it("states the protocol version in its initialize result", () => {
+    const capabilities = client.getServerCapabilities();
+    expect(capabilities?.experimental).toEqual({ "hms-mcp": { protocolVersion: 1 } });
+    expect(statedProtocolVersion(capabilities?.experimental)).toBe(PROTOCOL_VERSION);
+    expect(capabilities).toMatchObject({ tools: {}, resources: {}, prompts: {} });
   });
 
   it("lists exactly the protocol's tools, byte for byte, in its order", async () => {
