@@ -1,7 +1,6 @@
-import { tempDir } from "@hms/test-support";
+import { call, ok, startHttpProcess, startStdio, tempDir } from "@hms/test-support";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, describe, expect, it } from "vitest";
-import { call, ok, startHttpProcess, startStdio } from "./test-support.js";
 
 interface Counter {
   text: string;

@@ -1,10 +1,9 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { storeFileName } from "@hms/store";
-import { tempDir } from "@hms/test-support";
+import { type Connection, connect, ok, refused, tempDir } from "@hms/test-support";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Connection, connect, ok, refused } from "./test-support.js";
 
 describe("namespaces", () => {
   const data = tempDir();

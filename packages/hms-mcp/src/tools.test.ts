@@ -6,10 +6,10 @@ import {
 } from "@hms/protocol";
 import protocolJson from "@hms/protocol/protocol.json" with { type: "json" };
 import { SCHEMA_VERSION } from "@hms/store";
+import { call, connectFresh, ok, refused, type TransportKind } from "@hms/test-support";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { call, connectFresh, ok, refused, type TransportKind } from "./test-support.js";
 
 interface Record {
   key: string;

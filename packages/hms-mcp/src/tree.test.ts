@@ -2,9 +2,6 @@
  * The memory-file tree over real processes: PATH_CONFLICT on creates and moves, the tree
  * forms of forget and move, and their refusals with the `_meta` details of the contract.
  */
-import { tempDir } from "@hms/test-support";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   call,
   connectFresh,
@@ -13,7 +10,10 @@ import {
   startHttpProcess,
   startStdio,
   type TransportKind,
-} from "./test-support.js";
+  tempDir,
+} from "@hms/test-support";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 interface Item {
   key: string;
