@@ -32,6 +32,7 @@ export {
   startHttpServer,
   tempDir,
 } from "./server-process.js";
+export { type ListedTool, protocolToolList, toolListAsSent } from "./tool-list.js";
 
 /**
  * How to start hms-mcp behind a proxy that hides `hidden` (tool names such as `move`, or

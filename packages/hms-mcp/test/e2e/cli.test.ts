@@ -4,7 +4,9 @@ import { createInterface } from "node:readline";
 import { cleanEnv, exited, hmsMcpBin, ok, startStdio, tempDir } from "@hms/test-support";
 import { afterAll, describe, expect, it } from "vitest";
 
-const packageJson = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+const packageJson = JSON.parse(
+  readFileSync(new URL("../../package.json", import.meta.url), "utf8"),
+);
 
 function run(args: string[], env: Record<string, string> = {}) {
   const result = spawnSync(process.execPath, [hmsMcpBin(), ...args], {

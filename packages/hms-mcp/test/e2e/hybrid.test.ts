@@ -16,8 +16,8 @@ import { afterEach, describe, expect, inject, it } from "vitest";
 const MODEL_ID = "all-MiniLM-L6-v2-int8";
 const modelDir = inject("modelDir");
 const hybridArgs = ["--model-dir", modelDir];
-const BLOCK_EMBEDDER = fileURLToPath(new URL("./test/block-embedder.mjs", import.meta.url));
-const WORKER_DIES = fileURLToPath(new URL("./test/worker-dies.mjs", import.meta.url));
+const BLOCK_EMBEDDER = fileURLToPath(new URL("./fixtures/block-embedder.mjs", import.meta.url));
+const WORKER_DIES = fileURLToPath(new URL("./fixtures/worker-dies.mjs", import.meta.url));
 /** A text that ends the embedding worker of a server started with WORKER_DIES. */
 const DIE_MARKER = "END THE EMBEDDING WORKER NOW";
 
