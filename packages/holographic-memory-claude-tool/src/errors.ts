@@ -1,4 +1,11 @@
 import { ToolError } from "@anthropic-ai/sdk/lib/tools/ToolError";
+import { HmsMcpError } from "@hms/memory-backend-hms";
+import { MemoryToolError } from "@hms/memory-core";
+import { errorBrand, hasBrand } from "@hms/memory-paths";
+
+const BRAND = errorBrand("HolographicMemoryError");
+/** HmsError's brand (this class cannot extend HmsError: it extends the SDK's ToolError). */
+const BASE_BRAND = Symbol.for("hms.error");
 
 /**
  * Why a memory command (or a recall) failed: the Anthropic SDK's `ToolError`, so the tool
@@ -9,8 +16,14 @@ import { ToolError } from "@anthropic-ai/sdk/lib/tools/ToolError";
  * `too_large`, `conflict`, ... see `MemoryToolErrorCode` of `@hms/memory-core`) or, when
  * hms-mcp or the connection failed, an hms-mcp code (`CONNECTION_CLOSED`, `TIMEOUT`,
  * `UNAVAILABLE`, `INTERNAL`, ...). The original error is `cause`.
+ *
+ * It extends the SDK's `ToolError` (so the runner sends its bare message), not `HmsError`,
+ * but carries the same brands: `HmsError.isInstance` and `HolographicMemoryError.isInstance`
+ * recognise it from any copy of the packages.
  */
 export class HolographicMemoryError extends ToolError {
+  readonly [BASE_BRAND] = true;
+  readonly [BRAND] = true;
   readonly code: string;
 
   constructor(code: string, message: string, cause?: unknown) {
@@ -18,6 +31,11 @@ export class HolographicMemoryError extends ToolError {
     this.name = "HolographicMemoryError";
     this.code = code;
     if (cause !== undefined) this.cause = cause;
+  }
+
+  /** Whether `error` is a HolographicMemoryError, from any copy of this package. */
+  static isInstance(error: unknown): error is HolographicMemoryError {
+    return hasBrand(error, BRAND);
   }
 }
 
@@ -27,10 +45,8 @@ export class HolographicMemoryError extends ToolError {
  * bug) is left as it is.
  */
 export function asToolError(error: unknown): unknown {
-  if (error instanceof HolographicMemoryError || !(error instanceof Error)) return error;
-  const { name, code } = error as { name: string; code?: unknown };
-  const known =
-    name === "MemoryToolError" || name === "HmsMcpError" || name === "HmsConnectionError";
-  if (!known || typeof code !== "string") return error;
-  return new HolographicMemoryError(code, error.message, error);
+  if (MemoryToolError.isInstance(error) || HmsMcpError.isInstance(error)) {
+    return new HolographicMemoryError(error.code, error.message, error);
+  }
+  return error;
 }

@@ -1,26 +1,18 @@
 /**
  * holographic-memory-claude-tool: Claude's memory tool (`memory_20250818`) for the Anthropic
  * TypeScript SDK, served from a durable, searchable Holographic Memory store through hms-mcp,
- * with a companion `memory_recall` tool.
+ * with a companion `memory_recall` tool. SDK glue only: the commands run in `@hms/memory-core`,
+ * the storage is `@hms/memory-backend-hms`.
  */
-export type {
-  HmsConnection,
-  HttpConnection,
-  RecallHit,
-  StdioConnection,
-} from "@hms/memory-backend-hms";
-export { HolographicMemoryError } from "./errors.js";
+// What connect() can fail with: a server that cannot be found, started, reached or understood.
 export {
-  DEFAULT_RECALL_K,
-  formatRecall,
-  formatScore,
-  MAX_QUERY_BYTES,
-  MAX_RECALL_K,
-  NO_RECALL_HITS,
-  parseRecallInput,
-  RECALL_INPUT_SCHEMA,
-  RECALL_TOOL_DESCRIPTION,
-  RECALL_TOOL_NAME,
-  recallToolDefinition,
-} from "./recall.js";
+  type HmsConnection,
+  HmsConnectionError,
+  HmsMcpError,
+  HmsMcpNotFoundError,
+  type HttpConnection,
+  type StdioConnection,
+} from "@hms/memory-backend-hms";
+export type { RecallHit } from "@hms/memory-core";
+export { HolographicMemoryError } from "./errors.js";
 export { type ConnectOptions, HolographicMemoryTool } from "./tool.js";

@@ -15,16 +15,16 @@ import {
   type ConnectHmsBackendOptions,
   connectHmsBackend,
   type HmsConnection,
-  type RecallHit,
 } from "@hms/memory-backend-hms";
-import { type MemoryBackend, MemoryEngine, type MemoryEngineOptions } from "@hms/memory-core";
-import { asToolError } from "./errors.js";
 import {
   DEFAULT_RECALL_K,
-  formatRecall,
-  parseRecallInput,
+  type MemoryBackend,
+  MemoryEngine,
+  type MemoryEngineOptions,
+  type RecallHit,
   recallToolDefinition,
-} from "./recall.js";
+} from "@hms/memory-core";
+import { asToolError, HolographicMemoryError } from "./errors.js";
 
 /** Options of {@link HolographicMemoryTool.connect}. */
 export interface ConnectOptions {
@@ -42,15 +42,6 @@ export interface ConnectOptions {
   timeoutMs?: number;
   /** Longest `view` output before it is cut at a line boundary, in code points (default 16000). */
   maxViewChars?: number;
-}
-
-/** A backend that can also search, such as `@hms/memory-backend-hms`'s. */
-interface RecallingBackend extends MemoryBackend {
-  recall(query: string, k: number): Promise<RecallHit[]>;
-}
-
-function canRecall(backend: MemoryBackend): backend is RecallingBackend {
-  return typeof (backend as Partial<RecallingBackend>).recall === "function";
 }
 
 /**
@@ -156,29 +147,29 @@ export class HolographicMemoryTool implements MemoryToolHandlers {
   /**
    * The companion `memory_recall` tool for the same tool runner: Claude gives a `query` (and
    * optionally `k`, 1 to 50, default 5) and gets the most relevant memory files with a score,
-   * the line range of the best passage and the passage (see `formatRecall`).
+   * the line range of the best passage and the passage (see `formatRecall` of
+   * `@hms/memory-core`). Throws `unsupported` at once when the backend cannot recall.
    */
   recallTool(): BetaRunnableTool<unknown> {
-    this.#recallingBackend();
+    if (!this.engine.canRecall) {
+      throw new HolographicMemoryError(
+        "unsupported",
+        "recallTool() needs a backend that can recall, such as hms-mcp's (connect()); " +
+          `this tool's backend (${this.engine.backend.constructor.name}) has no recall.`,
+      );
+    }
     const { input_schema, ...definition } = recallToolDefinition();
     return {
       ...definition,
       input_schema: input_schema as unknown as BetaTool["input_schema"],
       parse: (input: unknown) => input,
-      run: (input: unknown) =>
-        this.#run(async () => {
-          const { query, k } = parseRecallInput(input);
-          return formatRecall(await this.#recallingBackend().recall(query, k));
-        }),
+      run: (input: unknown) => this.#run(() => this.engine.recall(input)),
     } as BetaRunnableTool<unknown>;
   }
 
   /** The memory files most relevant to `query`, best first: at most `k` (1 to 50). */
   recall(query: string, k: number = DEFAULT_RECALL_K): Promise<RecallHit[]> {
-    return this.#run(() => {
-      const checked = parseRecallInput({ query, k });
-      return this.#recallingBackend().recall(checked.query, checked.k);
-    });
+    return this.#run(() => this.engine.recallHits(query, k));
   }
 
   /**
@@ -192,17 +183,6 @@ export class HolographicMemoryTool implements MemoryToolHandlers {
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
-  }
-
-  #recallingBackend(): RecallingBackend {
-    const { backend } = this.engine;
-    if (!canRecall(backend)) {
-      throw new TypeError(
-        `recall needs a backend that can search, such as hms-mcp's; ${backend.constructor.name} ` +
-          "has no recall(query, k) method",
-      );
-    }
-    return backend;
   }
 
   async #run<T>(body: () => Promise<T>): Promise<T> {

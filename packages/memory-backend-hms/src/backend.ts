@@ -3,56 +3,45 @@ import {
   type MemoryBackend,
   MemoryBackendError,
   type MemoryBackendErrorCode,
+  type RecallHit,
   type StoredFile,
+  type MAX_QUERY_BYTES as TOOL_MAX_QUERY_BYTES,
+  type MAX_RECALL_K as TOOL_MAX_RECALL_K,
+  type TreeOperations,
 } from "@hms/memory-core";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import {
-  type CallToolResult,
-  ErrorCode,
-  McpError,
-  type Tool,
-} from "@modelcontextprotocol/sdk/types.js";
+  ERROR_META_KEY,
+  type ErrorDetails,
+  isErrorCode,
+  MAX_PAGE,
+  MAX_QUERY_BYTES,
+  MAX_RECALL_K,
+  MEMORY_FILE_TAG,
+  TOOLS,
+  type ToolArguments,
+  type ToolName,
+  type ToolResult,
+} from "@hms/protocol";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { type CallToolResult, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { CLOSED, CONNECTION_LOST, HmsConnectionError, HmsMcpError } from "./errors.js";
 
-/** The tag every memory file carries, so recall over memory files ignores other memories. */
-export const MEMORY_FILE_TAG = "memory-file";
+// The memory_recall tool (memory-core) must promise Claude exactly what hms-mcp serves: the
+// limits are literal types, so this is a compile error when either side changes its own.
+({ k: MAX_RECALL_K, query: MAX_QUERY_BYTES }) satisfies {
+  k: typeof TOOL_MAX_RECALL_K;
+  query: typeof TOOL_MAX_QUERY_BYTES;
+};
 
-/** One memory file found by {@link HmsMemoryBackend.recall}. */
-export interface RecallHit {
-  /** The file's path, e.g. `/memories/customers/acme.md`. */
-  readonly path: string;
-  /**
-   * Relevance in [0, 1], higher is better, comparable only between the hits of one query: in
-   * hms-mcp's lexical build the hit's BM25 score divided by the best hit's (the best scores
-   * 1), in the hybrid build the fused score.
-   */
-  readonly score: number;
-  /** A verbatim passage of the file around the match. */
-  readonly excerpt: string;
-  /** The first line of the passage, 1-based. */
-  readonly lineStart: number;
-  /** The last line of the passage, 1-based, inclusive. */
-  readonly lineEnd: number;
-}
-
-/** hms-mcp's `stats` of a namespace (its structured content, as the server sent it). */
-export interface HmsStats {
-  readonly namespace: string;
-  readonly memories: number;
-  readonly bytes: number;
-  readonly max_text_bytes: number;
-  readonly recall: { readonly build: "lexical" | "hybrid"; readonly model: string | null };
-  readonly server: { readonly name: string; readonly version: string };
-  readonly [field: string]: unknown;
-}
+/** hms-mcp's `stats` of a namespace, as the server sent it. */
+export type HmsStats = ToolResult<"stats">;
 
 /**
- * The connection every namespace view of one server shares: the MCP client, the tools the
- * server offers, and, once the connection is gone, why.
+ * The connection every namespace view of one server shares: the MCP client and, once the
+ * connection is gone, why.
  */
 export interface HmsSession {
   readonly client: Client;
-  readonly tools: ReadonlyMap<string, Tool>;
   /** Per-call time limit in ms. */
   readonly timeoutMs: number;
   /** Where the server is, for messages (`hms-mcp ...` or a URL). */
@@ -65,7 +54,6 @@ export interface HmsSession {
   close(): Promise<void>;
 }
 
-const PAGE = 1000; // hms-mcp's largest list page
 const ERROR_TEXT = /^([A-Z_]+): ([\s\S]*)$/;
 const BACKEND_CODES = new Set<string>(["NOT_FOUND", "EXISTS", "VERSION_CONFLICT", "TOO_LARGE"]);
 
@@ -73,13 +61,9 @@ const BACKEND_CODES = new Set<string>(["NOT_FOUND", "EXISTS", "VERSION_CONFLICT"
  * A {@link MemoryBackend} over one MCP session with hms-mcp. Every memory file is one memory
  * with its path as key and the tag `memory-file`; versions are hms-mcp's integers, and every
  * write is a compare-and-set or a create-if-absent on the server. Nothing is cached: each
- * call reads the server's current state, so any number of writers can share a store.
- *
- * The optional atomic operations (`deletePrefix`, `move`, `movePrefix`) and the tree
- * capabilities (`enforcesTree`, `deleteTree`, `moveTree`: a `tree` property in `move`'s input
- * schema) are present only when the server offers them (discovered from `tools/list`);
- * without them the engine checks first and falls back to per-file steps. Made by
- * `connectHmsBackend`.
+ * call reads the server's current state, so any number of writers can share a store. The
+ * server's protocol version was checked at connect time, so its tree operations and recall
+ * are there. Made by `connectHmsBackend`.
  */
 export class HmsMemoryBackend implements MemoryBackend {
   /** The size limit in force: the server's `max_text_bytes`, or a lower one of the client's. */
@@ -88,21 +72,14 @@ export class HmsMemoryBackend implements MemoryBackend {
   readonly namespace: string | undefined;
   /** The server's limit, from `stats` at connect time. */
   readonly serverMaxFileBytes: number;
-  /** Atomic prefix delete, when the server's `forget` takes `prefix`. */
-  readonly deletePrefix?: (prefix: string) => Promise<number>;
-  /** Atomic move of one file, when the server has a `move` tool. */
-  readonly move?: (from: string, to: string, expectedVersion?: number | string) => Promise<void>;
-  /** Atomic move of a prefix, when the server's `move` takes `from_prefix`. */
-  readonly movePrefix?: (fromPrefix: string, toPrefix: string) => Promise<number>;
   /**
-   * Whether the server keeps the memory-file tree well formed on `remember` (so the engine
-   * skips its checks before a create): when `move`'s input schema has `tree`.
+   * Tree operations: `forget { key, tree: true }` and `move { from, to, tree: true }`, each one
+   * transaction on the server, which also keeps memory files a well-formed tree on `remember`.
    */
-  readonly enforcesTree: boolean;
-  /** Atomic delete of a file or a directory (`forget { key, tree: true }`), with `tree`. */
-  readonly deleteTree?: (path: string) => Promise<number>;
-  /** Atomic move of a file or a directory (`move { from, to, tree: true }`), with `tree`. */
-  readonly moveTree?: (from: string, to: string) => Promise<number>;
+  readonly tree: TreeOperations = {
+    deleteTree: async (path) => (await this.call("forget", { key: path, tree: true })).deleted,
+    moveTree: async (from, to) => (await this.call("move", { from, to, tree: true })).moved,
+  };
 
   readonly #session: HmsSession;
   readonly #clientMaxFileBytes: number | undefined;
@@ -116,31 +93,6 @@ export class HmsMemoryBackend implements MemoryBackend {
     this.serverMaxFileBytes = options.serverMaxFileBytes;
     this.#clientMaxFileBytes = options.maxFileBytes;
     this.maxFileBytes = Math.min(options.serverMaxFileBytes, options.maxFileBytes ?? Infinity);
-    const forget = session.tools.get("forget");
-    const move = session.tools.get("move");
-    if (takes(forget, "prefix")) {
-      this.deletePrefix = async (prefix) =>
-        integer(await this.call("forget", { prefix }), "deleted");
-    }
-    if (move) {
-      this.move = async (from, to, expectedVersion) => {
-        await this.call("move", withVersion({ from, to }, expectedVersion));
-      };
-    }
-    if (takes(move, "from_prefix")) {
-      this.movePrefix = async (fromPrefix, toPrefix) =>
-        integer(await this.call("move", { from_prefix: fromPrefix, to_prefix: toPrefix }), "moved");
-    }
-    // One flag for the tree forms of move and forget and the tree rule on remember.
-    this.enforcesTree = takes(move, "tree");
-    if (this.enforcesTree) {
-      this.moveTree = async (from, to) =>
-        integer(await this.call("move", { from, to, tree: true }), "moved");
-      if (takes(forget, "tree")) {
-        this.deleteTree = async (path) =>
-          integer(await this.call("forget", { key: path, tree: true }), "deleted");
-      }
-    }
   }
 
   /**
@@ -169,9 +121,9 @@ export class HmsMemoryBackend implements MemoryBackend {
   async read(path: string): Promise<StoredFile | null> {
     try {
       const record = await this.call("get", { key: path });
-      return { content: string(record, "text"), version: integer(record, "version") };
+      return { content: record.text, version: record.version };
     } catch (error) {
-      if (error instanceof MemoryBackendError && error.code === "NOT_FOUND") return null;
+      if (MemoryBackendError.isInstance(error, "NOT_FOUND")) return null;
       throw error;
     }
   }
@@ -180,21 +132,18 @@ export class HmsMemoryBackend implements MemoryBackend {
     const entries: FileEntry[] = [];
     let cursor: string | undefined;
     for (;;) {
-      const wanted = limit === undefined ? PAGE : Math.min(PAGE, limit - entries.length);
-      const args: Record<string, unknown> = { prefix, tag: MEMORY_FILE_TAG, limit: wanted };
-      if (cursor !== undefined) args.cursor = cursor;
-      const page = await this.call("list", args);
-      const items = page.items;
-      if (!Array.isArray(items)) throw protocol("list", "items");
-      for (const item of items as Record<string, unknown>[]) {
-        entries.push({
-          path: string(item, "key"),
-          bytes: integer(item, "bytes"),
-          version: integer(item, "version"),
-        });
+      const wanted = limit === undefined ? MAX_PAGE : Math.min(MAX_PAGE, limit - entries.length);
+      const page = await this.call("list", {
+        prefix,
+        tag: MEMORY_FILE_TAG,
+        limit: wanted,
+        ...(cursor === undefined ? {} : { cursor }),
+      });
+      for (const item of page.items) {
+        entries.push({ path: item.key, bytes: item.bytes, version: item.version });
       }
       const next = page.next_cursor;
-      if (typeof next !== "string" || (limit !== undefined && entries.length >= limit)) {
+      if (next === null || (limit !== undefined && entries.length >= limit)) {
         return entries;
       }
       cursor = next;
@@ -208,41 +157,45 @@ export class HmsMemoryBackend implements MemoryBackend {
       tags: [MEMORY_FILE_TAG],
       if_absent: true,
     });
-    return integer(result, "version");
+    return result.version;
   }
 
   async update(path: string, content: string, expectedVersion: number | string): Promise<number> {
     const result = await this.call("remember", {
       key: path,
       text: content,
-      expected_version: expectedVersion,
+      expected_version: versionNumber(expectedVersion),
     });
-    return integer(result, "version");
+    return result.version;
   }
 
   async delete(path: string, expectedVersion?: number | string): Promise<void> {
-    await this.call("forget", withVersion({ key: path }, expectedVersion));
+    await this.call(
+      "forget",
+      expectedVersion === undefined
+        ? { key: path }
+        : { key: path, expected_version: versionNumber(expectedVersion) },
+    );
   }
 
   /**
    * The memory files most relevant to `query`, best first, at most `k` (1 to 50): hms-mcp's
    * `recall` restricted to the `memory-file` tag.
    */
-  async recall(query: string, k = 5): Promise<RecallHit[]> {
+  async recall(query: string, k: number): Promise<RecallHit[]> {
     const result = await this.call("recall", { query, k, tag: MEMORY_FILE_TAG });
-    if (!Array.isArray(result.hits)) throw protocol("recall", "hits");
-    return (result.hits as Record<string, unknown>[]).map((hit) => ({
-      path: string(hit, "key"),
-      score: number(hit, "score"),
-      excerpt: string(hit, "excerpt"),
-      lineStart: integer(hit, "line_start"),
-      lineEnd: integer(hit, "line_end"),
+    return result.hits.map((hit) => ({
+      path: hit.key,
+      score: hit.score,
+      excerpt: hit.excerpt,
+      lineStart: hit.line_start,
+      lineEnd: hit.line_end,
     }));
   }
 
   /** hms-mcp's `stats` of this backend's namespace. */
   async stats(): Promise<HmsStats> {
-    return (await this.call("stats", {})) as unknown as HmsStats;
+    return this.call("stats", {});
   }
 
   /** Closes the connection (and stops a server process it started). Later calls fail at once. */
@@ -257,15 +210,17 @@ export class HmsMemoryBackend implements MemoryBackend {
 
   /**
    * Calls an hms-mcp tool (adding this backend's namespace) and returns its structured
-   * content. A refusal the engine acts on is thrown as a `MemoryBackendError`; any other as
-   * an {@link HmsMcpError}; a lost connection or a timeout as an {@link HmsConnectionError}.
+   * content, checked against the tool's output schema. A refusal the engine acts on is thrown
+   * as a `MemoryBackendError`; any other as an {@link HmsMcpError} (`PROTOCOL` for an answer
+   * that breaks the schema); a lost connection or a timeout as an {@link HmsConnectionError}.
    */
-  async call(tool: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+  async call<T extends ToolName>(tool: T, args: ToolArguments<T>): Promise<ToolResult<T>> {
     const session = this.#session;
     if (session.closedReason !== undefined) {
       throw new HmsConnectionError("CONNECTION_CLOSED", session.closedReason);
     }
-    const payload = this.namespace === undefined ? args : { ...args, namespace: this.namespace };
+    const payload: Record<string, unknown> =
+      this.namespace === undefined ? args : { ...args, namespace: this.namespace };
     let result: CallToolResult;
     try {
       result = (await session.client.callTool({ name: tool, arguments: payload }, undefined, {
@@ -275,14 +230,17 @@ export class HmsMemoryBackend implements MemoryBackend {
       throw this.#callFailed(tool, error);
     }
     if (result.isError) throw refusal(tool, payload, result);
-    const content = result.structuredContent;
-    if (typeof content !== "object" || content === null) {
+    const checked = TOOLS[tool].output.safeParse(result.structuredContent);
+    if (!checked.success) {
+      const problem = checked.error.issues[0];
+      const where = problem?.path.length ? ` at ${problem.path.join(".")}` : "";
       throw new HmsMcpError(
         "PROTOCOL",
-        `hms-mcp answered ${tool} without structured content; is it hms-mcp?`,
+        `hms-mcp answered ${tool} with content that breaks its output schema${where}: ` +
+          `${problem?.message ?? "no structured content"}; is it hms-mcp?`,
       );
     }
-    return content;
+    return checked.data as ToolResult<T>;
   }
 
   #callFailed(tool: string, error: unknown): Error {
@@ -327,8 +285,9 @@ export class HmsMemoryBackend implements MemoryBackend {
  */
 function refusal(tool: string, args: Record<string, unknown>, result: CallToolResult): Error {
   const text = result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
-  const code = ERROR_TEXT.exec(text)?.[1] ?? "INTERNAL";
-  const details = (result._meta?.["hms-mcp/error"] ?? {}) as Record<string, unknown>;
+  const prefix = ERROR_TEXT.exec(text)?.[1];
+  const code = isErrorCode(prefix) ? prefix : "INTERNAL";
+  const details = (result._meta?.[ERROR_META_KEY] ?? {}) as ErrorDetails;
   const path = String(args.key ?? args.from ?? args.from_prefix ?? "");
   const backendError = (backendCode: MemoryBackendErrorCode, extra = {}) =>
     new MemoryBackendError(backendCode, path, text, extra);
@@ -355,40 +314,10 @@ function refusal(tool: string, args: Record<string, unknown>, result: CallToolRe
   return new HmsMcpError(code, `hms-mcp refused the ${tool} call: ${text}`);
 }
 
-function withVersion(
-  args: Record<string, unknown>,
-  expectedVersion: number | string | undefined,
-): Record<string, unknown> {
-  return expectedVersion === undefined ? args : { ...args, expected_version: expectedVersion };
-}
-
-function takes(tool: Tool | undefined, argument: string): boolean {
-  const properties = tool?.inputSchema.properties;
-  return typeof properties === "object" && properties !== null && argument in properties;
-}
-
-function protocol(tool: string, field: string): HmsMcpError {
-  return new HmsMcpError("PROTOCOL", `hms-mcp answered ${tool} without ${field}; is it hms-mcp?`);
-}
-
-function string(data: Record<string, unknown>, name: string): string {
-  const value = data[name];
-  if (typeof value !== "string")
-    throw new HmsMcpError("PROTOCOL", `hms-mcp answered without a string ${name}`);
-  return value;
-}
-
-function integer(data: Record<string, unknown>, name: string): number {
-  const value = data[name];
-  if (!Number.isSafeInteger(value)) {
-    throw new HmsMcpError("PROTOCOL", `hms-mcp answered without an integer ${name}`);
+/** hms-mcp's versions are integers; the engine only hands back what the backend gave it. */
+function versionNumber(version: number | string): number {
+  if (typeof version !== "number") {
+    throw new TypeError(`hms-mcp versions are integers, got ${JSON.stringify(version)}`);
   }
-  return value as number;
-}
-
-function number(data: Record<string, unknown>, name: string): number {
-  const value = data[name];
-  if (typeof value !== "number")
-    throw new HmsMcpError("PROTOCOL", `hms-mcp answered without a number ${name}`);
-  return value;
+  return version;
 }

@@ -1,8 +1,8 @@
+import { PROTOCOL_VERSION, statedProtocolVersion } from "@hms/protocol";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import packageJson from "../package.json" with { type: "json" };
 import { HmsMemoryBackend, type HmsSession } from "./backend.js";
 import { CONNECTION_LOST, HmsConnectionError, HmsMcpError } from "./errors.js";
@@ -56,8 +56,8 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 const STDERR_TAIL = 4000;
 
 /**
- * Connects to hms-mcp (starting it, or reaching it over HTTP), checks that it is hms-mcp,
- * discovers its optional atomic operations and its size limit, and returns a backend over it.
+ * Connects to hms-mcp (starting it, or reaching it over HTTP), checks that it speaks this
+ * client's protocol version, reads its size limit, and returns a backend over it.
  * Close it with `backend.close()` (which also stops a server process it started).
  */
 export async function connectHmsBackend(
@@ -141,7 +141,6 @@ async function openSession(
   const session: HmsSession = {
     client,
     pid: undefined,
-    tools: new Map(),
     timeoutMs,
     where,
     closedReason: undefined,
@@ -177,26 +176,19 @@ async function openSession(
     );
   }
 
-  try {
-    const tools = session.tools as Map<string, Tool>;
-    let cursor: string | undefined;
-    for (let page = 0; page < 100; page++) {
-      const result = await client.listTools(cursor === undefined ? {} : { cursor }, {
-        timeout: timeoutMs,
-      });
-      for (const tool of result.tools) tools.set(tool.name, tool);
-      cursor = result.nextCursor;
-      if (cursor === undefined) break;
-    }
-    if (!tools.has("get") || !tools.has("remember") || !tools.has("list")) {
-      throw new HmsMcpError(
-        "PROTOCOL",
-        `${where} is not hms-mcp: it offers no get, list and remember tools`,
-      );
-    }
-  } catch (error) {
-    await client.close().catch(() => undefined);
-    throw error;
+  // The protocol version, stated in the initialize answer: checked once, here.
+  const stated = statedProtocolVersion(client.getServerCapabilities()?.experimental);
+  if (stated !== PROTOCOL_VERSION) {
+    await session.close().catch(() => undefined); // over HTTP this also ends the session
+
+    throw new HmsMcpError(
+      "PROTOCOL",
+      stated === undefined
+        ? `${where} is not hms-mcp: it states no hms-mcp protocol version in its ` +
+            `capabilities (this client needs protocol ${PROTOCOL_VERSION}).`
+        : `${where} speaks hms-mcp protocol ${stated}; this client needs protocol ` +
+            `${PROTOCOL_VERSION}. Install versions of hms-mcp and this package that match.`,
+    );
   }
   return session;
 }

@@ -15,19 +15,31 @@ export const CONNECTION_LOST =
 export const CLOSED =
   "The memory tool is closed: its connection to hms-mcp was shut down. Connect again to go on.";
 
+import { errorBrand, HmsError, hasBrand } from "@hms/memory-paths";
+
+const MCP_ERROR = errorBrand("HmsMcpError");
+const CONNECTION_ERROR = errorBrand("HmsConnectionError");
+const NOT_FOUND_ERROR = errorBrand("HmsMcpNotFoundError");
+
 /**
  * Why an hms-mcp call failed, when it is not a refusal the engine handles: an hms-mcp error
  * code (`INVALID_ARGUMENT`, `NAMESPACE_DISABLED`, `UNAVAILABLE`, `INTERNAL`, ...) or one of this
  * package's: `CONNECTION_CLOSED` (the server or the connection is gone), `TIMEOUT` (no answer in
  * time), `PROTOCOL` (an answer that is not what hms-mcp sends).
  */
-export class HmsMcpError extends Error {
+export class HmsMcpError extends HmsError {
   override readonly name: string = "HmsMcpError";
+  readonly [MCP_ERROR] = true;
   readonly code: string;
 
   constructor(code: string, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.code = code;
+  }
+
+  /** Whether `error` is an HmsMcpError (a connection error included), from any copy. */
+  static override isInstance(error: unknown): error is HmsMcpError {
+    return hasBrand(error, MCP_ERROR);
   }
 }
 
@@ -38,19 +50,24 @@ export class HmsMcpError extends Error {
  */
 export class HmsConnectionError extends HmsMcpError {
   override readonly name: string = "HmsConnectionError";
+  readonly [CONNECTION_ERROR] = true;
+
+  /** Whether `error` is an HmsConnectionError, from any copy of this package. */
+  static override isInstance(error: unknown): error is HmsConnectionError {
+    return hasBrand(error, CONNECTION_ERROR);
+  }
 }
 
 /**
  * There is no hms-mcp to start: no connection was given, `HMS_MCP_BIN` is not set (or names a
  * file that does not exist), and there is no `hms-mcp` on PATH. The message says how to get one.
  */
-export class HmsMcpNotFoundError extends Error {
+export class HmsMcpNotFoundError extends HmsError {
   override readonly name = "HmsMcpNotFoundError";
-}
+  readonly [NOT_FOUND_ERROR] = true;
 
-/** Whether `error` is an {@link HmsMcpError} (by shape, so another copy of this package counts). */
-export function isHmsMcpError(error: unknown): error is HmsMcpError {
-  if (!(error instanceof Error)) return false;
-  const { name, code } = error as { name: string; code?: unknown };
-  return (name === "HmsMcpError" || name === "HmsConnectionError") && typeof code === "string";
+  /** Whether `error` is an HmsMcpNotFoundError, from any copy of this package. */
+  static override isInstance(error: unknown): error is HmsMcpNotFoundError {
+    return hasBrand(error, NOT_FOUND_ERROR);
+  }
 }

@@ -1,15 +1,10 @@
 /**
  * @hms/memory-backend-hms: a `MemoryBackend` of `@hms/memory-core` over an MCP client of
  * hms-mcp, the Holographic Memory server. `connectHmsBackend()` starts the server (stdio) or
- * reaches it (streamable HTTP) and returns an {@link HmsMemoryBackend}.
+ * reaches it (streamable HTTP), checks its protocol version and returns an
+ * {@link HmsMemoryBackend}.
  */
-export {
-  HmsMemoryBackend,
-  type HmsSession,
-  type HmsStats,
-  MEMORY_FILE_TAG,
-  type RecallHit,
-} from "./backend.js";
+export type { HmsMemoryBackend, HmsStats } from "./backend.js";
 export {
   type ConnectHmsBackendOptions,
   connectHmsBackend,
@@ -18,5 +13,4 @@ export {
   type HttpConnection,
   type StdioConnection,
 } from "./connect.js";
-export { HmsConnectionError, HmsMcpError, HmsMcpNotFoundError, isHmsMcpError } from "./errors.js";
-export { findHmsMcp, type ServerCommand, serverEnvironment } from "./find-server.js";
+export { HmsConnectionError, HmsMcpError, HmsMcpNotFoundError } from "./errors.js";

@@ -3,9 +3,10 @@
  * string keys can serve Claude's memory tool by implementing {@link MemoryBackend}; the
  * engine does everything else (paths, directories, strings, retries).
  *
- * The contract maps 1:1 onto hms-mcp's tools (docs/design/hms-mcp-protocol.md) and onto the
- * Python port's `MemoryBackend` protocol (same method names in snake_case, same error codes).
+ * The contract maps 1:1 onto hms-mcp's tools (see `@hms/protocol`) and onto the Python
+ * port's `MemoryBackend` protocol (same method names in snake_case, same error codes).
  */
+import { errorBrand, HmsError, hasBrand } from "@hms/memory-paths";
 
 /**
  * A version token. The engine never does arithmetic on it or orders it; it only hands back
@@ -30,17 +31,133 @@ export interface FileEntry {
 }
 
 /**
+ * Versioned storage of memory files. Keys are full memory paths (`/memories/...`), already
+ * validated by the engine; directories are implicit (a directory exists while some key lies
+ * under it), so the backend stores files only.
+ *
+ * Every method is asynchronous and each call is atomic on its own. The five methods are the
+ * minimum. One capability may be declared, {@link tree}: it makes a delete or a rename a single
+ * all-or-nothing step instead of a sequence of per-file steps. {@link recall} serves the
+ * `memory_recall` tool.
+ */
+export interface MemoryBackend {
+  /** The file at `path`, or `null` if there is none. */
+  read(path: string): Promise<StoredFile | null>;
+
+  /**
+   * Every file whose key starts with `prefix` (a plain string prefix, not path-aware: the
+   * files under directory `/memories/a` are listed with prefix `/memories/a/`), at any depth,
+   * ordered by key in Unicode code point order. With `limit`, at most that many (the first
+   * ones in that order); the engine passes `limit: 1` to ask whether a directory exists.
+   */
+  list(prefix: string, limit?: number): Promise<FileEntry[]>;
+
+  /**
+   * Stores a new file only if `path` does not exist; returns its version, which must differ
+   * from every version `path` had before (a path deleted and created again must not get an
+   * old version back, or a writer holding that version could overwrite the new file).
+   * Throws `EXISTS` if it does, `TOO_LARGE` if `content` is over the limit; with
+   * {@link tree}, also `IS_DIRECTORY` or `UNDER_FILE`.
+   */
+  create(path: string, content: string): Promise<MemoryVersion>;
+
+  /**
+   * Compare-and-set: replaces the text of `path` only if its version is `expectedVersion`;
+   * returns the new version, which must differ from every version the file had before.
+   * Throws `VERSION_CONFLICT` if the version differs, `NOT_FOUND` if the file does not exist,
+   * `TOO_LARGE` if `content` is over the limit. The three are distinguishable on purpose:
+   * the engine retries a conflict and reports a missing file.
+   */
+  update(path: string, content: string, expectedVersion: MemoryVersion): Promise<MemoryVersion>;
+
+  /**
+   * Deletes one file, if given only when it is at `expectedVersion`.
+   * Throws `NOT_FOUND` if it does not exist, `VERSION_CONFLICT` if the version differs.
+   */
+  delete(path: string, expectedVersion?: MemoryVersion): Promise<void>;
+
+  /**
+   * The one capability a backend may declare: tree operations. A backend that offers them
+   * also keeps the tree of files well formed by itself, in the same atomic step as the write:
+   * `create` refuses a path that has files under it (`IS_DIRECTORY`) or that lies under a
+   * file (`UNDER_FILE`, with `file`: the shortest such ancestor below `/memories`), after
+   * `EXISTS`. Two writers racing to create `/memories/a` and `/memories/a/b.md` then cannot
+   * both succeed, the engine skips its own checks before a create, and `delete` and `rename`
+   * are one call each. Without it the engine checks first, then deletes and renames file by
+   * file (copy, then delete the original, undoing the copies on failure).
+   */
+  readonly tree?: TreeOperations;
+
+  /**
+   * Optional: the memory files most relevant to `query`, best first, at most `k` (1 to 50).
+   * Without it the engine serves every command but `memory_recall`.
+   */
+  recall?(query: string, k: number): Promise<RecallHit[]>;
+
+  /**
+   * Optional: the largest text the backend stores, in UTF-8 bytes (hms-mcp's
+   * `max_text_bytes`). The engine checks every write against the smaller of this and its own
+   * `maxFileBytes` before anything is stored.
+   */
+  readonly maxFileBytes?: number;
+}
+
+/** Whole directories deleted and moved in one atomic step. See {@link MemoryBackend.tree}. */
+export interface TreeOperations {
+  /**
+   * Deletes the file `path` (if any) and every file under `path/` in one step, and returns
+   * how many there were. Throws `NOT_FOUND` if there were none.
+   */
+  deleteTree(path: string): Promise<number>;
+
+  /**
+   * Renames the file `from` (if any) to `to`, and every file under `from/` to the same place
+   * under `to/`, in one step; returns how many were moved. The first failing check, in this
+   * order, decides the refusal, and nothing changes:
+   *
+   * 1. `NOT_FOUND`: neither `from` nor any file under `from/` exists;
+   * 2. `EXISTS`: `to` is `from`;
+   * 3. `INTO_ITSELF`: some file lies under `from/` and `to` starts with `from/`;
+   * 4. `EXISTS`: `to` exists, or some file lies under `to/`;
+   * 5. `UNDER_FILE` (with `file`): a proper ancestor of `to` below `/memories` is a file
+   *    (the shortest one is named);
+   * 6. `INVALID_KEY` (with `key`): a new path is not a valid memory path (the first, in code
+   *    point order, is named).
+   *
+   * Moved files get new versions.
+   */
+  moveTree(from: string, to: string): Promise<number>;
+}
+
+/** One memory file found by {@link MemoryBackend.recall}. */
+export interface RecallHit {
+  /** The file's path, e.g. `/memories/customers/acme.md`. */
+  readonly path: string;
+  /**
+   * Relevance in [0, 1], higher is better, comparable only between the hits of one query: in
+   * hms-mcp's lexical build the hit's BM25 score divided by the best hit's (the best scores
+   * 1), in the hybrid build the fused score.
+   */
+  readonly score: number;
+  /** A verbatim passage of the file around the match. */
+  readonly excerpt: string;
+  /** The first line of the passage, 1-based. */
+  readonly lineStart: number;
+  /** The last line of the passage, 1-based, inclusive. */
+  readonly lineEnd: number;
+}
+
+/**
  * Why a backend refused an operation. The first four are hms-mcp's codes:
  *
- * - `NOT_FOUND`: the file (or, for a prefix move, any file under the prefix; for the tree
- *   operations, the path and everything under it) does not exist.
- * - `EXISTS`: a create-if-absent (or a move destination) found the path taken.
+ * - `NOT_FOUND`: the file (for a tree operation, the path and everything under it) does not
+ *   exist.
+ * - `EXISTS`: a create-if-absent (or a tree move's destination) found the path taken.
  * - `VERSION_CONFLICT`: the file exists but is not at the expected version.
  * - `TOO_LARGE`: the text is over the backend's size limit; nothing was stored.
  *
- * The other four are refusals of a backend that keeps the tree of files well formed
- * ({@link MemoryBackend.enforcesTree}, {@link MemoryBackend.moveTree}); hms-mcp sends them as
- * `PATH_CONFLICT` and `INVALID_ARGUMENT` with details:
+ * The other four are refusals of a backend with the {@link MemoryBackend.tree} capability;
+ * hms-mcp sends them as `PATH_CONFLICT` and `INVALID_ARGUMENT` with details:
  *
  * - `IS_DIRECTORY`: a create found files under the path (it is a directory).
  * - `UNDER_FILE`: the path would lie under a file; `file` names it (the shortest such one).
@@ -72,9 +189,12 @@ export interface MemoryBackendErrorDetails {
   key?: string;
 }
 
+const BRAND = errorBrand("MemoryBackendError");
+
 /** A refusal the engine understands and acts on. See {@link MemoryBackendErrorCode}. */
-export class MemoryBackendError extends Error {
+export class MemoryBackendError extends HmsError {
   override readonly name = "MemoryBackendError";
+  readonly [BRAND] = true;
   readonly code: MemoryBackendErrorCode;
   /** The path the operation was about (a move's source). */
   readonly path: string;
@@ -98,136 +218,17 @@ export class MemoryBackendError extends Error {
     this.file = details.file;
     this.key = details.key;
   }
-}
-
-/**
- * Whether `error` is a {@link MemoryBackendError} (with the given code, if one is given).
- * Checks the shape rather than `instanceof`, so errors made by another copy of this package
- * (an ESM and a CJS copy loaded side by side) are recognised too.
- */
-export function isMemoryBackendError(
-  error: unknown,
-  code?: MemoryBackendErrorCode,
-): error is MemoryBackendError {
-  if (typeof error !== "object" || error === null) return false;
-  const candidate = error as { name?: unknown; code?: unknown };
-  return (
-    candidate.name === "MemoryBackendError" &&
-    typeof candidate.code === "string" &&
-    (code === undefined || candidate.code === code)
-  );
-}
-
-/**
- * Versioned storage of memory files. Keys are full memory paths (`/memories/...`), already
- * validated by the engine; directories are implicit (a directory exists while some key lies
- * under it), so the backend stores files only.
- *
- * Every method is asynchronous and each call is atomic on its own. Required methods are the
- * minimum; the optional ones let the engine make a delete or a rename a single
- * all-or-nothing step instead of a sequence of per-file steps, and skip checks the backend
- * makes itself. The engine prefers the tree operations (`deleteTree`, `moveTree`) to the
- * older ones (`deletePrefix`, `move`, `movePrefix`) when a backend offers both.
- */
-export interface MemoryBackend {
-  /** The file at `path`, or `null` if there is none. */
-  read(path: string): Promise<StoredFile | null>;
 
   /**
-   * Every file whose key starts with `prefix` (a plain string prefix, not path-aware: the
-   * files under directory `/memories/a` are listed with prefix `/memories/a/`), at any depth,
-   * ordered by key in Unicode code point order. With `limit`, at most that many (the first
-   * ones in that order); the engine passes `limit: 1` to ask whether a directory exists.
+   * Whether `error` is a MemoryBackendError (with `code`, if given), made by any copy of this
+   * package.
    */
-  list(prefix: string, limit?: number): Promise<FileEntry[]>;
-
-  /**
-   * Stores a new file only if `path` does not exist; returns its version, which must differ
-   * from every version `path` had before (a path deleted and created again must not get an
-   * old version back, or a writer holding that version could overwrite the new file).
-   * Throws `EXISTS` if it does, `TOO_LARGE` if `content` is over the limit; with
-   * {@link enforcesTree}, also `IS_DIRECTORY` or `UNDER_FILE`.
-   */
-  create(path: string, content: string): Promise<MemoryVersion>;
-
-  /**
-   * Compare-and-set: replaces the text of `path` only if its version is `expectedVersion`;
-   * returns the new version, which must differ from every version the file had before.
-   * Throws `VERSION_CONFLICT` if the version differs, `NOT_FOUND` if the file does not exist,
-   * `TOO_LARGE` if `content` is over the limit. The three are distinguishable on purpose:
-   * the engine retries a conflict and reports a missing file.
-   */
-  update(path: string, content: string, expectedVersion: MemoryVersion): Promise<MemoryVersion>;
-
-  /**
-   * Deletes one file, if given only when it is at `expectedVersion`.
-   * Throws `NOT_FOUND` if it does not exist, `VERSION_CONFLICT` if the version differs.
-   */
-  delete(path: string, expectedVersion?: MemoryVersion): Promise<void>;
-
-  /**
-   * Optional, atomic: deletes every file whose key starts with `prefix` in one step and
-   * returns how many there were (0 is not an error). Without it the engine lists and
-   * deletes file by file.
-   */
-  deletePrefix?(prefix: string): Promise<number>;
-
-  /**
-   * Optional, atomic: renames one file, keeping its text. Throws `NOT_FOUND` if `from` does
-   * not exist (or, with `expectedVersion`, `VERSION_CONFLICT` if it is not at that version),
-   * `EXISTS` if `to` exists. The moved file gets a new version (never one `to` had before).
-   * Without it the engine copies, then deletes the original.
-   */
-  move?(from: string, to: string, expectedVersion?: MemoryVersion): Promise<void>;
-
-  /**
-   * Optional, atomic: renames every file whose key starts with `fromPrefix` to `toPrefix`
-   * followed by the rest of its key, in one step; returns how many were moved. Throws
-   * `NOT_FOUND` if no key starts with `fromPrefix`, `EXISTS` if any destination exists;
-   * either way nothing changes. The engine never passes a `toPrefix` that starts with
-   * `fromPrefix`. Without it the engine copies every file, then deletes the originals.
-   */
-  movePrefix?(fromPrefix: string, toPrefix: string): Promise<number>;
-
-  /**
-   * Optional: true when the backend keeps the tree of files well formed by itself, in the
-   * same atomic step as the write: `create` refuses a path that has files under it
-   * (`IS_DIRECTORY`) or that lies under a file (`UNDER_FILE`, with `file`: the shortest such
-   * ancestor below `/memories`), after `EXISTS`. Two writers racing to create `/memories/a`
-   * and `/memories/a/b.md` then cannot both succeed, and the engine skips its own checks
-   * before a create (one round trip instead of two to a remote backend).
-   */
-  readonly enforcesTree?: boolean;
-
-  /**
-   * Optional, atomic: deletes the file `path` (if any) and every file under `path/` in one
-   * step, and returns how many there were. Throws `NOT_FOUND` if there were none. The
-   * engine's `delete` is then one call.
-   */
-  deleteTree?(path: string): Promise<number>;
-
-  /**
-   * Optional, atomic: renames the file `from` (if any) to `to`, and every file under `from/`
-   * to the same place under `to/`, in one step; returns how many were moved. The first
-   * failing check, in this order, decides the refusal, and nothing changes:
-   *
-   * 1. `NOT_FOUND`: neither `from` nor any file under `from/` exists;
-   * 2. `EXISTS`: `to` is `from`;
-   * 3. `INTO_ITSELF`: some file lies under `from/` and `to` starts with `from/`;
-   * 4. `EXISTS`: `to` exists, or some file lies under `to/`;
-   * 5. `UNDER_FILE` (with `file`): a proper ancestor of `to` below `/memories` is a file
-   *    (the shortest one is named);
-   * 6. `INVALID_KEY` (with `key`): a new path is not a valid memory path (the first, in code
-   *    point order, is named).
-   *
-   * Moved files get new versions. The engine's `rename` is then one call.
-   */
-  moveTree?(from: string, to: string): Promise<number>;
-
-  /**
-   * Optional: the largest text the backend stores, in UTF-8 bytes (hms-mcp's
-   * `max_text_bytes`). The engine checks every write against the smaller of this and its own
-   * `maxFileBytes` before anything is stored.
-   */
-  readonly maxFileBytes?: number;
+  static override isInstance(
+    error: unknown,
+    code?: MemoryBackendErrorCode,
+  ): error is MemoryBackendError {
+    return (
+      hasBrand(error, BRAND) && (code === undefined || (error as MemoryBackendError).code === code)
+    );
+  }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { commandName, describeValue, firstUnpairedSurrogate, isInteger } from "./commands.js";
+import { describeValue, firstUnpairedSurrogate, isInteger, parseCommand } from "./commands.js";
 import { MemoryToolError } from "./errors.js";
 
 describe("command input checks", () => {
@@ -38,7 +38,7 @@ describe("command input checks", () => {
 
   it("shows an unknown command name safely", () => {
     try {
-      commandName({ command: "x\u001b[2J" });
+      parseCommand({ command: "x\u001b[2J" });
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(MemoryToolError);
@@ -46,5 +46,39 @@ describe("command input checks", () => {
         "Unknown memory command `x<U+001B>[2J`. Use one of: view, create, str_replace, insert, delete, rename.",
       );
     }
+  });
+});
+
+describe("parseCommand", () => {
+  it("returns a typed command with every field checked and renamed", () => {
+    expect(
+      parseCommand({ command: "str_replace", path: "/memories/a.md", old_str: "x", new_str: null }),
+    ).toEqual({ command: "str_replace", path: "/memories/a.md", oldStr: "x", newStr: "" });
+    expect(parseCommand({ command: "view", path: "/memories", view_range: [2, -1] })).toEqual({
+      command: "view",
+      path: "/memories",
+      viewRange: [2, -1],
+    });
+    expect(
+      parseCommand({ command: "rename", old_path: "/memories/a", new_path: "/memories/b" }),
+    ).toEqual({ command: "rename", oldPath: "/memories/a", newPath: "/memories/b" });
+  });
+
+  it("reports the first problem in the order the fields are documented", () => {
+    // Both the path and old_str are wrong: the path is named.
+    expect(() =>
+      parseCommand({ command: "str_replace", path: "memories/a", old_str: "" }),
+    ).toThrowError(/memories\/a/);
+    // A valid path, an empty old_str: refused while parsing, before any storage is touched.
+    expect(() =>
+      parseCommand({ command: "str_replace", path: "/memories/a", old_str: "" }),
+    ).toThrowError(/Invalid `old_str` parameter: it is empty/);
+  });
+
+  it("refuses a non-object and an unknown command", () => {
+    expect(() => parseCommand("view")).toThrowError(
+      'Invalid memory command: expected an object with a "command" field, got a string.',
+    );
+    expect(() => parseCommand({ command: 3 })).toThrowError(/must be one of/);
   });
 });

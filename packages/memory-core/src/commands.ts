@@ -1,5 +1,6 @@
 import { checkMemoryPath, displayPath } from "@hms/memory-paths";
 import { MemoryToolError } from "./errors.js";
+import { messages } from "./messages.js";
 
 // The command shapes of the Anthropic memory tool (`memory_20250818`), written here so this
 // package does not depend on @anthropic-ai/sdk. Each is structurally compatible with the
@@ -96,7 +97,7 @@ export function describeValue(value: unknown): string {
 }
 
 /** The command name of `input`, checked. */
-export function commandName(input: unknown): MemoryCommandName {
+function commandName(input: unknown): MemoryCommandName {
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
     throw new MemoryToolError(
       "invalid_command",
@@ -138,7 +139,7 @@ function wrongType(name: string, expected: string, value: unknown): MemoryToolEr
 }
 
 /** A path parameter: present, a string, and a valid memory path. */
-export function pathParameter(input: object, command: string, name: string): string {
+function pathParameter(input: object, command: string, name: string): string {
   const value = field(input, name);
   if (value === undefined) throw missing(command, name);
   if (typeof value !== "string") throw wrongType(name, "a string", value);
@@ -153,7 +154,7 @@ export function pathParameter(input: object, command: string, name: string): str
 }
 
 /** A text parameter: present (unless `optional`), a string, and valid Unicode. */
-export function textParameter(
+function textParameter(
   input: object,
   command: string,
   name: string,
@@ -181,7 +182,7 @@ export function textParameter(
  * An integer parameter. Integers are numbers with no fractional part and a magnitude of at
  * most 2^53 - 1 (so every port prints them the same way); JSON `3.0` counts as 3.
  */
-export function integerParameter(input: object, command: string, name: string): number {
+function integerParameter(input: object, command: string, name: string): number {
   const value = field(input, name);
   if (value === undefined) throw missing(command, name);
   if (!isInteger(value)) throw wrongType(name, "an integer", value);
@@ -194,7 +195,7 @@ export function isInteger(value: unknown): value is number {
 }
 
 /** `view_range`: absent/null, or exactly two integers. Range against the file is checked later. */
-export function viewRangeParameter(input: object): [number, number] | undefined {
+function viewRangeParameter(input: object): [number, number] | undefined {
   const value = field(input, "view_range");
   if (value === undefined || value === null) return undefined;
   const expected = "[start, end] or [start, -1] (two integers)";
@@ -234,4 +235,117 @@ export function firstUnpairedSurrogate(text: string): number | null {
     return unit;
   }
   return null;
+}
+
+// ---------------------------------------------------------------------------------------
+// Parsing: a raw command (as Claude sent it) checked in full, once, into a typed command.
+// Fields are checked in the order the tool documents them, so the first problem is reported.
+
+/** A `view` command, checked. */
+export interface ViewCommand {
+  readonly command: "view";
+  readonly path: string;
+  /** `[start, end]` as given; checked against the file when it is read. */
+  readonly viewRange: readonly [number, number] | undefined;
+}
+
+/** A `create` command, checked. */
+export interface CreateCommand {
+  readonly command: "create";
+  readonly path: string;
+  readonly fileText: string;
+}
+
+/** A `str_replace` command, checked (`oldStr` is not empty; `newStr` "" when omitted). */
+export interface StrReplaceCommand {
+  readonly command: "str_replace";
+  readonly path: string;
+  readonly oldStr: string;
+  readonly newStr: string;
+}
+
+/** An `insert` command, checked (`insertLine` is an integer; its range is checked later). */
+export interface InsertCommand {
+  readonly command: "insert";
+  readonly path: string;
+  readonly insertLine: number;
+  readonly insertText: string;
+}
+
+/** A `delete` command, checked. */
+export interface DeleteCommand {
+  readonly command: "delete";
+  readonly path: string;
+}
+
+/** A `rename` command, checked. */
+export interface RenameCommand {
+  readonly command: "rename";
+  readonly oldPath: string;
+  readonly newPath: string;
+}
+
+/** A memory command whose every field has been checked: what the engine's handlers take. */
+export type ParsedCommand =
+  | ViewCommand
+  | CreateCommand
+  | StrReplaceCommand
+  | InsertCommand
+  | DeleteCommand
+  | RenameCommand;
+
+const parsers: { readonly [N in MemoryCommandName]: (input: object) => ParsedCommand } = {
+  view: (input) => ({
+    command: "view",
+    path: pathParameter(input, "view", "path"),
+    viewRange: viewRangeParameter(input),
+  }),
+  create: (input) => ({
+    command: "create",
+    path: pathParameter(input, "create", "path"),
+    fileText: textParameter(input, "create", "file_text") as string,
+  }),
+  str_replace: (input) => {
+    const path = pathParameter(input, "str_replace", "path");
+    const oldStr = textParameter(input, "str_replace", "old_str") as string;
+    const newStr = textParameter(input, "str_replace", "new_str", true) ?? "";
+    if (oldStr === "") throw new MemoryToolError("invalid_argument", messages.emptyOldStr(path));
+    return { command: "str_replace", path, oldStr, newStr };
+  },
+  insert: (input) => ({
+    command: "insert",
+    path: pathParameter(input, "insert", "path"),
+    insertLine: integerParameter(input, "insert", "insert_line"),
+    insertText: textParameter(input, "insert", "insert_text") as string,
+  }),
+  delete: (input) => ({ command: "delete", path: pathParameter(input, "delete", "path") }),
+  rename: (input) => ({
+    command: "rename",
+    oldPath: pathParameter(input, "rename", "old_path"),
+    newPath: pathParameter(input, "rename", "new_path"),
+  }),
+};
+
+/**
+ * Checks a raw command in full and returns it typed: its `command` names one of the six
+ * commands and every field is present, of the right type and valid (paths by
+ * `@hms/memory-paths`, texts as Unicode). Throws the {@link MemoryToolError} of the first
+ * problem, before any storage is touched.
+ */
+export function parseCommand(input: unknown): ParsedCommand {
+  return parsers[commandName(input)](input as object);
+}
+
+/**
+ * Checks `input` as a `name` command, whatever its own `command` field says (the SDK's
+ * per-command handlers have already dispatched on it). Throws like {@link parseCommand}.
+ */
+export function parseCommandAs<N extends MemoryCommandName>(
+  name: N,
+  input: unknown,
+): Extract<ParsedCommand, { command: N }> {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) {
+    commandName(input); // throws the invalid_command error
+  }
+  return parsers[name](input as object) as Extract<ParsedCommand, { command: N }>;
 }

@@ -1,23 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { type MemoryBackend, MemoryBackendError } from "./backend.js";
+import { type MemoryBackend, MemoryBackendError, type TreeOperations } from "./backend.js";
 import { runBackendConformance } from "./conformance.js";
 import { InMemoryBackend } from "./in-memory-backend.js";
 
 runBackendConformance(
-  { name: "in-memory", makeBackend: () => new InMemoryBackend() },
+  { name: "in-memory", makeBackend: () => new InMemoryBackend(), tree: true },
   { describe, it },
 );
 runBackendConformance(
   {
-    name: "in-memory with only the older atomic operations",
-    makeBackend: () => new InMemoryBackend({ treeOperations: false }),
-  },
-  { describe, it },
-);
-runBackendConformance(
-  {
-    name: "in-memory without atomic operations",
-    makeBackend: () => new InMemoryBackend({ atomicOperations: false }),
+    name: "in-memory without the tree capability",
+    makeBackend: () => new InMemoryBackend({ tree: false }),
+    tree: false,
   },
   { describe, it },
 );
@@ -25,6 +19,7 @@ runBackendConformance(
   {
     name: "in-memory with a 64-byte limit",
     makeBackend: () => new InMemoryBackend({ maxFileBytes: 64 }),
+    tree: true,
   },
   { describe, it },
 );
@@ -35,7 +30,7 @@ describe("the conformance suite itself", () => {
   async function failuresOf(makeBackend: () => MemoryBackend): Promise<string[]> {
     const tests: Array<[string, () => Promise<void>]> = [];
     runBackendConformance(
-      { makeBackend },
+      { makeBackend, tree: true },
       { describe: (_name, body) => body(), it: (name, body) => void tests.push([name, body]) },
     );
     const failed: string[] = [];
@@ -77,7 +72,7 @@ describe("the conformance suite itself", () => {
   it("catches a backend that starts a re-created file's versions over", async () => {
     const failed = await failuresOf(() => {
       // Versions counted per file from 1, forgotten on delete: the ABA hazard.
-      const backend = new InMemoryBackend({ atomicOperations: false });
+      const backend = new InMemoryBackend({ tree: false });
       const versions = new Map<string, number>();
       const inner = new Map<string, number | string>();
       backend.create = async (path, content) => {
@@ -116,17 +111,20 @@ describe("the conformance suite itself", () => {
   it("catches a tree move that checks the destination before the move into itself", async () => {
     const failed = await failuresOf(() => {
       const backend = new InMemoryBackend();
-      const moveTree = backend.moveTree?.bind(backend);
-      backend.moveTree = async (from, to) => {
-        if ((await backend.list(`${to}/`, 1)).length > 0) {
-          throw new MemoryBackendError("EXISTS", from);
-        }
-        return (moveTree as NonNullable<typeof moveTree>)(from, to);
+      const tree = backend.tree as TreeOperations;
+      const hasty: TreeOperations = {
+        deleteTree: tree.deleteTree,
+        async moveTree(from, to) {
+          if ((await backend.list(`${to}/`, 1)).length > 0) {
+            throw new MemoryBackendError("EXISTS", from);
+          }
+          return tree.moveTree(from, to);
+        },
       };
-      return backend;
+      return Object.assign(backend, { tree: hasty });
     });
     expect(failed).toEqual([
-      "moveTree, if offered, refuses in the contract's order, naming the file or the key",
+      "moveTree refuses in the contract's order, naming the file or the key",
     ]);
   });
 
@@ -134,18 +132,14 @@ describe("the conformance suite itself", () => {
     const failed = await failuresOf(() => {
       const backend = new InMemoryBackend();
       // Claims the tree rule, but its create does not make the checks.
-      const plain = new InMemoryBackend({ treeOperations: false });
+      const plain = new InMemoryBackend({ tree: false });
       backend.create = plain.create.bind(plain);
       backend.read = plain.read.bind(plain);
       backend.list = plain.list.bind(plain);
       return backend;
     });
-    expect(failed).toContain(
-      "create, if the backend enforces the tree, refuses a directory and a path under a file",
-    );
-    expect(failed).toContain(
-      "create, if the backend enforces the tree, never lets a file and a directory of one name both in",
-    );
+    expect(failed).toContain("create refuses a directory and a path under a file");
+    expect(failed).toContain("create never lets a file and a directory of one name both in");
   });
 
   it("catches a backend that reports a missing file as a version conflict", async () => {
@@ -162,5 +156,17 @@ describe("the conformance suite itself", () => {
       return backend;
     });
     expect(failed).toEqual(["update of a missing file fails with NOT_FOUND, not VERSION_CONFLICT"]);
+  });
+});
+
+describe("a factory that says tree but makes backends without it", () => {
+  it("fails the declaration test", async () => {
+    const tests: Array<[string, () => Promise<void>]> = [];
+    runBackendConformance(
+      { makeBackend: () => new InMemoryBackend({ tree: false }), tree: true },
+      { describe: (_name, body) => body(), it: (name, body) => void tests.push([name, body]) },
+    );
+    const declaration = tests.find(([name]) => name === "declares the tree capability: true");
+    await expect(declaration?.[1]()).rejects.toThrow("whether the backend declares tree");
   });
 });

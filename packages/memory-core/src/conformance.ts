@@ -1,8 +1,8 @@
 import {
-  isMemoryBackendError,
   type MemoryBackend,
-  type MemoryBackendError,
+  MemoryBackendError,
   type MemoryBackendErrorCode,
+  type TreeOperations,
 } from "./backend.js";
 
 /**
@@ -22,14 +22,19 @@ export interface BackendFactory {
   disposeBackend?: (backend: MemoryBackend) => void | Promise<void>;
   /** Shown in the suite's name. */
   name?: string;
+  /**
+   * Whether the backends declare the tree capability ({@link MemoryBackend.tree}). The suite
+   * checks that they do as said, and runs the tree tests only on backends that do.
+   */
+  tree: boolean;
 }
 
 /**
  * Registers tests that check a {@link MemoryBackend} keeps the contract the engine relies
  * on: reads, creates, compare-and-set updates and deletes with distinguishable refusals,
  * recursive listing in code point order with UTF-8 sizes, exact text round trips, the size
- * limit (if the backend declares one), the optional atomic operations (if it offers them)
- * and races between concurrent writers. The assertions are self-contained, so the suite
+ * limit (if the backend declares one), the tree capability (when the factory says the
+ * backends have it) and races between concurrent writers. The assertions are self-contained, so the suite
  * runs under any framework.
  */
 export function runBackendConformance(factory: BackendFactory, t: TestApi): void {
@@ -217,7 +222,7 @@ export function runBackendConformance(factory: BackendFactory, t: TestApi): void
       equal(won.length, 1, "successful creates");
       for (const r of results) {
         if (r.status === "rejected")
-          check(isMemoryBackendError(r.reason, "EXISTS"), "losers get EXISTS");
+          check(MemoryBackendError.isInstance(r.reason, "EXISTS"), "losers get EXISTS");
       }
     });
 
@@ -231,218 +236,211 @@ export function runBackendConformance(factory: BackendFactory, t: TestApi): void
       equal((await b.read("/memories/race.md"))?.content, `writer ${winners[0]}`, "winner's text");
       for (const r of results) {
         if (r.status === "rejected") {
-          check(isMemoryBackendError(r.reason, "VERSION_CONFLICT"), "losers get VERSION_CONFLICT");
-        }
-      }
-    });
-
-    test("deletePrefix, if offered, deletes everything under the prefix only", async (b) => {
-      if (!b.deletePrefix) return;
-      for (const p of ["/memories/d/a", "/memories/d/e/f", "/memories/dd", "/memories/x"]) {
-        await b.create(p, p);
-      }
-      equal(await b.deletePrefix("/memories/d/"), 2, "count deleted");
-      equal(
-        (await b.list("/memories/")).map((e) => e.path),
-        ["/memories/dd", "/memories/x"],
-        "left",
-      );
-      equal(await b.deletePrefix("/memories/none/"), 0, "count for an empty prefix");
-    });
-
-    test("move, if offered, renames one file and refuses missing sources and taken targets", async (b) => {
-      if (!b.move) return;
-      await b.create("/memories/a.md", "text a");
-      await b.create("/memories/b.md", "text b");
-      await b.move("/memories/a.md", "/memories/dir/c.md");
-      equal(await b.read("/memories/a.md"), null, "source after move");
-      equal((await b.read("/memories/dir/c.md"))?.content, "text a", "target after move");
-      await rejectsWith(b.move("/memories/a.md", "/memories/z.md"), "NOT_FOUND", "missing source");
-      await rejectsWith(b.move("/memories/b.md", "/memories/dir/c.md"), "EXISTS", "taken target");
-      equal((await b.read("/memories/b.md"))?.content, "text b", "source after refused move");
-      equal((await b.read("/memories/dir/c.md"))?.content, "text a", "target after refused move");
-      const moved = await b.read("/memories/dir/c.md");
-      check(moved !== null, "the moved file is readable");
-      await b.update("/memories/dir/c.md", "edited", moved.version);
-      equal((await b.read("/memories/dir/c.md"))?.content, "edited", "a moved file is editable");
-    });
-
-    test("a move, if offered, gives a new version: moving back does not revive the old one", async (b) => {
-      if (!b.moveTree && !b.move) return;
-      const move = async (from: string, to: string) => {
-        if (b.moveTree) await b.moveTree(from, to);
-        else await b.move?.(from, to);
-      };
-      const first = await b.create("/memories/a.md", "text");
-      await move("/memories/a.md", "/memories/b.md");
-      await move("/memories/b.md", "/memories/a.md");
-      await rejectsWith(
-        b.update("/memories/a.md", "stale write", first),
-        "VERSION_CONFLICT",
-        "update with the version from before two moves",
-      );
-      equal((await b.read("/memories/a.md"))?.content, "text", "content after a stale write");
-    });
-
-    test("movePrefix, if offered, moves a whole directory or nothing", async (b) => {
-      if (!b.movePrefix) return;
-      for (const p of ["/memories/s/a", "/memories/s/b/c", "/memories/s2", "/memories/t/b/c"]) {
-        await b.create(p, p);
-      }
-      await rejectsWith(b.movePrefix("/memories/s/", "/memories/t/"), "EXISTS", "taken target");
-      equal(
-        (await b.list("/memories/")).map((e) => e.path),
-        ["/memories/s/a", "/memories/s/b/c", "/memories/s2", "/memories/t/b/c"],
-        "nothing moved by a refused movePrefix",
-      );
-      equal(await b.movePrefix("/memories/s/", "/memories/u/v/"), 2, "count moved");
-      equal(
-        (await b.list("/memories/")).map((e) => e.path),
-        ["/memories/s2", "/memories/t/b/c", "/memories/u/v/a", "/memories/u/v/b/c"],
-        "after movePrefix",
-      );
-      equal((await b.read("/memories/u/v/b/c"))?.content, "/memories/s/b/c", "moved text");
-      await rejectsWith(b.movePrefix("/memories/s/", "/memories/w/"), "NOT_FOUND", "empty source");
-    });
-
-    test("create, if the backend enforces the tree, refuses a directory and a path under a file", async (b) => {
-      if (!b.enforcesTree) return;
-      await b.create("/memories/d/x.md", "x");
-      await b.create("/memories/f.md", "f");
-      const directory = await rejectsWith(
-        b.create("/memories/d", "d"),
-        "IS_DIRECTORY",
-        "create of a directory's path",
-      );
-      equal(directory.path, "/memories/d", "IS_DIRECTORY path");
-      const underFile = await rejectsWith(
-        b.create("/memories/f.md/g/h.md", "h"),
-        "UNDER_FILE",
-        "create under a file",
-      );
-      equal(underFile.path, "/memories/f.md/g/h.md", "UNDER_FILE path");
-      equal(underFile.file, "/memories/f.md", "UNDER_FILE file");
-      await rejectsWith(b.create("/memories/f.md", "again"), "EXISTS", "create of a file's path");
-      equal(
-        (await b.list("/memories/")).map((e) => e.path),
-        ["/memories/d/x.md", "/memories/f.md"],
-        "nothing stored by refused creates",
-      );
-      await b.create("/memories/d.md", "a sibling whose name only starts like the directory");
-      await b.create("/memories/f.md2/x", "under a name that only starts like the file");
-    });
-
-    test("create, if the backend enforces the tree, never lets a file and a directory of one name both in", async (b) => {
-      if (!b.enforcesTree) return;
-      for (let round = 0; round < 8; round++) {
-        const base = `/memories/race${round}`;
-        const [file, under] = await Promise.allSettled([
-          b.create(base, "file"),
-          b.create(`${base}/b.md`, "under"),
-        ]);
-        const won = [file, under].filter((r) => r.status === "fulfilled").length;
-        equal(won, 1, `round ${round}: creates of ${base} and ${base}/b.md that succeeded`);
-        if (file.status === "rejected") {
           check(
-            isMemoryBackendError(file.reason, "IS_DIRECTORY"),
-            "the file's create: IS_DIRECTORY",
+            MemoryBackendError.isInstance(r.reason, "VERSION_CONFLICT"),
+            "losers get VERSION_CONFLICT",
           );
         }
-        if (under.status === "rejected") {
-          check(isMemoryBackendError(under.reason, "UNDER_FILE"), "the nested create: UNDER_FILE");
-        }
       }
     });
 
-    test("deleteTree, if offered, deletes a file or a directory and everything under it", async (b) => {
-      if (!b.deleteTree) return;
-      const paths = ["/memories/d/a", "/memories/d/e/f", "/memories/dd", "/memories/f.md"];
-      for (const p of paths) await b.create(p, p);
-      equal(await b.deleteTree("/memories/d"), 2, "count deleted for a directory");
-      equal(await b.deleteTree("/memories/f.md"), 1, "count deleted for a file");
-      equal(
-        (await b.list("/memories/")).map((e) => e.path),
-        ["/memories/dd"],
-        "left after the tree deletes",
-      );
-      await rejectsWith(b.deleteTree("/memories/d"), "NOT_FOUND", "tree delete of nothing");
-      await rejectsWith(
-        b.deleteTree("/memories/d"),
-        "NOT_FOUND",
-        "tree delete of a name that only prefixes another (/memories/dd)",
-      );
-      equal((await b.read("/memories/dd"))?.content, "/memories/dd", "the prefixed file is kept");
-    });
-
-    test("moveTree, if offered, moves a file or a directory and everything under it", async (b) => {
-      if (!b.moveTree) return;
-      for (const p of ["/memories/s/a", "/memories/s/b/c", "/memories/s2", "/memories/f.md"]) {
-        await b.create(p, p);
-      }
-      const before = await b.read("/memories/s/b/c");
-      equal(await b.moveTree("/memories/s", "/memories/u/v"), 2, "count moved (directory)");
-      equal(await b.moveTree("/memories/f.md", "/memories/u/g.md"), 1, "count moved (file)");
-      equal(
-        (await b.list("/memories/")).map((e) => e.path),
-        ["/memories/s2", "/memories/u/g.md", "/memories/u/v/a", "/memories/u/v/b/c"],
-        "after the tree moves",
-      );
-      const after = await b.read("/memories/u/v/b/c");
-      equal(after?.content, "/memories/s/b/c", "moved text");
-      check(after?.version !== before?.version, "a moved file gets a new version");
-      await b.update("/memories/u/v/b/c", "edited", after?.version ?? 0);
-      equal((await b.read("/memories/u/v/b/c"))?.content, "edited", "a moved file is editable");
-    });
-
-    test("moveTree, if offered, refuses in the contract's order, naming the file or the key", async (b) => {
-      if (!b.moveTree) return;
-      const files = [
-        "/memories/d/a.md",
-        "/memories/d/sub/\uff61", // first in code point order, second in UTF-16 order
-        "/memories/d/sub/😀",
-        "/memories/e/x.md",
-        "/memories/f.md",
-        "/memories/g.md",
-      ];
-      for (const p of files) await b.create(p, p);
-      const move = (from: string, to: string) => b.moveTree?.(from, to) ?? Promise.resolve(0);
-      // 1. nothing to move comes first, even onto itself
-      await rejectsWith(move("/memories/none", "/memories/none"), "NOT_FOUND", "missing source");
-      await rejectsWith(move("/memories/d/a", "/memories/z"), "NOT_FOUND", "a name prefix only");
-      // 2. onto itself
-      await rejectsWith(move("/memories/f.md", "/memories/f.md"), "EXISTS", "a file onto itself");
-      await rejectsWith(move("/memories/d", "/memories/d"), "EXISTS", "a directory onto itself");
-      // 3. a directory into itself, before the destination's existence
-      await rejectsWith(move("/memories/d", "/memories/d/sub"), "INTO_ITSELF", "into itself");
-      await rejectsWith(move("/memories/d", "/memories/d/new"), "INTO_ITSELF", "into itself");
-      // 4. the destination exists, as a file or as a directory
-      await rejectsWith(move("/memories/d", "/memories/f.md"), "EXISTS", "onto a file");
-      await rejectsWith(move("/memories/g.md", "/memories/e"), "EXISTS", "onto a directory");
-      // 5. the destination lies under a file (a file under itself included)
-      const under = await rejectsWith(
-        move("/memories/d", "/memories/f.md/x/y"),
-        "UNDER_FILE",
-        "under a file",
-      );
-      equal(under.file, "/memories/f.md", "the file named by UNDER_FILE");
-      const itself = await rejectsWith(
-        move("/memories/g.md", "/memories/g.md/h.md"),
-        "UNDER_FILE",
-        "a file under itself",
-      );
-      equal(itself.file, "/memories/g.md", "the file named for a file moved under itself");
-      // 6. a new path breaks a path rule: 16 levels is the most, so the files two levels
-      // below d break it at a destination 15 levels deep; the first in code point order is named
-      const deep = `/memories/${Array.from({ length: 15 }, (_, i) => `l${i}`).join("/")}`;
-      const invalid = await rejectsWith(move("/memories/d", deep), "INVALID_KEY", "too deep");
-      equal(invalid.key, `${deep}/sub/\uff61`, "the first invalid new key");
-      equal(
-        (await b.list("/memories/")).map((e) => e.path),
-        files,
-        "nothing changed by refused tree moves",
-      );
+    test(`declares the tree capability: ${factory.tree}`, async (b) => {
+      equal(b.tree !== undefined, factory.tree, "whether the backend declares tree");
     });
   });
+
+  if (!factory.tree) return;
+  const treeTest = (
+    name: string,
+    body: (b: MemoryBackend, tree: TreeOperations) => Promise<void>,
+  ) =>
+    test(name, async (b) => {
+      check(b.tree !== undefined, "the backend declares tree");
+      await body(b, b.tree);
+    });
+
+  t.describe(
+    `MemoryBackend conformance, tree capability${factory.name ? `: ${factory.name}` : ""}`,
+    () => {
+      treeTest(
+        "a tree move gives a new version: moving back does not revive the old one",
+        async (b, tree) => {
+          const move = (from: string, to: string) => tree.moveTree(from, to);
+          const first = await b.create("/memories/a.md", "text");
+          await move("/memories/a.md", "/memories/b.md");
+          await move("/memories/b.md", "/memories/a.md");
+          await rejectsWith(
+            b.update("/memories/a.md", "stale write", first),
+            "VERSION_CONFLICT",
+            "update with the version from before two moves",
+          );
+          equal((await b.read("/memories/a.md"))?.content, "text", "content after a stale write");
+        },
+      );
+
+      treeTest("create refuses a directory and a path under a file", async (b) => {
+        await b.create("/memories/d/x.md", "x");
+        await b.create("/memories/f.md", "f");
+        const directory = await rejectsWith(
+          b.create("/memories/d", "d"),
+          "IS_DIRECTORY",
+          "create of a directory's path",
+        );
+        equal(directory.path, "/memories/d", "IS_DIRECTORY path");
+        const underFile = await rejectsWith(
+          b.create("/memories/f.md/g/h.md", "h"),
+          "UNDER_FILE",
+          "create under a file",
+        );
+        equal(underFile.path, "/memories/f.md/g/h.md", "UNDER_FILE path");
+        equal(underFile.file, "/memories/f.md", "UNDER_FILE file");
+        await rejectsWith(b.create("/memories/f.md", "again"), "EXISTS", "create of a file's path");
+        equal(
+          (await b.list("/memories/")).map((e) => e.path),
+          ["/memories/d/x.md", "/memories/f.md"],
+          "nothing stored by refused creates",
+        );
+        await b.create("/memories/d.md", "a sibling whose name only starts like the directory");
+        await b.create("/memories/f.md2/x", "under a name that only starts like the file");
+      });
+
+      treeTest("create never lets a file and a directory of one name both in", async (b) => {
+        for (let round = 0; round < 8; round++) {
+          const base = `/memories/race${round}`;
+          const [file, under] = await Promise.allSettled([
+            b.create(base, "file"),
+            b.create(`${base}/b.md`, "under"),
+          ]);
+          const won = [file, under].filter((r) => r.status === "fulfilled").length;
+          equal(won, 1, `round ${round}: creates of ${base} and ${base}/b.md that succeeded`);
+          if (file.status === "rejected") {
+            check(
+              MemoryBackendError.isInstance(file.reason, "IS_DIRECTORY"),
+              "the file's create: IS_DIRECTORY",
+            );
+          }
+          if (under.status === "rejected") {
+            check(
+              MemoryBackendError.isInstance(under.reason, "UNDER_FILE"),
+              "the nested create: UNDER_FILE",
+            );
+          }
+        }
+      });
+
+      treeTest(
+        "deleteTree deletes a file or a directory and everything under it",
+        async (b, tree) => {
+          const paths = ["/memories/d/a", "/memories/d/e/f", "/memories/dd", "/memories/f.md"];
+          for (const p of paths) await b.create(p, p);
+          equal(await tree.deleteTree("/memories/d"), 2, "count deleted for a directory");
+          equal(await tree.deleteTree("/memories/f.md"), 1, "count deleted for a file");
+          equal(
+            (await b.list("/memories/")).map((e) => e.path),
+            ["/memories/dd"],
+            "left after the tree deletes",
+          );
+          await rejectsWith(tree.deleteTree("/memories/d"), "NOT_FOUND", "tree delete of nothing");
+          await rejectsWith(
+            tree.deleteTree("/memories/d"),
+            "NOT_FOUND",
+            "tree delete of a name that only prefixes another (/memories/dd)",
+          );
+          equal(
+            (await b.read("/memories/dd"))?.content,
+            "/memories/dd",
+            "the prefixed file is kept",
+          );
+        },
+      );
+
+      treeTest("moveTree moves a file or a directory and everything under it", async (b, tree) => {
+        for (const p of ["/memories/s/a", "/memories/s/b/c", "/memories/s2", "/memories/f.md"]) {
+          await b.create(p, p);
+        }
+        const before = await b.read("/memories/s/b/c");
+        equal(await tree.moveTree("/memories/s", "/memories/u/v"), 2, "count moved (directory)");
+        equal(await tree.moveTree("/memories/f.md", "/memories/u/g.md"), 1, "count moved (file)");
+        equal(
+          (await b.list("/memories/")).map((e) => e.path),
+          ["/memories/s2", "/memories/u/g.md", "/memories/u/v/a", "/memories/u/v/b/c"],
+          "after the tree moves",
+        );
+        const after = await b.read("/memories/u/v/b/c");
+        equal(after?.content, "/memories/s/b/c", "moved text");
+        check(after?.version !== before?.version, "a moved file gets a new version");
+        await b.update("/memories/u/v/b/c", "edited", after?.version ?? 0);
+        equal((await b.read("/memories/u/v/b/c"))?.content, "edited", "a moved file is editable");
+      });
+
+      treeTest(
+        "moveTree refuses in the contract's order, naming the file or the key",
+        async (b, tree) => {
+          const files = [
+            "/memories/d/a.md",
+            "/memories/d/sub/\uff61", // first in code point order, second in UTF-16 order
+            "/memories/d/sub/😀",
+            "/memories/e/x.md",
+            "/memories/f.md",
+            "/memories/g.md",
+          ];
+          for (const p of files) await b.create(p, p);
+          const move = (from: string, to: string) => tree.moveTree(from, to);
+          // 1. nothing to move comes first, even onto itself
+          await rejectsWith(
+            move("/memories/none", "/memories/none"),
+            "NOT_FOUND",
+            "missing source",
+          );
+          await rejectsWith(
+            move("/memories/d/a", "/memories/z"),
+            "NOT_FOUND",
+            "a name prefix only",
+          );
+          // 2. onto itself
+          await rejectsWith(
+            move("/memories/f.md", "/memories/f.md"),
+            "EXISTS",
+            "a file onto itself",
+          );
+          await rejectsWith(
+            move("/memories/d", "/memories/d"),
+            "EXISTS",
+            "a directory onto itself",
+          );
+          // 3. a directory into itself, before the destination's existence
+          await rejectsWith(move("/memories/d", "/memories/d/sub"), "INTO_ITSELF", "into itself");
+          await rejectsWith(move("/memories/d", "/memories/d/new"), "INTO_ITSELF", "into itself");
+          // 4. the destination exists, as a file or as a directory
+          await rejectsWith(move("/memories/d", "/memories/f.md"), "EXISTS", "onto a file");
+          await rejectsWith(move("/memories/g.md", "/memories/e"), "EXISTS", "onto a directory");
+          // 5. the destination lies under a file (a file under itself included)
+          const under = await rejectsWith(
+            move("/memories/d", "/memories/f.md/x/y"),
+            "UNDER_FILE",
+            "under a file",
+          );
+          equal(under.file, "/memories/f.md", "the file named by UNDER_FILE");
+          const itself = await rejectsWith(
+            move("/memories/g.md", "/memories/g.md/h.md"),
+            "UNDER_FILE",
+            "a file under itself",
+          );
+          equal(itself.file, "/memories/g.md", "the file named for a file moved under itself");
+          // 6. a new path breaks a path rule: 16 levels is the most, so the files two levels
+          // below d break it at a destination 15 levels deep; the first in code point order is named
+          const deep = `/memories/${Array.from({ length: 15 }, (_, i) => `l${i}`).join("/")}`;
+          const invalid = await rejectsWith(move("/memories/d", deep), "INVALID_KEY", "too deep");
+          equal(invalid.key, `${deep}/sub/\uff61`, "the first invalid new key");
+          equal(
+            (await b.list("/memories/")).map((e) => e.path),
+            files,
+            "nothing changed by refused tree moves",
+          );
+        },
+      );
+    },
+  );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -466,7 +464,7 @@ async function rejectsWith(
   try {
     await operation;
   } catch (error) {
-    if (isMemoryBackendError(error, code)) return error;
+    if (MemoryBackendError.isInstance(error, code)) return error;
     throw new Error(
       `conformance: ${what}: expected a MemoryBackendError ${code}, got ${String(error)}`,
     );

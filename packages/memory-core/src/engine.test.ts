@@ -1,6 +1,6 @@
 import { MemoryPathError } from "@hms/memory-paths";
 import { describe, expect, it } from "vitest";
-import { type MemoryBackend, MemoryBackendError } from "./backend.js";
+import { type MemoryBackend, MemoryBackendError, type RecallHit } from "./backend.js";
 import { DEFAULT_MAX_FILE_BYTES, MemoryEngine } from "./engine.js";
 import { MemoryToolError } from "./errors.js";
 import { type BackendOperation, InMemoryBackend } from "./in-memory-backend.js";
@@ -276,13 +276,13 @@ describe("concurrent changes", () => {
   });
 });
 
-describe("rename without atomic operations", () => {
+describe("rename without the tree capability", () => {
   it("undoes its copies when a copy fails, leaving the original in place", async () => {
     let creates = 0;
     const files = { "/memories/d/a": "1", "/memories/d/b": "2", "/memories/d/c": "3" };
     const backend = new InMemoryBackend({
       files,
-      atomicOperations: false,
+      tree: false,
       beforeOperation: (operation) => {
         if (operation === "create" && ++creates === 3) throw new Error("disk full");
       },
@@ -298,7 +298,7 @@ describe("rename without atomic operations", () => {
     let edited = false;
     const backend: InMemoryBackend = new InMemoryBackend({
       files: { "/memories/d/a": "old" },
-      atomicOperations: false,
+      tree: false,
       beforeOperation: rival(async (operation, path) => {
         if (operation === "delete" && path === "/memories/d/a" && !edited) {
           edited = true; // another writer edits the original between copy and delete
@@ -316,7 +316,7 @@ describe("rename without atomic operations", () => {
     let edits = 0;
     const backend: InMemoryBackend = new InMemoryBackend({
       files: { "/memories/d/a": "a", "/memories/d/hot": "0", "/memories/d/z": "z" },
-      atomicOperations: false,
+      tree: false,
       // Every attempt to delete the original of /memories/d/hot finds it edited again.
       beforeOperation: rival(async (operation, path) => {
         if (operation !== "delete" || path !== "/memories/d/hot") return;
@@ -342,7 +342,7 @@ describe("rename without atomic operations", () => {
   it("undoes a single-file copy whose original keeps changing", async () => {
     const backend: InMemoryBackend = new InMemoryBackend({
       files: { "/memories/hot": "0" },
-      atomicOperations: false,
+      tree: false,
       beforeOperation: rival(async (operation, path) => {
         if (operation !== "delete" || path !== "/memories/hot") return;
         const file = await backend.read(path);
@@ -360,7 +360,7 @@ describe("rename without atomic operations", () => {
   });
 
   it("moves a single file the same way", async () => {
-    const backend = new InMemoryBackend({ files: { "/memories/a": "x" }, atomicOperations: false });
+    const backend = new InMemoryBackend({ files: { "/memories/a": "x" }, tree: false });
     const memory = new MemoryEngine(backend);
     expect(
       await memory.rename({
@@ -377,7 +377,7 @@ describe("backend calls per command", () => {
   // Which backend operations each command makes, in order (calls started together are listed
   // in the order they were started). A remote backend pays one round trip per step.
   async function callsOf(
-    options: { atomicOperations?: boolean; treeOperations?: boolean },
+    options: { tree?: boolean },
     command: Record<string, unknown>,
   ): Promise<BackendOperation[]> {
     const calls: BackendOperation[] = [];
@@ -399,24 +399,29 @@ describe("backend calls per command", () => {
     expect(await callsOf({}, renameDirectory)).toEqual(["moveTree"]);
   });
 
-  it("with only the older atomic operations, the engine checks first", async () => {
+  it("without the tree capability, the engine checks first, then goes file by file", async () => {
     // The directory check and every ancestor's read together, then the create.
-    expect(await callsOf({ treeOperations: false }, create)).toEqual([
+    expect(await callsOf({ tree: false }, create)).toEqual(["list", "read", "read", "create"]);
+    // Is it a file, is it a directory; then every file under it, one by one.
+    expect(await callsOf({ tree: false }, deleteDirectory)).toEqual([
+      "read",
+      "list",
+      "list",
+      "delete",
+      "delete",
+    ]);
+    // Every check's reads together; then each file copied, then each original deleted.
+    expect(await callsOf({ tree: false }, renameDirectory)).toEqual([
+      "read",
       "list",
       "read",
+      "list",
       "read",
       "create",
-    ]);
-    expect(await callsOf({ treeOperations: false }, deleteDirectory)).toEqual([
+      "read",
+      "create",
       "delete",
-      "deletePrefix",
-    ]);
-    expect(await callsOf({ treeOperations: false }, renameDirectory)).toEqual([
-      "read",
-      "list",
-      "read",
-      "list",
-      "movePrefix",
+      "delete",
     ]);
   });
 });
@@ -507,7 +512,7 @@ describe("a backend that keeps the tree well formed", () => {
     // Both engines run their commands at once; the backend yields before every operation, so
     // each engine's checks run before either create. Without the tree rule in the backend,
     // both checks pass and both creates succeed; with it, exactly one does.
-    const race = async (options: { treeOperations?: boolean }) => {
+    const race = async (options: { tree?: boolean }) => {
       const backend = new InMemoryBackend({
         ...options,
         beforeOperation: () => new Promise((resolve) => setImmediate(resolve)),
@@ -527,7 +532,7 @@ describe("a backend that keeps the tree well formed", () => {
       return { results, files: Object.keys(backend.snapshot()) };
     };
 
-    const unchecked = await race({ treeOperations: false });
+    const unchecked = await race({ tree: false });
     expect(unchecked.files).toEqual(["/memories/a", "/memories/a/b.md"]); // the race the rule closes
 
     const checked = await race({});
@@ -602,9 +607,14 @@ describe("a backend that keeps the tree well formed", () => {
     const odd = new MemoryBackendError("INVALID_KEY", "/memories/a", "INVALID_KEY: too odd", {
       key: "/memories/b",
     });
-    backend.moveTree = async () => {
-      throw odd;
-    };
+    Object.assign(backend, {
+      tree: {
+        ...backend.tree,
+        moveTree: async () => {
+          throw odd;
+        },
+      },
+    });
     await expect(
       new MemoryEngine(backend).rename({
         command: "rename",
@@ -612,37 +622,6 @@ describe("a backend that keeps the tree well formed", () => {
         new_path: "/memories/b",
       }),
     ).rejects.toBe(odd);
-  });
-
-  it("reports a copy refused by the tree rule as the check would have (fallback rename)", async () => {
-    // A backend that enforces the tree on create but has no tree moves: the engine checks,
-    // then copies; another writer creates a file at the destination in between.
-    let raced = false;
-    const backend: InMemoryBackend = new InMemoryBackend({
-      files: { "/memories/d/a.md": "a" },
-      beforeOperation: rival(async (operation) => {
-        if (operation !== "create" || raced) return;
-        raced = true;
-        await backend.create("/memories/n", "another writer's file");
-      }),
-    });
-    backend.moveTree = undefined;
-    backend.movePrefix = undefined;
-    const error = await failure(
-      new MemoryEngine(backend).rename({
-        command: "rename",
-        old_path: "/memories/d",
-        new_path: "/memories/n",
-      }),
-    );
-    expect([error.code, error.message]).toEqual([
-      "already_exists",
-      "The destination /memories/n already exists",
-    ]);
-    expect(backend.snapshot()).toEqual({
-      "/memories/d/a.md": "a",
-      "/memories/n": "another writer's file",
-    });
   });
 });
 
@@ -681,3 +660,46 @@ function rival(
     }
   };
 }
+
+describe("recall", () => {
+  // A backend that recalls by substring, to show the engine's side: checks, limits, text.
+  function recalling(files: Record<string, string>) {
+    const backend = new InMemoryBackend({ files });
+    const queries: Array<[string, number]> = [];
+    const recall = async (query: string, k: number): Promise<RecallHit[]> => {
+      queries.push([query, k]);
+      return Object.entries(backend.snapshot())
+        .filter(([, text]) => text.includes(query))
+        .slice(0, k)
+        .map(([path, text]) => ({ path, score: 1, excerpt: text, lineStart: 1, lineEnd: 1 }));
+    };
+    return { engine: new MemoryEngine(Object.assign(backend, { recall })), queries };
+  }
+
+  it("checks the input, asks the backend and formats the hits", async () => {
+    const { engine, queries } = recalling({ "/memories/acme.md": "email", "/memories/b": "x" });
+    expect(await engine.recall({ query: "email" })).toBe(
+      "Found 1 memory file matching the query, most relevant first. View a file with the memory tool to read all of it; view_range [start, end] shows just the lines given for a hit.\n\n1. /memories/acme.md (line 1, score 1.0000)\n    email",
+    );
+    expect(queries).toEqual([["email", 5]]);
+    expect(await engine.recallHits("x", 2)).toHaveLength(1);
+  });
+
+  it("refuses bad input before the backend is asked", async () => {
+    const { engine, queries } = recalling({});
+    const error = await failure(engine.recall({ query: "", k: 3 }));
+    expect(error.code).toBe("invalid_argument");
+    await expect(engine.recallHits("q", 51)).rejects.toThrow("It should be from 1 to 50.");
+    expect(queries).toEqual([]);
+  });
+
+  it("says so when the backend cannot recall", async () => {
+    const engine = new MemoryEngine(new InMemoryBackend());
+    expect(engine.canRecall).toBe(false);
+    const error = await failure(engine.recall({ query: "email" }));
+    expect([error.code, error.message]).toEqual([
+      "unsupported",
+      "memory_recall is not available: this memory backend cannot search its files. Use the memory tool's view command to find what you stored.",
+    ]);
+  });
+});

@@ -2,7 +2,6 @@ import {
   ancestorPaths,
   baseName,
   checkMemoryPath,
-  isSameOrUnder,
   isUnder,
   MEMORY_ROOT,
   MemoryPathError,
@@ -10,15 +9,16 @@ import {
   utf8ByteLength,
 } from "@hms/memory-paths";
 import {
-  isMemoryBackendError,
   type MemoryBackend,
-  type MemoryBackendError,
+  MemoryBackendError,
   type MemoryVersion,
+  type RecallHit,
   type StoredFile,
 } from "./backend.js";
 import {
-  commandName,
-  integerParameter,
+  type CreateCommand,
+  type DeleteCommand,
+  type InsertCommand,
   type MemoryCommand,
   type MemoryCreateCommand,
   type MemoryDeleteCommand,
@@ -26,14 +26,18 @@ import {
   type MemoryRenameCommand,
   type MemoryStrReplaceCommand,
   type MemoryViewCommand,
-  pathParameter,
-  textParameter,
-  viewRangeParameter,
+  type ParsedCommand,
+  parseCommand,
+  parseCommandAs,
+  type RenameCommand,
+  type StrReplaceCommand,
+  type ViewCommand,
 } from "./commands.js";
 import { MemoryToolError } from "./errors.js";
 import { numberedLine, splitLines } from "./format.js";
 import { KnownFiles } from "./known-files.js";
 import { messages } from "./messages.js";
+import { DEFAULT_RECALL_K, formatRecall, parseRecallInput } from "./recall.js";
 import { renderDirectory, renderFile } from "./render.js";
 import { DEFAULT_RETRY_POLICY, RETRY, type RetryPolicy, withRetries } from "./retry.js";
 
@@ -90,30 +94,98 @@ export class MemoryEngine {
     return limits.length ? Math.min(...limits) : DEFAULT_MAX_FILE_BYTES;
   }
 
-  /** Runs any command, dispatching on its `command` field. */
+  /** Runs any command as Claude sent it: checked in full, then dispatched on `command`. */
   async execute(command: MemoryCommand | Record<string, unknown>): Promise<string> {
-    switch (commandName(command)) {
+    return this.run(parseCommand(command));
+  }
+
+  /** Runs a command that {@link parseCommand} has already checked. */
+  async run(command: ParsedCommand): Promise<string> {
+    switch (command.command) {
       case "view":
-        return this.view(command as MemoryViewCommand);
+        return this.#view(command);
       case "create":
-        return this.create(command as MemoryCreateCommand);
+        return this.#create(command);
       case "str_replace":
-        return this.str_replace(command as MemoryStrReplaceCommand);
+        return this.#strReplace(command);
       case "insert":
-        return this.insert(command as MemoryInsertCommand);
+        return this.#insert(command);
       case "delete":
-        return this.delete(command as MemoryDeleteCommand);
+        return this.#delete(command);
       case "rename":
-        return this.rename(command as MemoryRenameCommand);
+        return this.#rename(command);
     }
   }
 
-  /** `view`: a directory listing (2 levels) or a file's numbered lines. */
-  async view(command: MemoryViewCommand): Promise<string> {
-    const input = asInput(command);
-    const path = pathParameter(input, "view", "path");
-    const range = viewRangeParameter(input);
+  // The SDK's per-command handlers (`MemoryToolHandlers`): each checks its input as that command.
 
+  /** `view`: a directory listing (2 levels) or a file's numbered lines. */
+  view(command: MemoryViewCommand): Promise<string> {
+    return this.#parsed("view", command, (c) => this.#view(c));
+  }
+
+  /** `create`: a new file; refuses to overwrite, to replace a directory or to nest in a file. */
+  create(command: MemoryCreateCommand): Promise<string> {
+    return this.#parsed("create", command, (c) => this.#create(c));
+  }
+
+  /** `str_replace`: replaces the one occurrence of `old_str` (anywhere, across lines). */
+  str_replace(command: MemoryStrReplaceCommand): Promise<string> {
+    return this.#parsed("str_replace", command, (c) => this.#strReplace(c));
+  }
+
+  /** `insert`: inserts lines after line `insert_line` (0: at the top). */
+  insert(command: MemoryInsertCommand): Promise<string> {
+    return this.#parsed("insert", command, (c) => this.#insert(c));
+  }
+
+  /** `delete`: a file, or a directory with everything under it; never `/memories`. */
+  delete(command: MemoryDeleteCommand): Promise<string> {
+    return this.#parsed("delete", command, (c) => this.#delete(c));
+  }
+
+  /** `rename`: moves a file or a whole directory to a path that does not exist yet. */
+  rename(command: MemoryRenameCommand): Promise<string> {
+    return this.#parsed("rename", command, (c) => this.#rename(c));
+  }
+
+  /** Whether the backend can recall, so that {@link recall} can run. */
+  get canRecall(): boolean {
+    return typeof this.backend.recall === "function";
+  }
+
+  /**
+   * The `memory_recall` tool: `input` as Claude sent it (`query`, optional `k`), checked in
+   * full; returns the result text (see `formatRecall`). Throws `unsupported` when the backend
+   * cannot recall.
+   */
+  async recall(input: unknown): Promise<string> {
+    const { query, k } = parseRecallInput(input);
+    return formatRecall(await this.#recallHits(query, k));
+  }
+
+  /** The memory files most relevant to `query`, best first: at most `k` (1 to 50). */
+  async recallHits(query: string, k: number = DEFAULT_RECALL_K): Promise<RecallHit[]> {
+    const checked = parseRecallInput({ query, k });
+    return this.#recallHits(checked.query, checked.k);
+  }
+
+  async #recallHits(query: string, k: number): Promise<RecallHit[]> {
+    if (!this.backend.recall) {
+      throw new MemoryToolError("unsupported", messages.recallUnsupported);
+    }
+    return this.backend.recall(query, k);
+  }
+
+  async #parsed<N extends ParsedCommand["command"]>(
+    name: N,
+    input: unknown,
+    handler: (command: Extract<ParsedCommand, { command: N }>) => Promise<string>,
+  ): Promise<string> {
+    return handler(parseCommandAs(name, input));
+  }
+
+  async #view({ path, viewRange: range }: ViewCommand): Promise<string> {
     if (path === MEMORY_ROOT) {
       if (range) throw new MemoryToolError("invalid_argument", messages.viewRangeOnDirectory(path));
       return renderDirectory(path, await this.backend.list(`${path}/`), this.maxViewChars);
@@ -134,17 +206,12 @@ export class MemoryEngine {
     return renderDirectory(path, entries, this.maxViewChars);
   }
 
-  /** `create`: a new file; refuses to overwrite, to replace a directory or to nest in a file. */
-  async create(command: MemoryCreateCommand): Promise<string> {
-    const input = asInput(command);
-    const path = pathParameter(input, "create", "path");
-    const text = textParameter(input, "create", "file_text") as string;
-
+  async #create({ path, fileText: text }: CreateCommand): Promise<string> {
     if (path === MEMORY_ROOT) {
       throw new MemoryToolError("is_a_directory", messages.createDirectory(path));
     }
     this.checkSize(path, text);
-    if (!this.backend.enforcesTree) {
+    if (!this.backend.tree) {
       // Both checks at once: one round trip to a remote backend instead of two. (A backend
       // that enforces the tree makes them in the create itself, with no race.)
       const [isDirectory, file] = await Promise.all([
@@ -161,15 +228,15 @@ export class MemoryEngine {
     try {
       this.known.set(path, { content: text, version: await this.backend.create(path, text) });
     } catch (error) {
-      if (isMemoryBackendError(error, "EXISTS")) {
+      if (MemoryBackendError.isInstance(error, "EXISTS")) {
         throw new MemoryToolError("already_exists", messages.alreadyExists(path));
       }
-      if (isMemoryBackendError(error, "IS_DIRECTORY")) {
+      if (MemoryBackendError.isInstance(error, "IS_DIRECTORY")) {
         throw new MemoryToolError("is_a_directory", messages.createDirectory(path), {
           cause: error,
         });
       }
-      if (isMemoryBackendError(error, "UNDER_FILE")) {
+      if (MemoryBackendError.isInstance(error, "UNDER_FILE")) {
         const file = await this.fileNamedBy(error, path);
         throw new MemoryToolError("not_a_directory", messages.createUnderFile(path, file), {
           cause: error,
@@ -180,14 +247,7 @@ export class MemoryEngine {
     return messages.created(path);
   }
 
-  /** `str_replace`: replaces the one occurrence of `old_str` (anywhere, across lines). */
-  async str_replace(command: MemoryStrReplaceCommand): Promise<string> {
-    const input = asInput(command);
-    const path = pathParameter(input, "str_replace", "path");
-    const oldStr = textParameter(input, "str_replace", "old_str") as string;
-    const newStr = textParameter(input, "str_replace", "new_str", true) ?? "";
-    if (oldStr === "") throw new MemoryToolError("invalid_argument", messages.emptyOldStr(path));
-
+  async #strReplace({ path, oldStr, newStr }: StrReplaceCommand): Promise<string> {
     return this.edit(path, (content) => {
       const starts = occurrences(content, oldStr);
       if (starts.length === 0) {
@@ -217,13 +277,7 @@ export class MemoryEngine {
     });
   }
 
-  /** `insert`: inserts lines after line `insert_line` (0: at the top). */
-  async insert(command: MemoryInsertCommand): Promise<string> {
-    const input = asInput(command);
-    const path = pathParameter(input, "insert", "path");
-    const line = integerParameter(input, "insert", "insert_line");
-    const text = textParameter(input, "insert", "insert_text") as string;
-
+  async #insert({ path, insertLine: line, insertText: text }: InsertCommand): Promise<string> {
     return this.edit(path, (content) => {
       const lines = splitLines(content);
       if (line < 0 || line > lines.length) {
@@ -236,40 +290,20 @@ export class MemoryEngine {
     });
   }
 
-  /** `delete`: a file, or a directory with everything under it; never `/memories`. */
-  async delete(command: MemoryDeleteCommand): Promise<string> {
-    const input = asInput(command);
-    const path = pathParameter(input, "delete", "path");
+  async #delete({ path }: DeleteCommand): Promise<string> {
     if (path === MEMORY_ROOT) throw new MemoryToolError("forbidden", messages.deleteRoot);
     this.known.forget(path);
 
-    if (this.backend.deleteTree) {
+    const { tree } = this.backend;
+    if (tree) {
       // The file and everything under it in one atomic call.
       try {
-        await this.backend.deleteTree(path);
+        await tree.deleteTree(path);
       } catch (error) {
-        if (isMemoryBackendError(error, "NOT_FOUND")) {
+        if (MemoryBackendError.isInstance(error, "NOT_FOUND")) {
           throw new MemoryToolError("not_found", messages.deleteNotFound(path), { cause: error });
         }
         throw error;
-      }
-      return messages.deleted(path);
-    }
-    if (this.backend.deletePrefix) {
-      // The file and everything under it at once (one round trip to a remote backend): the
-      // path existed if either removed something.
-      const [fileDeleted, count] = await Promise.all([
-        this.backend.delete(path).then(
-          () => true,
-          (error: unknown) => {
-            if (isMemoryBackendError(error, "NOT_FOUND")) return false;
-            throw error;
-          },
-        ),
-        this.backend.deletePrefix(`${path}/`),
-      ]);
-      if (!fileDeleted && count === 0) {
-        throw new MemoryToolError("not_found", messages.deleteNotFound(path));
       }
       return messages.deleted(path);
     }
@@ -290,21 +324,18 @@ export class MemoryEngine {
     return messages.deleted(path);
   }
 
-  /** `rename`: moves a file or a whole directory to a path that does not exist yet. */
-  async rename(command: MemoryRenameCommand): Promise<string> {
-    const input = asInput(command);
-    const from = pathParameter(input, "rename", "old_path");
-    const to = pathParameter(input, "rename", "new_path");
+  async #rename({ oldPath: from, newPath: to }: RenameCommand): Promise<string> {
     if (from === MEMORY_ROOT) throw new MemoryToolError("forbidden", messages.renameRoot);
     if (to === MEMORY_ROOT) {
       throw new MemoryToolError("already_exists", messages.destinationExists(to));
     }
     this.known.forget(from);
 
-    if (this.backend.moveTree) {
+    const { tree } = this.backend;
+    if (tree) {
       // One atomic call that makes the checks below itself, in the same order.
       try {
-        await this.backend.moveTree(from, to);
+        await tree.moveTree(from, to);
       } catch (error) {
         throw await this.translateMoveTreeError(error, from, to);
       }
@@ -388,8 +419,8 @@ export class MemoryEngine {
           this.known.set(path, { content: updated, version });
         } catch (error) {
           // A conflict is a lost race; a missing file was deleted meanwhile: both re-read.
-          if (isMemoryBackendError(error, "VERSION_CONFLICT")) return RETRY;
-          if (isMemoryBackendError(error, "NOT_FOUND")) return RETRY;
+          if (MemoryBackendError.isInstance(error, "VERSION_CONFLICT")) return RETRY;
+          if (MemoryBackendError.isInstance(error, "NOT_FOUND")) return RETRY;
           throw this.translateWriteError(error, path, updated);
         }
         return result();
@@ -416,7 +447,7 @@ export class MemoryEngine {
       edited = change(known.content);
       this.checkSize(path, edited.updated);
     } catch (error) {
-      if (error instanceof MemoryToolError) return undefined;
+      if (MemoryToolError.isInstance(error)) return undefined;
       throw error;
     }
     try {
@@ -424,22 +455,14 @@ export class MemoryEngine {
       this.known.set(path, { content: edited.updated, version });
       return edited.result();
     } catch (error) {
-      if (!isMemoryBackendError(error)) throw error;
+      if (!MemoryBackendError.isInstance(error)) throw error;
       this.known.forget(path);
       return undefined;
     }
   }
 
   private async moveFile(from: string, to: string, file: StoredFile): Promise<void> {
-    if (this.backend.move) {
-      try {
-        await this.backend.move(from, to);
-      } catch (error) {
-        throw this.translateMoveError(error, from, to);
-      }
-      return;
-    }
-    const copy = await this.copy(from, to, file, { from, to });
+    const copy = await this.copy(from, to, file);
     const left = await this.deleteOriginal(copy);
     if (left) {
       await ignoreNotFound(this.backend.delete(copy.to, copy.toVersion));
@@ -452,21 +475,13 @@ export class MemoryEngine {
     to: string,
     moves: Array<{ from: string; to: string }>,
   ): Promise<void> {
-    if (this.backend.movePrefix) {
-      try {
-        await this.backend.movePrefix(`${from}/`, `${to}/`);
-      } catch (error) {
-        throw this.translateMoveError(error, from, to);
-      }
-      return;
-    }
     // Copy everything first; on any failure, delete the copies made so far.
     const copies: Copy[] = [];
     try {
       for (const move of moves) {
         const file = await this.backend.read(move.from);
         if (!file) continue; // deleted meanwhile: nothing to move
-        copies.push(await this.copy(move.from, move.to, file, { from, to }));
+        copies.push(await this.copy(move.from, move.to, file));
       }
     } catch (error) {
       for (const copy of copies) {
@@ -487,42 +502,14 @@ export class MemoryEngine {
     }
   }
 
-  /**
-   * Copies one file of a rename of `rename.from` to `rename.to` (the file's own paths are
-   * `from` and `to`). A backend that enforces the tree can refuse the copy when another
-   * writer changed the destination's tree since the checks: that is reported as the check
-   * would have.
-   */
-  private async copy(
-    from: string,
-    to: string,
-    file: StoredFile,
-    rename: { from: string; to: string },
-  ): Promise<Copy> {
+  /** Copies one file of a rename; a destination taken meanwhile refuses the rename. */
+  private async copy(from: string, to: string, file: StoredFile): Promise<Copy> {
     try {
       const toVersion = await this.backend.create(to, file.content);
       return { from, to, fromVersion: file.version, toVersion };
     } catch (error) {
-      if (isMemoryBackendError(error, "EXISTS")) {
+      if (MemoryBackendError.isInstance(error, "EXISTS")) {
         throw new MemoryToolError("already_exists", messages.destinationExists(to));
-      }
-      if (isMemoryBackendError(error, "IS_DIRECTORY")) {
-        throw new MemoryToolError("already_exists", messages.destinationExists(rename.to), {
-          cause: error,
-        });
-      }
-      if (isMemoryBackendError(error, "UNDER_FILE")) {
-        const blocking = await this.fileNamedBy(error, to);
-        if (isSameOrUnder(blocking, rename.to)) {
-          throw new MemoryToolError("already_exists", messages.destinationExists(rename.to), {
-            cause: error,
-          });
-        }
-        throw new MemoryToolError(
-          "not_a_directory",
-          messages.renameUnderFile(rename.from, rename.to, blocking),
-          { cause: error },
-        );
       }
       throw this.translateWriteError(error, to, file.content);
     }
@@ -541,8 +528,8 @@ export class MemoryEngine {
           await this.backend.delete(copy.from, copy.fromVersion);
           return false;
         } catch (error) {
-          if (isMemoryBackendError(error, "NOT_FOUND")) return false;
-          if (!isMemoryBackendError(error, "VERSION_CONFLICT")) throw error;
+          if (MemoryBackendError.isInstance(error, "NOT_FOUND")) return false;
+          if (!MemoryBackendError.isInstance(error, "VERSION_CONFLICT")) throw error;
         }
         const latest = await this.backend.read(copy.from);
         if (!latest) return false;
@@ -586,7 +573,7 @@ export class MemoryEngine {
   }
 
   private translateWriteError(error: unknown, path: string, content: string): unknown {
-    if (isMemoryBackendError(error, "TOO_LARGE")) {
+    if (MemoryBackendError.isInstance(error, "TOO_LARGE")) {
       const limit = error.limit ?? this.maxFileBytes;
       return new MemoryToolError(
         "too_large",
@@ -602,7 +589,7 @@ export class MemoryEngine {
    * of the step-by-step rename below, in the same order, so the strings are the same.
    */
   private async translateMoveTreeError(error: unknown, from: string, to: string) {
-    if (!isMemoryBackendError(error)) return error;
+    if (!MemoryBackendError.isInstance(error)) return error;
     const options = { cause: error };
     switch (error.code) {
       case "NOT_FOUND":
@@ -634,18 +621,6 @@ export class MemoryEngine {
         return error;
     }
   }
-
-  private translateMoveError(error: unknown, from: string, to: string): unknown {
-    if (isMemoryBackendError(error, "NOT_FOUND")) {
-      return new MemoryToolError("not_found", messages.renameNotFound(from), { cause: error });
-    }
-    if (isMemoryBackendError(error, "EXISTS")) {
-      return new MemoryToolError("already_exists", messages.destinationExists(to), {
-        cause: error,
-      });
-    }
-    return error;
-  }
 }
 
 interface Copy {
@@ -653,13 +628,6 @@ interface Copy {
   to: string;
   fromVersion: MemoryVersion;
   toVersion: MemoryVersion;
-}
-
-function asInput(command: unknown): object {
-  if (typeof command !== "object" || command === null || Array.isArray(command)) {
-    commandName(command); // throws the invalid_command error
-  }
-  return command as object;
 }
 
 /** Start indexes of every occurrence of `needle`, overlapping ones included. */
@@ -683,7 +651,7 @@ async function ignoreNotFound(operation: Promise<unknown>): Promise<void> {
   try {
     await operation;
   } catch (error) {
-    if (!isMemoryBackendError(error, "NOT_FOUND")) throw error;
+    if (!MemoryBackendError.isInstance(error, "NOT_FOUND")) throw error;
   }
 }
 

@@ -1,4 +1,4 @@
-import type { MemoryPathRule } from "@hms/memory-paths";
+import { errorBrand, HmsError, hasBrand, type MemoryPathRule } from "@hms/memory-paths";
 
 /**
  * Why a memory command failed. Stable across versions and identical in the Python port; the
@@ -32,15 +32,20 @@ export type MemoryToolErrorCode =
   /** Deleting or renaming `/memories`, or moving a directory into itself. */
   | "forbidden"
   /** Concurrent writers kept winning the compare-and-set race until attempts ran out. */
-  | "conflict";
+  | "conflict"
+  /** The backend cannot do this (`memory_recall` on a backend without recall). */
+  | "unsupported";
+
+const BRAND = errorBrand("MemoryToolError");
 
 /**
  * The error every failed memory command throws. It is a plain `Error` to the Anthropic SDK
  * (whose tool runner returns `message` to Claude with `is_error: true`), with a stable
  * `code` for programs.
  */
-export class MemoryToolError extends Error {
+export class MemoryToolError extends HmsError {
   override readonly name = "MemoryToolError";
+  readonly [BRAND] = true;
   readonly code: MemoryToolErrorCode;
   /** For `invalid_path`: the rule the path broke. */
   readonly pathRule: MemoryPathRule | undefined;
@@ -53,5 +58,10 @@ export class MemoryToolError extends Error {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.pathRule = options.pathRule;
+  }
+
+  /** Whether `error` is a MemoryToolError, made by any copy of this package. */
+  static override isInstance(error: unknown): error is MemoryToolError {
+    return hasBrand(error, BRAND);
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isMemoryBackendError, MemoryBackendError } from "./backend.js";
+import { MemoryBackendError } from "./backend.js";
 import { InMemoryBackend } from "./in-memory-backend.js";
 
 describe("InMemoryBackend", () => {
@@ -20,20 +20,11 @@ describe("InMemoryBackend", () => {
     await expect(backend.update("/memories/a", "y", first)).rejects.toThrow(MemoryBackendError);
   });
 
-  it("offers the atomic operations only when asked to", () => {
-    const atomic = new InMemoryBackend();
-    expect(typeof atomic.deletePrefix).toBe("function");
-    expect(typeof atomic.move).toBe("function");
-    expect(typeof atomic.movePrefix).toBe("function");
-    expect(typeof atomic.deleteTree).toBe("function");
-    expect(typeof atomic.moveTree).toBe("function");
-    expect(atomic.enforcesTree).toBe(true);
-    const older = new InMemoryBackend({ treeOperations: false });
-    expect(typeof older.movePrefix).toBe("function");
-    expect("deleteTree" in older || "moveTree" in older || older.enforcesTree).toBe(false);
-    const plain = new InMemoryBackend({ atomicOperations: false });
-    expect("deletePrefix" in plain || "move" in plain || "movePrefix" in plain).toBe(false);
-    expect("deleteTree" in plain || "moveTree" in plain || plain.enforcesTree).toBe(false);
+  it("declares the tree capability unless told not to", () => {
+    const withTree = new InMemoryBackend();
+    expect(typeof withTree.tree?.deleteTree).toBe("function");
+    expect(typeof withTree.tree?.moveTree).toBe("function");
+    expect(new InMemoryBackend({ tree: false }).tree).toBeUndefined();
   });
 
   it("loads files as given, even a file and a directory of one name, which create refuses", async () => {
@@ -55,27 +46,26 @@ describe("InMemoryBackend", () => {
     });
     await expect(backend.create("/memories/b", "y")).rejects.toThrow("offline");
     await expect(backend.delete("/memories/a")).rejects.toThrow("offline");
-    await expect(backend.movePrefix?.("/memories/", "/x/")).rejects.toThrow("offline");
+    await expect(backend.tree?.moveTree("/memories/a", "/memories/x")).rejects.toThrow("offline");
+    await expect(backend.tree?.deleteTree("/memories/a")).rejects.toThrow("offline");
     expect(backend.snapshot()).toEqual({ "/memories/a": "x" });
-  });
-
-  it("refuses a prefix move into itself", async () => {
-    const backend = new InMemoryBackend({ files: { "/memories/a/x": "1" } });
-    await expect(backend.movePrefix?.("/memories/a/", "/memories/a/b/")).rejects.toThrow(
-      RangeError,
-    );
   });
 
   it("throws errors the engine recognises by code, whichever copy of the class made them", () => {
     const error = new MemoryBackendError("EXISTS", "/memories/a");
-    expect(isMemoryBackendError(error, "EXISTS")).toBe(true);
-    expect(isMemoryBackendError(error, "NOT_FOUND")).toBe(false);
-    const lookalike = Object.assign(new Error("x"), {
-      name: "MemoryBackendError",
+    expect(MemoryBackendError.isInstance(error, "EXISTS")).toBe(true);
+    expect(MemoryBackendError.isInstance(error, "NOT_FOUND")).toBe(false);
+    // Another copy of the package (a CJS build beside the ESM one) brands with the same symbols.
+    const fromAnotherCopy = Object.assign(new Error("x"), {
+      [Symbol.for("hms.error")]: true,
+      [Symbol.for("hms.error.MemoryBackendError")]: true,
       code: "NOT_FOUND",
     });
-    expect(isMemoryBackendError(lookalike, "NOT_FOUND")).toBe(true);
-    expect(isMemoryBackendError(new Error("NOT_FOUND"))).toBe(false);
-    expect(isMemoryBackendError(null)).toBe(false);
+    expect(MemoryBackendError.isInstance(fromAnotherCopy, "NOT_FOUND")).toBe(true);
+    // A look-alike by name is not enough any more.
+    const byName = Object.assign(new Error("x"), { name: "MemoryBackendError", code: "EXISTS" });
+    expect(MemoryBackendError.isInstance(byName)).toBe(false);
+    expect(MemoryBackendError.isInstance(new Error("NOT_FOUND"))).toBe(false);
+    expect(MemoryBackendError.isInstance(null)).toBe(false);
   });
 });

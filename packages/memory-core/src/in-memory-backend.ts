@@ -5,6 +5,7 @@ import {
   MemoryBackendError,
   type MemoryVersion,
   type StoredFile,
+  type TreeOperations,
 } from "./backend.js";
 
 /** The backend operations, as named by {@link InMemoryBackendOptions.beforeOperation}. */
@@ -14,9 +15,6 @@ export type BackendOperation =
   | "create"
   | "update"
   | "delete"
-  | "deletePrefix"
-  | "move"
-  | "movePrefix"
   | "deleteTree"
   | "moveTree";
 
@@ -27,18 +25,11 @@ export interface InMemoryBackendOptions {
   /** Largest text stored, in UTF-8 bytes (none by default). */
   maxFileBytes?: number;
   /**
-   * Whether to offer the optional atomic operations (`deletePrefix`, `move`, `movePrefix`,
-   * and, unless `treeOperations` is false, the tree ones). Default true. With false the
-   * engine checks the tree itself and its copy-then-delete fallbacks run instead.
+   * Whether to declare the tree capability (`deleteTree`, `moveTree`, and `create` keeping
+   * the tree well formed). Default true. With false the engine checks the tree itself and
+   * deletes and renames file by file, as over any backend without it.
    */
-  atomicOperations?: boolean;
-  /**
-   * Whether to offer the tree capabilities too (`deleteTree`, `moveTree`, and `create`
-   * keeping the tree well formed: `enforcesTree`), when `atomicOperations` is on. Default
-   * true. With false the backend is one of the older kind: the engine checks before a create
-   * and deletes and renames with `deletePrefix`, `move` and `movePrefix`.
-   */
-  treeOperations?: boolean;
+  tree?: boolean;
   /**
    * Awaited at the start of every operation, before it looks at the data. Each operation
    * then runs to completion without yielding, so it is atomic; awaiting here (a random
@@ -68,28 +59,20 @@ export class InMemoryBackend implements MemoryBackend {
   private lastVersion = 0;
   private readonly hook: InMemoryBackendOptions["beforeOperation"];
 
-  declare deletePrefix?: (prefix: string) => Promise<number>;
-  declare move?: (from: string, to: string, expectedVersion?: MemoryVersion) => Promise<void>;
-  declare movePrefix?: (fromPrefix: string, toPrefix: string) => Promise<number>;
-  declare deleteTree?: (path: string) => Promise<number>;
-  declare moveTree?: (from: string, to: string) => Promise<number>;
-  /** Whether `create` keeps the tree well formed (with the tree operations). */
-  readonly enforcesTree: boolean;
+  /** The tree capability, unless the options turned it off. */
+  readonly tree: TreeOperations | undefined;
 
   constructor(options: InMemoryBackendOptions = {}) {
     this.maxFileBytes = options.maxFileBytes;
     this.hook = options.beforeOperation;
     this.load(options.files ?? {});
-    if (options.atomicOperations !== false) {
-      this.deletePrefix = (prefix) => this.deleteAllUnder(prefix);
-      this.move = (from, to, expectedVersion) => this.moveOne(from, to, expectedVersion);
-      this.movePrefix = (fromPrefix, toPrefix) => this.moveAllUnder(fromPrefix, toPrefix);
-    }
-    this.enforcesTree = options.atomicOperations !== false && options.treeOperations !== false;
-    if (this.enforcesTree) {
-      this.deleteTree = (path) => this.deleteWithAllUnder(path);
-      this.moveTree = (from, to) => this.moveWithAllUnder(from, to);
-    }
+    this.tree =
+      options.tree === false
+        ? undefined
+        : {
+            deleteTree: (path) => this.deleteWithAllUnder(path),
+            moveTree: (from, to) => this.moveWithAllUnder(from, to),
+          };
   }
 
   async read(path: string): Promise<StoredFile | null> {
@@ -110,7 +93,7 @@ export class InMemoryBackend implements MemoryBackend {
   async create(path: string, content: string): Promise<MemoryVersion> {
     await this.hook?.("create", path);
     if (this.records.has(path)) throw new MemoryBackendError("EXISTS", path);
-    if (this.enforcesTree) {
+    if (this.tree) {
       if (this.keysUnder(`${path}/`).length > 0) {
         throw new MemoryBackendError("IS_DIRECTORY", path, `IS_DIRECTORY: ${path} is a directory`);
       }
@@ -167,43 +150,6 @@ export class InMemoryBackend implements MemoryBackend {
     for (const path of this.keysUnder(""))
       out[path] = (this.records.get(path) as StoredRecord).content;
     return out;
-  }
-
-  private async deleteAllUnder(prefix: string): Promise<number> {
-    await this.hook?.("deletePrefix", prefix);
-    const keys = this.keysUnder(prefix);
-    for (const key of keys) this.records.delete(key);
-    return keys.length;
-  }
-
-  private async moveOne(from: string, to: string, expectedVersion?: MemoryVersion) {
-    await this.hook?.("move", from);
-    const record = this.records.get(from);
-    if (!record) throw new MemoryBackendError("NOT_FOUND", from);
-    if (expectedVersion !== undefined && record.version !== expectedVersion) {
-      throw new MemoryBackendError("VERSION_CONFLICT", from);
-    }
-    if (this.records.has(to)) throw new MemoryBackendError("EXISTS", to);
-    this.records.delete(from);
-    this.records.set(to, { content: record.content, version: ++this.lastVersion });
-  }
-
-  private async moveAllUnder(fromPrefix: string, toPrefix: string): Promise<number> {
-    await this.hook?.("movePrefix", fromPrefix);
-    if (toPrefix.startsWith(fromPrefix)) {
-      throw new RangeError(`cannot move ${fromPrefix} into ${toPrefix}, which lies inside it`);
-    }
-    const keys = this.keysUnder(fromPrefix);
-    if (keys.length === 0) throw new MemoryBackendError("NOT_FOUND", fromPrefix);
-    const moves = keys.map((key) => [key, toPrefix + key.slice(fromPrefix.length)] as const);
-    const taken = moves.find(([, to]) => this.records.has(to));
-    if (taken) throw new MemoryBackendError("EXISTS", taken[1]);
-    for (const [from, to] of moves) {
-      const record = this.records.get(from) as StoredRecord;
-      this.records.delete(from);
-      this.records.set(to, { content: record.content, version: ++this.lastVersion });
-    }
-    return moves.length;
   }
 
   private async deleteWithAllUnder(path: string): Promise<number> {

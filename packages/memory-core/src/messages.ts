@@ -65,6 +65,8 @@ export const messages = {
     `Cannot write ${path}: the new content would be ${bytes} bytes, over the ${limit}-byte limit for a memory file. Split the content across several smaller files.`,
   conflict: (path: string, attempts: number) =>
     `Could not change ${path}: other writers changed it at the same time, and all ${attempts} attempts to apply this change lost the race. Nothing was changed; view it and try again.`,
+  recallUnsupported:
+    "memory_recall is not available: this memory backend cannot search its files. Use the memory tool's view command to find what you stored.",
   renamePartial: (from: string, to: string, left: string[]) =>
     `Renamed ${from} to ${to} except ${left.length} file${left.length === 1 ? "" : "s"} that other writers kept changing, left in place: ${left.join(", ")}. View and rename ${left.length === 1 ? "it" : "them"} again.`,
 } as const;

@@ -13,7 +13,7 @@ import { messages } from "./messages.js";
 export function renderFile(
   path: string,
   content: string,
-  range: [number, number] | undefined,
+  range: readonly [number, number] | undefined,
   maxChars: number,
 ): string {
   const lines = splitLines(content);

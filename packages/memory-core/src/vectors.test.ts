@@ -2,11 +2,10 @@ import { describe, expect, it } from "vitest";
 import { InMemoryBackend } from "./in-memory-backend.js";
 import { readCommandVectors, runCommandVectors } from "./vectors.js";
 
-// Every case of vectors/commands.json, against the in-memory backend in each of its
-// configurations, so every path through the engine is held to the same strings and results:
-// the tree operations (one call per create, delete and rename), only the older atomic
-// operations (checks, then deletePrefix / move / movePrefix), and none (checks, then
-// copy-then-delete fallbacks).
+// Every case of vectors/commands.json, against the in-memory backend with and without the
+// tree capability, so both paths through the engine are held to the same strings and results:
+// tree operations (one call per create, delete and rename), and none (checks, then
+// copy-then-delete).
 runCommandVectors(
   {
     name: "in-memory, tree operations",
@@ -19,15 +18,8 @@ runCommandVectors(
 );
 runCommandVectors(
   {
-    name: "in-memory, older atomic operations",
-    makeBackend: () => new InMemoryBackend({ treeOperations: false }),
-  },
-  { describe, it },
-);
-runCommandVectors(
-  {
-    name: "in-memory, fallbacks",
-    makeBackend: () => new InMemoryBackend({ atomicOperations: false }),
+    name: "in-memory, without the tree capability",
+    makeBackend: () => new InMemoryBackend({ tree: false }),
   },
   { describe, it },
 );

@@ -68,7 +68,7 @@ export type SeedFiles = (backend: MemoryBackend, files: Record<string, string>) 
 
 /**
  * Creates `files` one by one, in the order given. A backend that keeps the tree well formed
- * ({@link MemoryBackend.enforcesTree}) refuses the starting files of a case holding a file and
+ * ({@link MemoryBackend.tree}) refuses the starting files of a case holding a file and
  * a directory of one name (a state the engine never makes, but another program can leave);
  * such a backend's factory gives its own `seedFiles`.
  */
@@ -95,7 +95,7 @@ export async function runCommandVector(
   } catch (error) {
     if (!(error instanceof Error)) throw error;
     outcome.error = error.message;
-    outcome.errorCode = error instanceof MemoryToolError ? error.code : undefined;
+    outcome.errorCode = MemoryToolError.isInstance(error) ? error.code : undefined;
   }
   const filesAfter: Record<string, string> = {};
   for (const entry of await backend.list("/memories/")) {
@@ -111,7 +111,7 @@ export async function runCommandVector(
  * after the command.
  */
 export function runCommandVectors(
-  factory: BackendFactory & {
+  factory: Omit<BackendFactory, "tree"> & {
     vectors?: CommandVectors;
     engineOptions?: MemoryEngineOptions;
     seedFiles?: SeedFiles;

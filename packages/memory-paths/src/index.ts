@@ -17,6 +17,7 @@ export {
   pathNames,
   rebasePath,
 } from "./helpers.js";
+export { errorBrand, HmsError, hasBrand } from "./hms-error.js";
 export { compareCodePoints, displayPath, utf8ByteLength } from "./text.js";
 export {
   checkMemoryPath,

@@ -1,4 +1,4 @@
-// Writes protocol.json from the built package (run `pnpm --filter @hms/protocol build` first),
+// Writes protocol.json from the built package (`pnpm --filter @hms/protocol emit` builds first),
 // and copies it into the Python package, which ships it in its wheel.
 import { writeFileSync } from "node:fs";
 import { protocolJsonText } from "../dist/index.js";

@@ -7,7 +7,7 @@ import { PROTOCOL_VERSION } from "./version.js";
 const committed = (path: string) => readFileSync(new URL(path, import.meta.url), "utf8");
 
 describe("protocol.json", () => {
-  it("is current: run `pnpm --filter @hms/protocol build emit` after changing the contract", () => {
+  it("is current: run `pnpm --filter @hms/protocol emit` after changing the contract", () => {
     expect(committed("../protocol.json")).toBe(protocolJsonText());
   });
 

@@ -25,7 +25,7 @@ export function experimentalCapabilities(): Record<string, HmsCapability> {
 
 /**
  * The protocol version a server stated in its `experimental` capabilities, or undefined when it
- * stated none (it is not hms-mcp, or predates versioning).
+ * stated none (it is not hms-mcp).
  */
 export function statedProtocolVersion(experimental: unknown): number | undefined {
   if (typeof experimental !== "object" || experimental === null) return undefined;

@@ -1,8 +1,9 @@
 // Connecting, discovering, limits, namespaces and losing the connection, against real hms-mcp
 // processes over stdio and HTTP.
-import { isMemoryBackendError, MemoryEngine } from "@hms/memory-core";
+
+import { fileURLToPath } from "node:url";
+import { MemoryBackendError, MemoryEngine } from "@hms/memory-core";
 import {
-  hidingProxyCommand,
   hmsMcpBin,
   hmsMcpCommand,
   hmsMcpOnPath,
@@ -10,10 +11,10 @@ import {
   tempDir,
 } from "@hms/test-support";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { HmsMemoryBackend } from "./backend.js";
-import { connectHmsBackend } from "./connect.js";
-import { HmsConnectionError, HmsMcpError, HmsMcpNotFoundError } from "./errors.js";
-import { findHmsMcp } from "./find-server.js";
+import type { HmsMemoryBackend } from "../../src/backend.js";
+import { connectHmsBackend } from "../../src/connect.js";
+import { HmsConnectionError, HmsMcpError, HmsMcpNotFoundError } from "../../src/errors.js";
+import { findHmsMcp } from "../../src/find-server.js";
 
 const data = tempDir();
 afterAll(() => data.remove());
@@ -41,12 +42,11 @@ async function stdio(args: string[] = [], options: { maxFileBytes?: number } = {
 }
 
 describe("connecting over stdio", () => {
-  it("starts the server, discovers its atomic operations and its size limit", async () => {
+  it("starts the server, checks its protocol version and reads its size limit", async () => {
     const backend = await stdio(["--max-text-bytes", "1000"]);
     expect(backend.maxFileBytes).toBe(1000);
-    expect(typeof backend.move).toBe("function");
-    expect(typeof backend.movePrefix).toBe("function");
-    expect(typeof backend.deletePrefix).toBe("function");
+    expect(typeof backend.tree.deleteTree).toBe("function");
+    expect(typeof backend.tree.moveTree).toBe("function");
     expect(backend.pid).toEqual(expect.any(Number));
     expect(await backend.stats()).toMatchObject({ namespace: "default", max_text_bytes: 1000 });
   });
@@ -69,7 +69,7 @@ describe("connecting over stdio", () => {
     expect(await lower.read("/memories/a")).toBeNull();
     // A write past the server's limit is refused by the server too (TOO_LARGE, with the limit).
     const error = await higher.create("/memories/b", "x".repeat(1001)).catch((e: unknown) => e);
-    expect(isMemoryBackendError(error, "TOO_LARGE")).toBe(true);
+    expect(MemoryBackendError.isInstance(error, "TOO_LARGE")).toBe(true);
     expect((error as { limit?: number }).limit).toBe(1000);
   });
 
@@ -105,10 +105,34 @@ describe("connecting over stdio", () => {
     );
   });
 
-  it("refuses a server that is not hms-mcp", async () => {
-    const notHms = hidingProxyCommand(["get"], ["--data-dir", `${data.dir}/proxy`]);
-    await expect(connectHmsBackend({ connection: notHms })).rejects.toThrow(
-      /is not hms-mcp: it offers no get, list and remember tools/,
+  const otherServer = (stated: string) => ({
+    command: process.execPath,
+    args: [fileURLToPath(new URL("../fixtures/other-server.mjs", import.meta.url)), stated],
+  });
+
+  it("refuses a server that states no hms-mcp protocol version", async () => {
+    const error = await connectHmsBackend({ connection: otherServer("none") }).catch(
+      (e: unknown) => e,
+    );
+    expect(HmsMcpError.isInstance(error) && error.code).toBe("PROTOCOL");
+    expect((error as Error).message).toMatch(
+      /^hms-mcp \(.*other-server\.mjs none\) is not hms-mcp: it states no hms-mcp protocol version in its capabilities \(this client needs protocol 1\)\.$/,
+    );
+  });
+
+  it("refuses an answer that breaks the tool's output schema", async () => {
+    const error = await connectHmsBackend({ connection: otherServer("1") }).catch(
+      (e: unknown) => e,
+    );
+    expect(HmsMcpError.isInstance(error) && error.code).toBe("PROTOCOL");
+    expect((error as Error).message).toMatch(
+      /^hms-mcp answered stats with content that breaks its output schema at namespace: .*; is it hms-mcp\?$/,
+    );
+  });
+
+  it("refuses a server of another protocol version, naming both", async () => {
+    await expect(connectHmsBackend({ connection: otherServer("2") })).rejects.toThrow(
+      /speaks hms-mcp protocol 2; this client needs protocol 1\. Install versions of hms-mcp and this package that match\.$/,
     );
   });
 
@@ -209,8 +233,10 @@ describe("over streamable HTTP", () => {
     await alice.create("/memories/secret.md", "alice's launch code\n");
     expect(await bob.read("/memories/secret.md")).toBeNull();
     expect(await bob.list("/memories/")).toEqual([]);
-    expect(await bob.recall("launch code")).toEqual([]);
-    expect((await alice.recall("launch code")).map((h) => h.path)).toEqual(["/memories/secret.md"]);
+    expect(await bob.recall("launch code", 5)).toEqual([]);
+    expect((await alice.recall("launch code", 5)).map((h) => h.path)).toEqual([
+      "/memories/secret.md",
+    ]);
     expect((await bob.stats()).namespace).toBe("bob");
   });
 

@@ -13,8 +13,8 @@ import { compareOutcome, readCommandVectors, vectorEngineOptions } from "@hms/me
 import { checkMemoryPath } from "@hms/memory-paths";
 import { hmsMcpCommand, seedFilesIn, tempDir } from "@hms/test-support";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { HolographicMemoryError } from "./errors.js";
-import { HolographicMemoryTool } from "./tool.js";
+import { HolographicMemoryError } from "../../src/errors.js";
+import { HolographicMemoryTool } from "../../src/tool.js";
 
 const data = tempDir();
 let memory: HolographicMemoryTool;
@@ -31,7 +31,7 @@ afterAll(async () => {
   data.remove();
 });
 beforeEach(async () => {
-  await backend.deletePrefix?.("/memories/");
+  await backend.call("forget", { prefix: "/memories/" });
 });
 
 /** Every key in the store, memory files or not: proof that a refusal stored nothing. */

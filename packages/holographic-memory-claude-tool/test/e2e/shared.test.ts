@@ -4,8 +4,8 @@
 import type { HmsMemoryBackend } from "@hms/memory-backend-hms";
 import { hmsMcpCommand, startHttpServer, tempDir } from "@hms/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HolographicMemoryError } from "./errors.js";
-import { HolographicMemoryTool } from "./tool.js";
+import { HolographicMemoryError } from "../../src/errors.js";
+import { HolographicMemoryTool } from "../../src/tool.js";
 
 const data = tempDir();
 afterAll(() => data.remove());

@@ -5,13 +5,12 @@ import { createRequire } from "node:module";
 import Anthropic from "@anthropic-ai/sdk";
 import type { ToolError } from "@anthropic-ai/sdk/lib/tools/ToolError";
 import type { HmsMemoryBackend } from "@hms/memory-backend-hms";
-import { InMemoryBackend } from "@hms/memory-core";
+import { InMemoryBackend, recallToolDefinition } from "@hms/memory-core";
 import { checkMemoryPath } from "@hms/memory-paths";
 import { type ScriptedModel, startScriptedModel } from "@hms/scripted-model";
 import { hmsMcpCommand, hmsMcpOnPath, tempDir } from "@hms/test-support";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { HolographicMemoryTool } from "./index.js";
-import { recallToolDefinition } from "./recall.js";
+import { HolographicMemoryTool } from "../../src/index.js";
 
 const data = tempDir();
 let memory: HolographicMemoryTool;
@@ -29,7 +28,7 @@ afterAll(async () => {
   data.remove();
 });
 beforeEach(async () => {
-  await backend.deletePrefix?.("/memories/");
+  await backend.call("forget", { prefix: "/memories/" });
 });
 afterEach(async () => {
   await model?.close();
@@ -343,7 +342,7 @@ describe("the spec's TypeScript example", () => {
 describe("the CommonJS build", () => {
   it("throws the CommonJS SDK's ToolError, so a require()-based runner sends the bare message", async () => {
     const require = createRequire(import.meta.url);
-    const cjs = require("../dist/index.cjs") as typeof import("./index.js");
+    const cjs = require("../../dist/index.cjs") as typeof import("../../src/index.js");
     const { ToolError: CjsToolError } = require("@anthropic-ai/sdk/lib/tools/ToolError") as {
       ToolError: typeof ToolError;
     };

@@ -1,5 +1,6 @@
 /**
  * The `memory_recall` companion tool: its definition, its input checks and its result text.
+ * The engine runs it (`MemoryEngine.recall`) over a backend that can recall.
  * The Python package (`hms_memory_tool.recall`) is the reference for the format; both produce
  * the same characters for the same hits, pinned by `vectors/recall.json`.
  *
@@ -24,22 +25,18 @@
  * With no hits: `No memory files matched the query. View /memories to see every file.`
  */
 
-import type { RecallHit } from "@hms/memory-backend-hms";
-import {
-  describeValue,
-  firstUnpairedSurrogate,
-  isInteger,
-  MemoryToolError,
-} from "@hms/memory-core";
 import { utf8ByteLength } from "@hms/memory-paths";
+import type { RecallHit } from "./backend.js";
+import { describeValue, firstUnpairedSurrogate, isInteger } from "./commands.js";
+import { MemoryToolError } from "./errors.js";
 
 /** The companion tool's name. */
 export const RECALL_TOOL_NAME = "memory_recall";
 /** Hits returned when `k` is not given. */
 export const DEFAULT_RECALL_K = 5;
-/** Most hits one call may ask for (hms-mcp's limit). */
+/** Most hits one call may ask for (hms-mcp's limit too: its backend checks they agree). */
 export const MAX_RECALL_K = 50;
-/** Longest query, in UTF-8 bytes (hms-mcp's limit). */
+/** Longest query, in UTF-8 bytes (hms-mcp's limit too: its backend checks they agree). */
 export const MAX_QUERY_BYTES = 16_384;
 
 /** What Claude is told the tool does. */
@@ -87,12 +84,18 @@ export function recallToolDefinition(): {
 export const NO_RECALL_HITS =
   "No memory files matched the query. View /memories to see every file.";
 
+/** A `memory_recall` call, checked. */
+export interface RecallInput {
+  readonly query: string;
+  readonly k: number;
+}
+
 /**
  * The `query` and `k` of a `memory_recall` call, checked; throws `MemoryToolError`
  * (`invalid_command` for a non-object, else `invalid_argument`) with the same messages as the
  * Python package.
  */
-export function parseRecallInput(input: unknown): { query: string; k: number } {
+export function parseRecallInput(input: unknown): RecallInput {
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
     throw new MemoryToolError(
       "invalid_command",

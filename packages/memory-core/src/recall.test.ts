@@ -2,8 +2,8 @@
 // strings were produced by the Python package (vectors/generate-recall.py): the two packages
 // must give Claude the same characters.
 import { readFileSync } from "node:fs";
-import { MemoryToolError } from "@hms/memory-core";
 import { describe, expect, it } from "vitest";
+import { MemoryToolError } from "./errors.js";
 import { formatRecall, parseRecallInput, recallToolDefinition } from "./recall.js";
 
 interface RecallVectors {

@@ -4,7 +4,7 @@ package is checked against Python's own output.
 
 Run from the repository root, with the Python package's dependencies installed:
 
-    PYTHONPATH=python/src python3 packages/holographic-memory-claude-tool/vectors/generate-recall.py
+    PYTHONPATH=python/src python3 packages/memory-core/vectors/generate-recall.py
 """
 
 import json
