@@ -78,7 +78,7 @@ function describeIssues(error: z.ZodError): string {
 
 /** Refuses a `namespace` argument unless the server was started with --namespace-arg. */
 function checkNamespaceAllowed(runtime: Runtime, args: Record<string, unknown>): void {
-  if ("namespace" in args && !runtime.namespaceArg) {
+  if (NAMESPACE_ARGUMENT.name in args && !runtime.namespaceArg) {
     throw new ToolError(
       "NAMESPACE_DISABLED",
       "this server serves only its own namespace; start it with --namespace-arg to let calls choose a namespace",
@@ -134,7 +134,7 @@ export function registerTools(server: Server, runtime: Runtime): void {
           // The schemas only check values, never change them. Zod's parse copies objects, and
           // its copy of a record loses a "__proto__" key (assigning it sets the prototype), so
           // each tool gets the caller's own values, which the schema has just accepted.
-          const { namespace, ...toolArgs } = Object.fromEntries(
+          const { [NAMESPACE_ARGUMENT.name]: namespace, ...toolArgs } = Object.fromEntries(
             Object.keys(parsed.data).map((name) => [name, args[name]]),
           );
           const output = tool.run(toolArgs, contextFor(runtime, namespace));
