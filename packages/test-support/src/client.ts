@@ -3,6 +3,7 @@
  * HTTP, one linked in memory to a server running in the test's own process, and calls that
  * must succeed or fail.
  */
+import { ERROR_META_KEY } from "@hms/protocol";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -188,6 +189,6 @@ export async function refused(
   if (!result.isError) throw new Error(`${name} succeeded but was expected to fail`);
   const text = result.content.map((part) => ("text" in part ? part.text : "")).join("");
   const code = /^([A-Z_]+): /.exec(text)?.[1] ?? "";
-  const meta = (result._meta?.["hms-mcp/error"] ?? {}) as Record<string, unknown>;
+  const meta = (result._meta?.[ERROR_META_KEY] ?? {}) as Record<string, unknown>;
   return { code, text, meta, result };
 }
