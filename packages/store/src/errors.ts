@@ -1,18 +1,22 @@
+import { errorBrand, HmsError, hasBrand } from "@hms/memory-paths";
+import type { ErrorCode } from "@hms/protocol";
+
 /**
- * The ways a store operation can be refused. Each code is part of the hms-mcp contract
- * (docs/design/hms-mcp-protocol.md), so a caller can act on it without parsing the message.
+ * The ways a store operation can be refused: the error codes of the hms-mcp contract
+ * (`@hms/protocol`) that a store decides, so a caller can act on one without parsing the
+ * message.
  */
-export type StoreErrorCode =
-  | "INVALID_ARGUMENT"
-  | "NOT_FOUND"
-  | "EXISTS"
-  | "PATH_CONFLICT"
-  | "VERSION_CONFLICT"
-  | "TOO_LARGE";
+export type StoreErrorCode = Extract<
+  ErrorCode,
+  "INVALID_ARGUMENT" | "NOT_FOUND" | "EXISTS" | "PATH_CONFLICT" | "VERSION_CONFLICT" | "TOO_LARGE"
+>;
+
+const BRAND = errorBrand("StoreError");
 
 /** A refusal with a stable code, a message a person can act on, and optional details. */
-export class StoreError extends Error {
+export class StoreError extends HmsError {
   override readonly name = "StoreError";
+  readonly [BRAND] = true;
 
   constructor(
     readonly code: StoreErrorCode,
@@ -21,9 +25,14 @@ export class StoreError extends Error {
   ) {
     super(message);
   }
+
+  /** Whether `error` is a StoreError (with `code`, if given), from any copy of this package. */
+  static override isInstance(error: unknown, code?: StoreErrorCode): error is StoreError {
+    return hasBrand(error, BRAND) && (code === undefined || (error as StoreError).code === code);
+  }
 }
 
 /** True when `error` is a {@link StoreError}, optionally with the given code. */
 export function isStoreError(error: unknown, code?: StoreErrorCode): error is StoreError {
-  return error instanceof StoreError && (code === undefined || error.code === code);
+  return StoreError.isInstance(error, code);
 }

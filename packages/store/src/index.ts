@@ -34,6 +34,7 @@ export {
   HybridRanker,
 } from "./recall/hybrid.js";
 export { LexicalRanker } from "./recall/lexical.js";
+export { SNIPPET_CHARS } from "./recall/lines.js";
 export { matchExpression, queryTerms, STOPWORDS } from "./recall/query.js";
 export type {
   RankContext,
@@ -43,8 +44,14 @@ export type {
   RecallFilter,
 } from "./recall/ranker.js";
 export { type DenseHit, VectorIndex } from "./recall/vector-index.js";
-export { MIGRATIONS, type Migration, migrate, SCHEMA_VERSION, schemaVersion } from "./schema.js";
-export { SNIPPET_CHARS } from "./search.js";
+export {
+  MIGRATIONS,
+  type Migration,
+  migrate,
+  SCHEMA_VERSION,
+  schemaVersion,
+} from "./sqlite/schema.js";
+export { MemoryStore } from "./store.js";
 export {
   DEFAULT_PAGE,
   DEFAULT_RECALL_K,
@@ -58,7 +65,6 @@ export {
   MAX_RECALL_K,
   MAX_SEARCH_CHARS,
   type MemoryRecord,
-  MemoryStore,
   type PageOptions,
   type RecallHit,
   type RecallOptions,
@@ -72,4 +78,4 @@ export {
   type StoreStats,
   SYNCHRONOUS_MODES,
   type SynchronousMode,
-} from "./store.js";
+} from "./types.js";

@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_TEXT_BYTES } from "@hms/protocol";
 import { StoreError } from "./errors.js";
 
 /** Size limits of a store. All sizes are UTF-8 bytes. */
@@ -18,7 +19,7 @@ export interface Limits {
 
 /** The contract's defaults. Only `maxTextBytes` is configurable (`--max-text-bytes`). */
 export const DEFAULT_LIMITS: Limits = Object.freeze({
-  maxTextBytes: 32768,
+  maxTextBytes: DEFAULT_MAX_TEXT_BYTES,
   maxKeyBytes: 512,
   maxTags: 32,
   maxTagBytes: 64,

@@ -3,12 +3,10 @@
  * the shared path rules of `@hms/memory-paths`, so a client that skips validation gains nothing.
  */
 import { checkMemoryPath } from "@hms/memory-paths";
+import { MEMORY_FILE_TAG, MEMORY_ROOT } from "@hms/protocol";
 
-/** The tag the Claude memory tool puts on every memory file. */
-export const MEMORY_FILE_TAG = "memory-file";
-
-/** The root of the memory tool's directory. */
-export const MEMORY_ROOT = "/memories";
+// The tag and the root are the contract's: clients put the tag on and look under the root.
+export { MEMORY_FILE_TAG, MEMORY_ROOT };
 
 /** True when a record with this key and these tags is a memory file. */
 export function isMemoryFile(key: string, tags: readonly string[]): boolean {

@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { StoreError } from "./errors.js";
-import { MemoryStore, type StoreOptions } from "./store.js";
+import { MemoryStore } from "./store.js";
+import type { StoreOptions } from "./types.js";
 
 /** A namespace name: lower-case letters, digits, `_` and `-`, starting with a letter or digit. */
 export const NAMESPACE_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;

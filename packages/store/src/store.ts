@@ -1,296 +1,49 @@
-import { createHash } from "node:crypto";
-import type BetterSqlite3 from "better-sqlite3";
-import Database from "better-sqlite3";
-import { claimModel, type EmbeddingModel, Embeddings } from "./embeddings.js";
-import { StoreError } from "./errors.js";
-import { decodeCursor, encodeCursor, prefixSuccessor } from "./keys.js";
-import {
-  checkInteger,
-  checkKey,
-  checkMetadata,
-  checkPrefix,
-  checkTag,
-  checkTags,
-  checkText,
-  DEFAULT_LIMITS,
-  type Limits,
-  MAX_TEXT_BYTES_CEILING,
-} from "./limits.js";
-import { isMemoryFile, memoryAncestors, memoryFileKeyProblem } from "./memory-file.js";
-import { indexText } from "./recall/cjk.js";
-import { excerptOf } from "./recall/excerpt.js";
+/**
+ * `MemoryStore`, the store's public face: it opens the engine, builds the `StoreContext` the
+ * operations share (context.ts), and hands each call to the module that does that job:
+ * records.ts (records and compare-and-set), tree.ts (tree operations), recall/recall.ts and
+ * recall/search.ts. SQLite is reached through sqlite/ only; sqlite/database.ts says where a
+ * second engine would plug in.
+ */
+import type { StoreContext } from "./context.js";
+import { Embeddings } from "./embeddings.js";
+import { checkInteger, DEFAULT_LIMITS, type Limits, MAX_TEXT_BYTES_CEILING } from "./limits.js";
 import { Highlighter } from "./recall/highlight.js";
-import { DEFAULT_FUSION, type FusionParams, HybridRanker } from "./recall/hybrid.js";
+import { DEFAULT_FUSION, HybridRanker } from "./recall/hybrid.js";
 import { LexicalRanker } from "./recall/lexical.js";
-import type { Ranker, RecallBuild } from "./recall/ranker.js";
+import type { Ranker } from "./recall/ranker.js";
+import { recall } from "./recall/recall.js";
+import { search } from "./recall/search.js";
 import { VectorIndex } from "./recall/vector-index.js";
-import { migrate, schemaVersion } from "./schema.js";
-import { foldCase, type LineHit, matchingLines } from "./search.js";
+import { exportPage, forget, get, list, remember, rememberMany } from "./records.js";
+import {
+  openDatabase,
+  type SqliteDatabase,
+  synchronousOf,
+  writeTransaction,
+} from "./sqlite/database.js";
+import { schemaVersion } from "./sqlite/schema.js";
+import { prepare } from "./sqlite/statements.js";
+import { forgetPrefix, forgetTree, move, movePrefix, moveTree } from "./tree.js";
+import {
+  EXPORT_PAGE_BYTES,
+  type ExportPage,
+  type ListPage,
+  type MemoryRecord,
+  type PageOptions,
+  type RecallOptions,
+  type RecallResult,
+  type RememberInput,
+  type RememberResult,
+  type SearchHit,
+  type SearchOptions,
+  type StoreOptions,
+  type StoreStats,
+  type SynchronousMode,
+} from "./types.js";
 
-/** A stored memory, as the hms-mcp contract names its fields. */
-export interface MemoryRecord {
-  readonly key: string;
-  readonly text: string;
-  readonly tags: string[];
-  readonly metadata: Record<string, unknown>;
-  /**
-   * Grows on every change (including a move) and never returns to a value the key had
-   * before, even after a delete and re-create: every write takes the next value of a
-   * store-wide clock. Compare versions for equality only.
-   */
-  readonly version: number;
-  /** `sha256:` + lowercase hex of the UTF-8 text. */
-  readonly hash: string;
-  /** UTF-8 byte length of the text. */
-  readonly bytes: number;
-  /** ISO 8601 UTC with milliseconds. */
-  readonly created_at: string;
-  readonly updated_at: string;
-}
-
-export interface RememberInput {
-  readonly key: string;
-  readonly text: string;
-  /** Replaces the tags; omitted keeps the existing ones (none on a create). */
-  readonly tags?: readonly string[] | undefined;
-  /** Replaces the metadata; omitted keeps the existing object (`{}` on a create). */
-  readonly metadata?: Record<string, unknown> | undefined;
-  /** Write only if the memory exists at exactly this version. */
-  readonly expectedVersion?: number | undefined;
-  /** Write only if the key does not exist. */
-  readonly ifAbsent?: boolean | undefined;
-}
-
-export interface RememberResult {
-  readonly key: string;
-  readonly version: number;
-  readonly bytes: number;
-  readonly hash: string;
-  /** True when this call created the memory, false when it replaced one. */
-  readonly created: boolean;
-  readonly updated_at: string;
-}
-
-/** Selects memories by key prefix and/or tag. */
-export interface Selection {
-  readonly prefix?: string | undefined;
-  readonly tag?: string | undefined;
-}
-
-export interface PageOptions extends Selection {
-  /** A `next_cursor` from the previous page. */
-  readonly cursor?: string | undefined;
-  /** Page size, 1 to {@link MAX_PAGE}. */
-  readonly limit?: number | undefined;
-}
-
-export interface ListItem {
-  readonly key: string;
-  readonly bytes: number;
-  readonly version: number;
-  readonly tags: string[];
-  readonly updated_at: string;
-}
-
-export interface ListPage {
-  readonly items: ListItem[];
-  readonly next_cursor: string | null;
-}
-
-export interface ExportPage {
-  readonly memories: MemoryRecord[];
-  readonly next_cursor: string | null;
-}
-
-export interface RecallOptions extends Selection {
-  /** How many hits, 1 to {@link MAX_RECALL_K}. */
-  readonly k?: number | undefined;
-  /**
-   * The query's embedding by the store's embedding model (unit length). A store opened with
-   * `embeddings` ranks hybrid with it; without it, lexically (and says so in `build`).
-   */
-  readonly vector?: Float32Array | undefined;
-}
-
-export interface RecallHit {
-  readonly key: string;
-  /**
-   * Relevance in [0, 1], higher is better, comparable only among the hits of one query. Lexical
-   * build: the hit's BM25 divided by the best hit's (the best scores exactly 1). Hybrid build:
-   * the fused score (`fuse` in `recall/hybrid.ts`).
-   */
-  readonly score: number;
-  /** A verbatim passage of the memory's text. */
-  readonly excerpt: string;
-  /** 1-based inclusive line range of the excerpt. */
-  readonly line_start: number;
-  readonly line_end: number;
-}
-
-export interface RecallResult {
-  readonly hits: RecallHit[];
-  readonly build: RecallBuild;
-}
-
-export interface SearchOptions extends Selection {
-  /** Most hits (lines), 1 to {@link MAX_PAGE}. */
-  readonly limit?: number | undefined;
-}
-
-export interface SearchHit extends LineHit {
-  readonly key: string;
-}
-
-export interface StoreStats {
-  readonly memories: number;
-  readonly bytes: number;
-  readonly schema_version: number;
-  readonly recall: {
-    readonly build: RecallBuild;
-    readonly model: string | null;
-    /** Memories waiting for vectors (always 0 in the lexical build). */
-    readonly pending: number;
-  };
-}
-
-/** Hybrid recall: the embedding model whose vectors the store keeps, and how to fuse. */
-export interface EmbeddingOptions {
-  readonly model: EmbeddingModel;
-  /**
-   * When the store's vectors come from another model: drop them all and queue every memory
-   * for re-embedding, instead of refusing to open (an `EmbeddingModelMismatchError`).
-   */
-  readonly reembed?: boolean | undefined;
-  /** Fusion parameters (default {@link DEFAULT_FUSION}). */
-  readonly fusion?: FusionParams | undefined;
-}
-
-export interface StoreOptions {
-  /** Largest text in UTF-8 bytes (default 32768). */
-  readonly maxTextBytes?: number | undefined;
-  /**
-   * The namespace this file belongs to. Recorded when the file is created and checked on
-   * every open, so a store file is never served under another namespace's name.
-   */
-  readonly namespace?: string | undefined;
-  /** How long a write waits for another process's write lock, in ms (default 10000). */
-  readonly busyTimeoutMs?: number | undefined;
-  /**
-   * When a commit reaches the disk. `"full"` (the default): each commit waits for the WAL to be
-   * fsynced, so an acknowledged write survives a crash of the process and of the machine.
-   * `"normal"`: the WAL is fsynced at checkpoints only, so a write survives a crash of the
-   * process but the last commits before a power loss or OS crash may be lost (the store is
-   * never corrupted). See {@link SYNCHRONOUS_MODES}.
-   */
-  readonly synchronous?: SynchronousMode | undefined;
-  /**
-   * Hybrid recall. The store records the model on first open with it (queueing every memory
-   * for embedding), refuses another model's vectors, ranks with {@link HybridRanker}, and
-   * exposes the queue and vectors as {@link MemoryStore.embeddings}.
-   */
-  readonly embeddings?: EmbeddingOptions | undefined;
-  /** Builds the recall ranker (default: lexical BM25, or hybrid with `embeddings`). */
-  readonly ranker?: ((db: BetterSqlite3.Database) => Ranker) | undefined;
-}
-
-/** The durability settings a store accepts (SQLite's `synchronous` in WAL mode). */
-export const SYNCHRONOUS_MODES = ["full", "normal"] as const;
-export type SynchronousMode = (typeof SYNCHRONOUS_MODES)[number];
-
-export const DEFAULT_PAGE = 100;
-export const MAX_PAGE = 1000;
-export const DEFAULT_RECALL_K = 5;
-export const MAX_RECALL_K = 50;
-/** Longest recall query, in UTF-8 bytes. */
-export const MAX_QUERY_BYTES = 16384;
-/** Longest literal search text, in characters. */
-export const MAX_SEARCH_CHARS = 1024;
-/**
- * Most UTF-8 bytes of text and metadata one export page carries: a page ends early, with a
- * next_cursor, before a memory that would take it over, so an answer stays a bounded size
- * however large the memories are (a full page at the largest max_text_bytes would be 16 GiB
- * held in memory at once). A page always holds at least one memory.
- */
-export const EXPORT_PAGE_BYTES = 4 * 1024 * 1024;
-
-interface Row {
-  id: number;
-  key: string;
-  text: string;
-  tags: string;
-  metadata: string;
-  version: number;
-  hash: string;
-  bytes: number;
-  created_at: string;
-  updated_at: string;
-}
-
-type Head = Pick<Row, "id" | "version" | "tags" | "metadata">;
-
-/** A row of the listing statement, in its column order. */
-type ListRow = [key: string, bytes: number, version: number, tags: string, updated_at: string];
-
-/** The columns of a Row: not index_text and fts_text, which only the full-text index reads. */
-const ROW_COLUMNS = "id, key, text, tags, metadata, version, hash, bytes, created_at, updated_at";
-
-function hashOf(text: string): string {
-  return `sha256:${createHash("sha256").update(text, "utf8").digest("hex")}`;
-}
-
-function now(): string {
-  return new Date().toISOString();
-}
-
-function toRecord(row: Row): MemoryRecord {
-  return {
-    key: row.key,
-    text: row.text,
-    tags: JSON.parse(row.tags) as string[],
-    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
-    version: row.version,
-    hash: row.hash,
-    bytes: row.bytes,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
-}
-
-function versionConflict(key: string, current: number, expected: number): StoreError {
-  return new StoreError(
-    "VERSION_CONFLICT",
-    `${key} is at version ${current}, not the expected version ${expected}`,
-    { key, current_version: current, expected_version: expected },
-  );
-}
-
-function notFound(key: string): StoreError {
-  return new StoreError("NOT_FOUND", `${key} does not exist`, { key });
-}
-
-/** A tree form's NOT_FOUND: neither the key nor anything under it exists. */
-function treeNotFound(key: string): StoreError {
-  return new StoreError("NOT_FOUND", `neither ${key} nor any key under ${key}/ exists`, { key });
-}
-
-/**
- * Why giving a memory-file key existence would make a key both a file and a directory:
- * `directory` when keys lie under it, `file` when one of its ancestors is a key. `path` is the
- * key that is a directory, or the shortest ancestor that is a file.
- */
-interface TreeConflict {
-  readonly conflict: "directory" | "file";
-  readonly path: string;
-  /** Says what is in the way, for the error message. */
-  readonly reason: string;
-}
-
-function pathConflict(action: string, found: TreeConflict): StoreError {
-  return new StoreError("PATH_CONFLICT", `${action}: ${found.reason}`, {
-    conflict: found.conflict,
-    path: found.path,
-  });
-}
+// The public types and bounds live in types.ts; imports of them from here keep working.
+export * from "./types.js";
 
 /**
  * One store: a SQLite file in WAL mode holding one namespace's memories.
@@ -306,14 +59,15 @@ export class MemoryStore {
   /** The file this store lives in. */
   readonly file: string;
   readonly limits: Limits;
-  readonly #db: BetterSqlite3.Database;
+  readonly #db: SqliteDatabase;
   /** The embedding queue and vectors, when the store was opened with `embeddings`. */
   readonly embeddings: Embeddings | undefined;
   readonly #ranker: Ranker;
   readonly #highlighter: Highlighter;
-  readonly #sql: ReturnType<typeof prepare>;
+  /** What the operations share: limits, statements, the write transaction. */
+  readonly #ctx: StoreContext;
 
-  private constructor(file: string, db: BetterSqlite3.Database, options: StoreOptions) {
+  private constructor(file: string, db: SqliteDatabase, options: StoreOptions) {
     this.file = file;
     this.#db = db;
     const maxTextBytes = checkInteger(
@@ -323,10 +77,14 @@ export class MemoryStore {
       MAX_TEXT_BYTES_CEILING,
     );
     this.limits = Object.freeze({ ...DEFAULT_LIMITS, maxTextBytes });
-    this.#sql = prepare(db);
+    this.#ctx = {
+      limits: this.limits,
+      sql: prepare(db),
+      write: <T>(body: () => T): T => writeTransaction(db, body),
+    };
     const hybrid = options.embeddings;
     this.embeddings = hybrid === undefined ? undefined : new Embeddings(db, hybrid.model);
-    const defaultRanker = (d: BetterSqlite3.Database): Ranker => {
+    const defaultRanker = (d: SqliteDatabase): Ranker => {
       if (hybrid === undefined) return new LexicalRanker(d);
       const index = new VectorIndex(d, hybrid.model.dimensions);
       index.sync();
@@ -341,25 +99,8 @@ export class MemoryStore {
    * that it belongs to `options.namespace` when one is given.
    */
   static open(file: string, options: StoreOptions = {}): MemoryStore {
-    const db = new Database(file);
+    const db = openDatabase(file, options);
     try {
-      db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 10000))}`);
-      const mode = db.pragma("journal_mode = WAL", { simple: true });
-      if (mode !== "wal") throw new Error(`could not put ${file} in WAL mode (got ${mode})`);
-      const synchronous = options.synchronous ?? "full";
-      if (!(SYNCHRONOUS_MODES as readonly string[]).includes(synchronous)) {
-        throw new StoreError(
-          "INVALID_ARGUMENT",
-          `synchronous must be one of ${SYNCHRONOUS_MODES.join(", ")}, got ${String(synchronous)}`,
-        );
-      }
-      db.pragma(`synchronous = ${synchronous.toUpperCase()}`);
-      db.pragma("foreign_keys = ON");
-      migrate(db);
-      if (options.namespace !== undefined) claimNamespace(db, file, options.namespace);
-      if (options.embeddings !== undefined) {
-        claimModel(db, file, options.embeddings.model, options.embeddings.reembed === true);
-      }
       return new MemoryStore(file, db, options);
     } catch (error) {
       db.close();
@@ -374,8 +115,7 @@ export class MemoryStore {
 
   /** The durability setting in force (read back from SQLite). */
   get synchronous(): SynchronousMode {
-    const level = this.#db.pragma("synchronous", { simple: true });
-    return level === 2 ? "full" : "normal";
+    return synchronousOf(this.#db);
   }
 
   /** Closes the database (the WAL is checkpointed). Idempotent. */
@@ -388,8 +128,7 @@ export class MemoryStore {
    * Every successful call gives the memory a new version (the clock's next value).
    */
   remember(input: RememberInput): RememberResult {
-    const write = this.#prepareRemember(input);
-    return this.#write(() => write());
+    return remember(this.#ctx, input);
   }
 
   /**
@@ -397,114 +136,17 @@ export class MemoryStore {
    * error is that write's). For bulk loads and restores; one commit instead of one per write.
    */
   rememberMany(inputs: readonly RememberInput[]): RememberResult[] {
-    const writes = inputs.map((input) => this.#prepareRemember(input));
-    return this.#write(() => writes.map((write) => write()));
-  }
-
-  /** Validates a write and returns the function that applies it inside a transaction. */
-  #prepareRemember(input: RememberInput): () => RememberResult {
-    const key = checkKey(input.key, this.limits);
-    const { text, bytes } = checkText(input.text, this.limits);
-    const tags = input.tags === undefined ? undefined : checkTags(input.tags, this.limits);
-    const metadata =
-      input.metadata === undefined ? undefined : checkMetadata(input.metadata, this.limits);
-    const expected = this.#expected(input.expectedVersion);
-    if (expected !== undefined && input.ifAbsent) {
-      throw new StoreError(
-        "INVALID_ARGUMENT",
-        "expected_version and if_absent are mutually exclusive: a key cannot both exist at a version and not exist",
-      );
-    }
-    const hash = hashOf(text);
-    return () => {
-      const head = this.#sql.head.get(key) as Head | undefined;
-      const at = now();
-      if (head === undefined) {
-        if (expected !== undefined) {
-          throw new StoreError(
-            "NOT_FOUND",
-            `${key} does not exist, so it cannot be at the expected version ${expected}`,
-            { key, expected_version: expected },
-          );
-        }
-        const finalTags = tags ?? [];
-        this.#checkMemoryFile(key, finalTags);
-        if (isMemoryFile(key, finalTags)) {
-          const found = this.#treeConflict(key);
-          if (found !== undefined) throw pathConflict(`cannot create ${key}`, found);
-        }
-        const version = this.#nextVersions(1);
-        const id = Number(
-          this.#sql.insert.run({
-            key,
-            text,
-            index_text: indexText(text),
-            tags: JSON.stringify(finalTags),
-            metadata: metadata ?? "{}",
-            version,
-            hash,
-            bytes,
-            created_at: at,
-            updated_at: at,
-          }).lastInsertRowid,
-        );
-        for (const tag of finalTags) this.#sql.addTag.run(tag, id);
-        return { key, version, bytes, hash, created: true, updated_at: at };
-      }
-      if (input.ifAbsent) {
-        throw new StoreError("EXISTS", `${key} already exists (at version ${head.version})`, {
-          key,
-          current_version: head.version,
-        });
-      }
-      if (expected !== undefined && head.version !== expected) {
-        throw versionConflict(key, head.version, expected);
-      }
-      const finalTags = tags ?? (JSON.parse(head.tags) as string[]);
-      this.#checkMemoryFile(key, finalTags);
-      const version = this.#nextVersions(1);
-      this.#sql.update.run({
-        id: head.id,
-        text,
-        index_text: indexText(text),
-        tags: JSON.stringify(finalTags),
-        metadata: metadata ?? head.metadata,
-        version,
-        hash,
-        bytes,
-        updated_at: at,
-      });
-      if (tags !== undefined) {
-        this.#sql.clearTags.run(head.id);
-        for (const tag of finalTags) this.#sql.addTag.run(tag, head.id);
-      }
-      return { key, version, bytes, hash, created: false, updated_at: at };
-    };
+    return rememberMany(this.#ctx, inputs);
   }
 
   /** The memory at `key`, or `undefined`. */
   get(key: string): MemoryRecord | undefined {
-    const row = this.#sql.get.get(checkKey(key, this.limits)) as Row | undefined;
-    return row === undefined ? undefined : toRecord(row);
+    return get(this.#ctx, key);
   }
 
   /** Keys in key order, a page at a time, with sizes, versions and tags. */
   list(options: PageOptions = {}): ListPage {
-    const { statement, params, limit } = this.#pageQuery(this.#sql.listPage, options);
-    // Rows as arrays (the statement is raw) and all at once: a listing is on the path of every
-    // directory view, and both cost less than objects read one by one.
-    const rows = statement.all({ ...params, limit: limit + 1 }) as ListRow[];
-    const more = rows.length > limit;
-    if (more) rows.length = limit;
-    const items = rows.map(([key, bytes, version, tags, updated_at]) => ({
-      key,
-      bytes,
-      version,
-      tags: JSON.parse(tags) as string[],
-      updated_at,
-    }));
-    const last = items[items.length - 1];
-    return { items, next_cursor: more && last ? encodeCursor(last.key) : null };
+    return list(this.#ctx, options);
   }
 
   /**
@@ -512,48 +154,17 @@ export class MemoryStore {
    * their text and metadata reach {@link EXPORT_PAGE_BYTES}.
    */
   export(options: PageOptions = {}): ExportPage {
-    const { statement, params, limit } = this.#pageQuery(this.#sql.exportPage, options);
-    // Read one row at a time, so a page stops at its size bound without reading further.
-    const memories: MemoryRecord[] = [];
-    let bytes = 0;
-    let more = false;
-    const found = statement.iterate({ ...params, limit: limit + 1 }) as IterableIterator<Row>;
-    for (const row of found) {
-      const size = row.bytes + row.metadata.length;
-      if (memories.length === limit || (memories.length > 0 && bytes + size > EXPORT_PAGE_BYTES)) {
-        more = true;
-        found.return?.();
-        break;
-      }
-      memories.push(toRecord(row));
-      bytes += size;
-    }
-    const last = memories[memories.length - 1];
-    return { memories, next_cursor: more && last ? encodeCursor(last.key) : null };
+    return exportPage(this.#ctx, options);
   }
 
   /** Deletes one memory; NOT_FOUND if absent, VERSION_CONFLICT if not at `expectedVersion`. */
   forget(key: string, options: { expectedVersion?: number | undefined } = {}): { deleted: number } {
-    const checked = checkKey(key, this.limits);
-    const expected = this.#expected(options.expectedVersion);
-    return this.#write(() => {
-      const head = this.#sql.head.get(checked) as Head | undefined;
-      if (head === undefined) throw notFound(checked);
-      if (expected !== undefined && head.version !== expected) {
-        throw versionConflict(checked, head.version, expected);
-      }
-      this.#sql.deleteId.run(head.id);
-      return { deleted: 1 };
-    });
+    return forget(this.#ctx, key, options);
   }
 
   /** Deletes every memory whose key starts with `prefix` (non-empty), in one transaction. */
   forgetPrefix(prefix: string): { deleted: number } {
-    const checked = checkPrefix(prefix, this.limits, "prefix", false);
-    const { params, shape } = bindSelection(checked, undefined);
-    return this.#write(() => ({
-      deleted: this.#sql.deleteRange.for(shape).run(params).changes,
-    }));
+    return forgetPrefix(this.#ctx, prefix);
   }
 
   /**
@@ -561,15 +172,7 @@ export class MemoryStore {
    * memory tool), in one transaction. NOT_FOUND if none of them exists.
    */
   forgetTree(key: string): { deleted: number } {
-    const checked = checkKey(key, this.limits);
-    const under = bindSelection(`${checked}/`, undefined);
-    return this.#write(() => {
-      const deleted =
-        this.#sql.deleteKey.run(checked).changes +
-        this.#sql.deleteRange.for(under.shape).run(under.params).changes;
-      if (deleted === 0) throw treeNotFound(checked);
-      return { deleted };
-    });
+    return forgetTree(this.#ctx, key);
   }
 
   /**
@@ -579,38 +182,12 @@ export class MemoryStore {
    * not a valid memory-file key. Text, tags, metadata and created_at are kept; the version
    * takes the clock's next value.
    */
-  move(from: string, to: string, options: { expectedVersion?: number | undefined } = {}) {
-    const source = checkKey(from, this.limits, "from");
-    const target = checkKey(to, this.limits, "to");
-    const expected = this.#expected(options.expectedVersion);
-    return this.#write(() => {
-      const head = this.#sql.head.get(source) as Head | undefined;
-      if (head === undefined) throw notFound(source);
-      if (expected !== undefined && head.version !== expected) {
-        throw versionConflict(source, head.version, expected);
-      }
-      if (source === target) {
-        throw new StoreError("EXISTS", `cannot move ${source} onto itself`, { key: target });
-      }
-      if (this.#sql.head.get(target) !== undefined) {
-        throw new StoreError("EXISTS", `cannot move ${source} to ${target}: ${target} exists`, {
-          key: target,
-        });
-      }
-      const tags = JSON.parse(head.tags) as string[];
-      if (isMemoryFile(target, tags)) {
-        const found = this.#treeConflict(target);
-        if (found !== undefined) throw pathConflict(`cannot move ${source} to ${target}`, found);
-      }
-      this.#checkMemoryFile(target, tags);
-      this.#sql.rename.run({
-        id: head.id,
-        key: target,
-        version: this.#nextVersions(1),
-        updated_at: now(),
-      });
-      return { moved: 1 };
-    });
+  move(
+    from: string,
+    to: string,
+    options: { expectedVersion?: number | undefined } = {},
+  ): { moved: number } {
+    return move(this.#ctx, from, to, options);
   }
 
   /**
@@ -620,40 +197,7 @@ export class MemoryStore {
    * destination is not a valid key.
    */
   movePrefix(fromPrefix: string, toPrefix: string): { moved: number } {
-    const from = checkPrefix(fromPrefix, this.limits, "from_prefix", false);
-    const to = checkPrefix(toPrefix, this.limits, "to_prefix", false);
-    if (to.startsWith(from)) {
-      throw new StoreError(
-        "INVALID_ARGUMENT",
-        `to_prefix ${JSON.stringify(to)} starts with from_prefix ${JSON.stringify(from)}: cannot move keys under themselves`,
-      );
-    }
-    const { params, shape } = bindSelection(from, undefined);
-    return this.#write(() => {
-      const sources = this.#sql.headsInRange.for(shape).all(params) as (Head & { key: string })[];
-      if (sources.length === 0) {
-        throw new StoreError("NOT_FOUND", `no key starts with ${JSON.stringify(from)}`, {
-          prefix: from,
-        });
-      }
-      const moves = sources.map((source) => {
-        const target = checkKey(to + source.key.slice(from.length), this.limits, "destination key");
-        const tags = JSON.parse(source.tags) as string[];
-        this.#checkMemoryFile(target, tags);
-        return { id: source.id, key: target, memoryFile: isMemoryFile(target, tags) };
-      });
-      for (const { key } of moves) {
-        if (this.#sql.head.get(key) !== undefined) {
-          throw new StoreError("EXISTS", `cannot move to ${key}: it exists`, { key });
-        }
-      }
-      for (const { key, memoryFile } of moves) {
-        const found = memoryFile ? this.#treeConflict(key) : undefined;
-        if (found !== undefined) throw pathConflict(`cannot move to ${key}`, found);
-      }
-      this.#renameAll(moves);
-      return { moved: moves.length };
-    });
+    return movePrefix(this.#ctx, fromPrefix, toPrefix);
   }
 
   /**
@@ -674,59 +218,7 @@ export class MemoryStore {
    * Text, tags, metadata and created_at are kept; each record takes a new version.
    */
   moveTree(from: string, to: string): { moved: number } {
-    const source = checkKey(from, this.limits, "from");
-    const target = checkKey(to, this.limits, "to");
-    const under = bindSelection(`${source}/`, undefined);
-    return this.#write(() => {
-      const own = this.#sql.head.get(source) as Head | undefined;
-      const children = this.#sql.headsInRange.for(under.shape).all(under.params) as (Head & {
-        key: string;
-      })[];
-      // Key order: `from` sorts before every key that starts with `from/`.
-      const sources = own === undefined ? children : [{ ...own, key: source }, ...children];
-      if (sources.length === 0) throw treeNotFound(source);
-      if (target === source) {
-        throw new StoreError("EXISTS", `cannot move ${source} onto itself`, { key: target });
-      }
-      if (children.length > 0 && target.startsWith(`${source}/`)) {
-        throw new StoreError(
-          "INVALID_ARGUMENT",
-          `cannot move the directory ${source} into itself: ${target} lies under it`,
-          { reason: "into_itself" },
-        );
-      }
-      const blocking = this.#sql.head.get(target) !== undefined ? target : this.#firstUnder(target);
-      if (blocking !== undefined) {
-        const why =
-          blocking === target
-            ? `${target} exists`
-            : `${target} exists as a directory (${blocking} lies under it)`;
-        throw new StoreError("EXISTS", `cannot move ${source} to ${target}: ${why}`, {
-          key: target,
-        });
-      }
-      const fileAbove = this.#fileAncestor(target);
-      if (fileAbove !== undefined) {
-        throw pathConflict(`cannot move ${source} to ${target}`, fileAbove);
-      }
-      const moves = sources.map((record) => {
-        const key = target + record.key.slice(source.length);
-        const problem = this.#newKeyProblem(key, JSON.parse(record.tags) as string[]);
-        if (problem !== undefined) {
-          throw new StoreError(
-            "INVALID_ARGUMENT",
-            `cannot move ${record.key} to ${key}: ${problem}`,
-            {
-              reason: "invalid_key",
-              key,
-            },
-          );
-        }
-        return { id: record.id, key };
-      });
-      this.#renameAll(moves);
-      return { moved: moves.length };
-    });
+    return moveTree(this.#ctx, from, to);
   }
 
   /**
@@ -734,28 +226,7 @@ export class MemoryStore {
    * Any string is a valid query; one without words has no hits.
    */
   recall(query: string, options: RecallOptions = {}): RecallResult {
-    if (typeof query !== "string")
-      throw new StoreError("INVALID_ARGUMENT", "query must be a string");
-    if (Buffer.byteLength(query, "utf8") > MAX_QUERY_BYTES) {
-      throw new StoreError("INVALID_ARGUMENT", `query is over ${MAX_QUERY_BYTES} bytes`);
-    }
-    const k = checkInteger(options.k ?? DEFAULT_RECALL_K, "k", 1, MAX_RECALL_K);
-    const filter = this.#selection(options);
-    const { vector } = options;
-    if (vector !== undefined && !(vector instanceof Float32Array)) {
-      throw new StoreError("INVALID_ARGUMENT", "a query vector must be a Float32Array");
-    }
-    const build: RecallBuild =
-      this.#ranker.build === "hybrid" && vector !== undefined ? "hybrid" : "lexical";
-    const ranked = this.#ranker.rank(query, filter, k, { vector });
-    const hits = ranked.flatMap(({ id, score, passage }) => {
-      const row = this.#sql.keyText.get(id) as { key: string; text: string } | undefined;
-      if (row === undefined) return [];
-      const highlighted = this.#highlighter.highlight(id, query);
-      const excerpt = excerptOf(row.text, highlighted, passage?.lineStart);
-      return [{ key: row.key, score, ...excerpt }];
-    });
-    return { hits, build };
+    return recall(this.#ctx, this.#ranker, this.#highlighter, query, options);
   }
 
   /**
@@ -763,47 +234,12 @@ export class MemoryStore {
    * most `limit` lines in all.
    */
   search(text: string, options: SearchOptions = {}): { hits: SearchHit[] } {
-    if (typeof text !== "string" || text.length === 0) {
-      throw new StoreError("INVALID_ARGUMENT", "text to search for must be a non-empty string");
-    }
-    if (text.length > MAX_SEARCH_CHARS) {
-      throw new StoreError(
-        "INVALID_ARGUMENT",
-        `text to search for is over ${MAX_SEARCH_CHARS} characters`,
-      );
-    }
-    if (text.includes("\n")) {
-      throw new StoreError(
-        "INVALID_ARGUMENT",
-        "search matches within one line: text must not contain a line break",
-      );
-    }
-    const limit = checkInteger(options.limit ?? DEFAULT_PAGE, "limit", 1, MAX_PAGE);
-    const { prefix, tag } = this.#selection(options);
-    const needle = foldCase(text);
-    const { params, shape } = bindSelection(prefix, tag);
-    const hits: SearchHit[] = [];
-    const rows = this.#sql.searchRows
-      .for(shape)
-      .iterate({ ...params, needle }) as IterableIterator<{
-      key: string;
-      text: string;
-    }>;
-    for (const row of rows) {
-      for (const hit of matchingLines(row.text, needle, limit - hits.length)) {
-        hits.push({ key: row.key, ...hit });
-      }
-      if (hits.length >= limit) {
-        rows.return?.();
-        break;
-      }
-    }
-    return { hits };
+    return search(this.#ctx, text, options);
   }
 
   /** Counts and sizes of this store. */
   stats(): StoreStats {
-    const totals = this.#sql.totals.get() as { memories: number; bytes: number };
+    const totals = this.#ctx.sql.totals.get() as { memories: number; bytes: number };
     return {
       memories: totals.memories,
       bytes: totals.bytes,
@@ -815,253 +251,4 @@ export class MemoryStore {
       },
     };
   }
-
-  #write<T>(body: () => T): T {
-    return this.#db.transaction(body).immediate();
-  }
-
-  /**
-   * Takes `n` new versions from the store-wide clock (inside a write transaction) and returns
-   * the first; the others follow it. Every value is above every version ever written to the
-   * store, so no key ever gets a version it had before.
-   */
-  #nextVersions(n: number): number {
-    const { value } = this.#sql.tick.get(n) as { value: number };
-    return value - n + 1;
-  }
-
-  /** Renames records (in a write transaction), each to a new version of the clock. */
-  #renameAll(moves: readonly { id: number; key: string }[]): void {
-    const first = this.#nextVersions(moves.length);
-    const at = now();
-    moves.forEach(({ id, key }, i) => {
-      this.#sql.rename.run({ id, key, version: first + i, updated_at: at });
-    });
-  }
-
-  #expected(value: number | undefined): number | undefined {
-    return value === undefined
-      ? undefined
-      : checkInteger(value, "expected_version", 1, Number.MAX_SAFE_INTEGER);
-  }
-
-  #selection(options: Selection): { prefix: string | undefined; tag: string | undefined } {
-    const prefix =
-      options.prefix === undefined ? undefined : checkPrefix(options.prefix, this.limits);
-    const tag = options.tag === undefined ? undefined : checkTag(options.tag, this.limits);
-    return { prefix: prefix || undefined, tag };
-  }
-
-  /**
-   * One page of rows: at most `limit`, and, with `maxBytes`, no more rows than fit in that many
-   * bytes of text and metadata (at least one). Rows are read one at a time, so a page never
-   * reads more than it returns, plus one.
-   */
-  /** The statement, parameters and checked limit of one page of a listing or an export. */
-  #pageQuery(statements: ShapedStatements, options: PageOptions) {
-    const { prefix, tag } = this.#selection(options);
-    const limit = checkInteger(options.limit ?? DEFAULT_PAGE, "limit", 1, MAX_PAGE);
-    const after = options.cursor === undefined ? null : decodeCursor(options.cursor);
-    const { params, shape } = bindSelection(prefix, tag, after);
-    return { statement: statements.for(shape), params, limit };
-  }
-
-  /**
-   * Why creating the memory-file key `key` would break the memory-file tree: keys lie under it
-   * (`directory`), or one of its ancestors below `/memories` is a key (`file`, the shortest).
-   */
-  #treeConflict(key: string): TreeConflict | undefined {
-    const child = this.#firstUnder(key);
-    if (child !== undefined) {
-      return {
-        conflict: "directory",
-        path: key,
-        reason: `${key} is a directory (${child} lies under it)`,
-      };
-    }
-    return this.#fileAncestor(key);
-  }
-
-  /** The shortest proper ancestor of `key` below `/memories` that is a key, as a conflict. */
-  #fileAncestor(key: string): TreeConflict | undefined {
-    for (const ancestor of memoryAncestors(key)) {
-      if (this.#sql.head.get(ancestor) !== undefined) {
-        return {
-          conflict: "file",
-          path: ancestor,
-          reason: `${ancestor} is a file, so nothing can lie under it`,
-        };
-      }
-    }
-    return undefined;
-  }
-
-  /** The first key (in key order) that starts with `key/`, if any. */
-  #firstUnder(key: string): string | undefined {
-    const { params, shape } = bindSelection(`${key}/`, undefined);
-    return this.#sql.firstKeyInRange.for(shape).get(params) as string | undefined;
-  }
-
-  /** Why `key` cannot be a new key of a record with `tags`, or undefined when it can. */
-  #newKeyProblem(key: string, tags: readonly string[]): string | undefined {
-    try {
-      checkKey(key, this.limits, "the new key");
-    } catch (error) {
-      if (error instanceof StoreError) return error.message;
-      throw error;
-    }
-    return isMemoryFile(key, tags) ? memoryFileKeyProblem(key) : undefined;
-  }
-
-  #checkMemoryFile(key: string, tags: readonly string[]): void {
-    if (!isMemoryFile(key, tags)) return;
-    const problem = memoryFileKeyProblem(key);
-    if (problem !== undefined) {
-      throw new StoreError("INVALID_ARGUMENT", problem, { key });
-    }
-  }
-}
-
-/** Records the store's namespace on first open and refuses a file that belongs to another. */
-function claimNamespace(db: BetterSqlite3.Database, file: string, namespace: string): void {
-  db.transaction(() => {
-    const row = db.prepare("SELECT value FROM store_info WHERE name = 'namespace'").get() as
-      | { value: string }
-      | undefined;
-    if (row === undefined) {
-      db.prepare("INSERT INTO store_info (name, value) VALUES ('namespace', ?)").run(namespace);
-    } else if (row.value !== namespace) {
-      throw new Error(`${file} holds namespace ${row.value}, not ${namespace}`);
-    }
-  }).immediate();
-}
-
-/** Which optional conditions a selection has; each combination is its own prepared statement. */
-interface Shape {
-  readonly hi: boolean;
-  readonly tag: boolean;
-  readonly after: boolean;
-}
-
-/**
- * The WHERE clause of a selection. Key ranges are plain comparisons on the key index
- * (`key >= prefix AND key < successor`); `@lo` is '' when there is no prefix.
- */
-function whereOf(shape: Shape): string {
-  const parts = ["m.key >= @lo"];
-  if (shape.hi) parts.push("m.key < @hi");
-  if (shape.after) parts.push("m.key > @after");
-  if (shape.tag) {
-    // With a prefix, walk its key range and probe each key's tag, so the cost follows the
-    // range (a directory of 15 files in a store of 5,000: 35 µs, against 1 ms when SQLite
-    // started from every memory with the tag). Without one, start from the tag's memories.
-    parts.push(
-      shape.hi
-        ? "EXISTS (SELECT 1 FROM memory_tags t WHERE t.tag = @tag AND t.memory_id = m.id)"
-        : "m.id IN (SELECT memory_id FROM memory_tags WHERE tag = @tag)",
-    );
-  }
-  return parts.join(" AND ");
-}
-
-/** Prepares a statement per selection shape on first use, then reuses it. */
-class ShapedStatements {
-  readonly #cache = new Map<string, BetterSqlite3.Statement>();
-
-  constructor(
-    private readonly db: BetterSqlite3.Database,
-    private readonly sql: (where: string) => string,
-    /** Rows as objects (`rows`), as arrays (`raw`), or as their first column (`pluck`). */
-    private readonly mode: "rows" | "raw" | "pluck" = "rows",
-  ) {}
-
-  for(shape: Shape): BetterSqlite3.Statement {
-    const id = `${+shape.hi}${+shape.tag}${+shape.after}`;
-    let statement = this.#cache.get(id);
-    if (statement === undefined) {
-      statement = this.db.prepare(this.sql(whereOf(shape)));
-      if (this.mode === "pluck") statement.pluck();
-      if (this.mode === "raw") statement.raw();
-      this.#cache.set(id, statement);
-    }
-    return statement;
-  }
-}
-
-/** Named parameters of a selection, and its shape. */
-function bindSelection(
-  prefix: string | undefined,
-  tag: string | undefined,
-  after: string | null = null,
-) {
-  const hi = prefix === undefined ? undefined : prefixSuccessor(prefix);
-  const params: Record<string, string> = { lo: prefix ?? "" };
-  if (hi !== undefined) params.hi = hi;
-  if (tag !== undefined) params.tag = tag;
-  if (after !== null) params.after = after;
-  const shape: Shape = { hi: hi !== undefined, tag: tag !== undefined, after: after !== null };
-  return { params, shape };
-}
-
-/** Every statement the store runs, prepared once per open. */
-function prepare(db: BetterSqlite3.Database) {
-  db.function("hms_contains_folded", { deterministic: true }, (text, needle) =>
-    typeof text === "string" && typeof needle === "string" && foldCase(text).includes(needle)
-      ? 1
-      : 0,
-  );
-  return {
-    head: db.prepare("SELECT id, version, tags, metadata FROM memories WHERE key = ?"),
-    get: db.prepare(`SELECT ${ROW_COLUMNS} FROM memories WHERE key = ?`),
-    keyText: db.prepare("SELECT key, text FROM memories WHERE id = ?"),
-    insert: db.prepare(`
-      INSERT INTO memories (key, text, index_text, tags, metadata, version, hash, bytes,
-        created_at, updated_at)
-      VALUES (@key, @text, @index_text, @tags, @metadata, @version, @hash, @bytes, @created_at,
-        @updated_at)`),
-    update: db.prepare(`
-      UPDATE memories SET text = @text, index_text = @index_text, tags = @tags,
-        metadata = @metadata, version = @version, hash = @hash, bytes = @bytes,
-        updated_at = @updated_at
-      WHERE id = @id`),
-    rename: db.prepare(
-      "UPDATE memories SET key = @key, version = @version, updated_at = @updated_at WHERE id = @id",
-    ),
-    tick: db.prepare("UPDATE version_clock SET value = value + ? WHERE id = 1 RETURNING value"),
-    addTag: db.prepare("INSERT OR IGNORE INTO memory_tags (tag, memory_id) VALUES (?, ?)"),
-    clearTags: db.prepare("DELETE FROM memory_tags WHERE memory_id = ?"),
-    deleteId: db.prepare("DELETE FROM memories WHERE id = ?"),
-    deleteKey: db.prepare("DELETE FROM memories WHERE key = ?"),
-    firstKeyInRange: new ShapedStatements(
-      db,
-      (where) => `SELECT m.key FROM memories m WHERE ${where} ORDER BY m.key LIMIT 1`,
-      "pluck",
-    ),
-    deleteRange: new ShapedStatements(db, (where) => `DELETE FROM memories AS m WHERE ${where}`),
-    headsInRange: new ShapedStatements(
-      db,
-      (where) => `SELECT m.id, m.key, m.version, m.tags, m.metadata FROM memories m
-        WHERE ${where} ORDER BY m.key`,
-    ),
-    listPage: new ShapedStatements(
-      db,
-      (where) => `
-        SELECT m.key, m.bytes, m.version, m.tags, m.updated_at FROM memories m
-        WHERE ${where} ORDER BY m.key LIMIT @limit`,
-      "raw",
-    ),
-    exportPage: new ShapedStatements(
-      db,
-      (where) => `SELECT ${ROW_COLUMNS} FROM memories m WHERE ${where} ORDER BY m.key LIMIT @limit`,
-    ),
-    searchRows: new ShapedStatements(
-      db,
-      (where) => `
-        SELECT m.key, m.text FROM memories m
-        WHERE ${where} AND hms_contains_folded(m.text, @needle) ORDER BY m.key`,
-    ),
-    totals: db.prepare(
-      "SELECT count(*) AS memories, coalesce(sum(bytes), 0) AS bytes FROM memories",
-    ),
-  };
 }

@@ -1,6 +1,7 @@
 /**
  * The memory-file tree: no key is both a file and a directory (PATH_CONFLICT), and the tree
- * forms of forget and move, which delete or move a file or a directory in one transaction.
+ * forms of forget and move, which delete or move a file or a directory in one transaction;
+ * then the other operations of tree.ts, forgetPrefix, move and movePrefix.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -365,5 +366,78 @@ describe("the key and prefix forms of move keep the tree well formed too", () =>
       path: "/memories/e",
     });
     expect(store.movePrefix("/memories/d/", "/memories/g/")).toEqual({ moved: 1 });
+  });
+});
+
+describe("forgetPrefix", () => {
+  it("deletes a whole prefix literally, and 0 is not an error", () => {
+    for (const key of ["/m/a/1", "/m/a/2", "/m/a%", "/m/ab", "/m/b"]) {
+      store.remember({ key, text: "x", tags: ["t"] });
+    }
+    expect(store.forgetPrefix("/m/a/")).toEqual({ deleted: 2 });
+    expect(store.forgetPrefix("/m/a_")).toEqual({ deleted: 0 });
+    expect(store.list().items.map((item) => item.key)).toEqual(["/m/a%", "/m/ab", "/m/b"]);
+    expect(store.list({ tag: "t" }).items).toHaveLength(3);
+    expect(refusal(() => store.forgetPrefix("")).code).toBe("INVALID_ARGUMENT");
+  });
+});
+
+describe("move", () => {
+  it("renames one key, keeping text, tags, metadata and created_at", () => {
+    store.remember({ key: "a", text: "body", tags: ["t"], metadata: { m: true } });
+    const before = store.get("a");
+    expect(store.move("a", "b")).toEqual({ moved: 1 });
+    expect(store.get("a")).toBeUndefined();
+    expect(store.get("b")).toMatchObject({
+      text: "body",
+      tags: ["t"],
+      metadata: { m: true },
+      created_at: before?.created_at,
+    });
+    expect(store.get("b")?.version).toBeGreaterThan(before?.version ?? Number.POSITIVE_INFINITY);
+    expect(store.list({ tag: "t" }).items.map((item) => item.key)).toEqual(["b"]);
+    expect(store.recall("body").hits[0]?.key).toBe("b");
+  });
+
+  it("refuses a missing source, an existing destination and a stale version", () => {
+    const a = store.remember({ key: "a", text: "1" }).version;
+    store.remember({ key: "b", text: "2" });
+    expect(refusal(() => store.move("missing", "c")).code).toBe("NOT_FOUND");
+    expect(refusal(() => store.move("a", "b")).code).toBe("EXISTS");
+    expect(refusal(() => store.move("a", "a")).code).toBe("EXISTS");
+    expect(refusal(() => store.move("a", "c", { expectedVersion: a + 5 })).code).toBe(
+      "VERSION_CONFLICT",
+    );
+    expect(store.list().items.map((item) => item.key)).toEqual(["a", "b"]);
+    expect(store.move("a", "c", { expectedVersion: a })).toEqual({ moved: 1 });
+  });
+
+  it("moves a whole prefix in one transaction", () => {
+    for (const key of ["/d/x", "/d/y/z", "/dd"]) store.remember({ key, text: key });
+    const before = store.get("/dd")?.version ?? Number.POSITIVE_INFINITY;
+    expect(store.movePrefix("/d/", "/e/")).toEqual({ moved: 2 });
+    expect(store.list().items.map((item) => item.key)).toEqual(["/dd", "/e/x", "/e/y/z"]);
+    expect(store.get("/e/y/z")?.text).toBe("/d/y/z");
+    expect(store.get("/e/x")?.version).toBeGreaterThan(before);
+    expect(store.get("/e/y/z")?.version).toBeGreaterThan(store.get("/e/x")?.version ?? 0);
+  });
+
+  it("changes nothing when any destination exists", () => {
+    for (const key of ["/d/1", "/d/2", "/d/3", "/e/2"]) store.remember({ key, text: key });
+    const before = store.export().memories;
+    const error = refusal(() => store.movePrefix("/d/", "/e/"));
+    expect(error.code).toBe("EXISTS");
+    expect(error.message).toContain("/e/2");
+    expect(store.export().memories).toEqual(before);
+  });
+
+  it("refuses a missing prefix, a move under itself, and destinations that are too long", () => {
+    const { version } = store.remember({ key: "/d/x", text: "x" });
+    expect(refusal(() => store.movePrefix("/nothing/", "/e/")).code).toBe("NOT_FOUND");
+    expect(refusal(() => store.movePrefix("/d/", "/d/sub/")).code).toBe("INVALID_ARGUMENT");
+    expect(refusal(() => store.movePrefix("/d/", `/${"x".repeat(510)}/`)).code).toBe(
+      "INVALID_ARGUMENT",
+    );
+    expect(store.get("/d/x")?.version).toBe(version);
   });
 });

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { MemoryStore } from "../store.js";
 import { MIGRATIONS, migrate, SCHEMA_VERSION, schemaVersion } from "./schema.js";
-import { MemoryStore } from "./store.js";
 
 let dir: string;
 beforeEach(() => {

@@ -1,4 +1,9 @@
-import { cutAround } from "./recall/excerpt.js";
+/**
+ * Literal search within one memory: its lines that contain a text, case-folded. Kept apart from
+ * the search operation (search.ts) because the SQL filter (sqlite/statements.ts) folds with
+ * the same {@link foldCase}, and that module must not depend on the operations above it.
+ */
+import { cutAround } from "./excerpt.js";
 
 /** Longest snippet of a search hit, in characters. */
 export const SNIPPET_CHARS = 200;

@@ -1,5 +1,5 @@
 import type BetterSqlite3 from "better-sqlite3";
-import { indexText } from "./recall/cjk.js";
+import { indexText } from "../recall/cjk.js";
 
 type Database = BetterSqlite3.Database;
 

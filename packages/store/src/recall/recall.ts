@@ -1,0 +1,49 @@
+/**
+ * Recall, the store's operation: checks the query, asks the store's ranker for the best
+ * memories, and gives each hit an excerpt around the query's terms. How memories are ranked is
+ * the ranker's business (ranker.ts); this module only turns ranked ids into hits.
+ */
+import { type StoreContext, selectionOf } from "../context.js";
+import { StoreError } from "../errors.js";
+import { checkInteger } from "../limits.js";
+import {
+  DEFAULT_RECALL_K,
+  MAX_QUERY_BYTES,
+  MAX_RECALL_K,
+  type RecallOptions,
+  type RecallResult,
+} from "../types.js";
+import { excerptOf } from "./excerpt.js";
+import type { Highlighter } from "./highlight.js";
+import type { Ranker, RecallBuild } from "./ranker.js";
+
+/** `MemoryStore.recall`: the memories most relevant to `query`, best first. */
+export function recall(
+  ctx: StoreContext,
+  ranker: Ranker,
+  highlighter: Highlighter,
+  query: string,
+  options: RecallOptions,
+): RecallResult {
+  if (typeof query !== "string") throw new StoreError("INVALID_ARGUMENT", "query must be a string");
+  if (Buffer.byteLength(query, "utf8") > MAX_QUERY_BYTES) {
+    throw new StoreError("INVALID_ARGUMENT", `query is over ${MAX_QUERY_BYTES} bytes`);
+  }
+  const k = checkInteger(options.k ?? DEFAULT_RECALL_K, "k", 1, MAX_RECALL_K);
+  const filter = selectionOf(ctx, options);
+  const { vector } = options;
+  if (vector !== undefined && !(vector instanceof Float32Array)) {
+    throw new StoreError("INVALID_ARGUMENT", "a query vector must be a Float32Array");
+  }
+  const build: RecallBuild =
+    ranker.build === "hybrid" && vector !== undefined ? "hybrid" : "lexical";
+  const ranked = ranker.rank(query, filter, k, { vector });
+  const hits = ranked.flatMap(({ id, score, passage }) => {
+    const row = ctx.sql.keyText.get(id) as { key: string; text: string } | undefined;
+    if (row === undefined) return [];
+    const highlighted = highlighter.highlight(id, query);
+    const excerpt = excerptOf(row.text, highlighted, passage?.lineStart);
+    return [{ key: row.key, score, ...excerpt }];
+  });
+  return { hits, build };
+}

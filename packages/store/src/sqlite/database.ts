@@ -1,0 +1,87 @@
+/**
+ * The storage engine: SQLite through better-sqlite3. The store's operations (records.ts,
+ * tree.ts, recall/recall.ts, recall/search.ts) reach SQLite only through this folder: opening
+ * a file (pragmas, WAL, durability, the namespace claim) and the write transaction, here; the
+ * schema and its migrations (with the FTS5 index and its triggers), schema.ts; every statement
+ * they run, statements.ts, through the `StoreContext` (context.ts) that store.ts builds at open.
+ *
+ * A second engine (PostgreSQL) would sit beside this folder, as src/postgres/, with the same
+ * three parts: an open that migrates its own schema, a write transaction, and a `Statements`
+ * with the same fields; `MemoryStore.open` would choose between them. It would also bring its
+ * own `Ranker` (recall/ranker.ts is the recall seam), highlighter and embedding queue: the
+ * SQLite ones (recall/lexical.ts, recall/hybrid.ts, recall/vector-index.ts,
+ * recall/highlight.ts, embeddings.ts) read SQLite and FTS5 themselves, and are public API.
+ * Two things to settle first: a `Statements` field is a synchronous better-sqlite3 statement
+ * (`get`/`run`/`all`/`iterate`), and parts of the public API take a better-sqlite3 `Database`
+ * (`StoreOptions.ranker`, the rankers' and `Embeddings`' constructors, `migrate`).
+ */
+import type BetterSqlite3 from "better-sqlite3";
+import Database from "better-sqlite3";
+import { claimModel } from "../embeddings.js";
+import { StoreError } from "../errors.js";
+import { type StoreOptions, SYNCHRONOUS_MODES, type SynchronousMode } from "../types.js";
+import { migrate } from "./schema.js";
+
+/** An open store file. */
+export type SqliteDatabase = BetterSqlite3.Database;
+
+/**
+ * Opens (creating if needed) the SQLite file of a store: WAL, the durability setting, foreign
+ * keys, the schema brought up to date, and the namespace and embedding model claimed. Closes
+ * the file again when any of that fails.
+ */
+export function openDatabase(file: string, options: StoreOptions): SqliteDatabase {
+  const db = new Database(file);
+  try {
+    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 10000))}`);
+    const mode = db.pragma("journal_mode = WAL", { simple: true });
+    if (mode !== "wal") throw new Error(`could not put ${file} in WAL mode (got ${mode})`);
+    const synchronous = options.synchronous ?? "full";
+    if (!(SYNCHRONOUS_MODES as readonly string[]).includes(synchronous)) {
+      throw new StoreError(
+        "INVALID_ARGUMENT",
+        `synchronous must be one of ${SYNCHRONOUS_MODES.join(", ")}, got ${String(synchronous)}`,
+      );
+    }
+    db.pragma(`synchronous = ${synchronous.toUpperCase()}`);
+    db.pragma("foreign_keys = ON");
+    migrate(db);
+    if (options.namespace !== undefined) claimNamespace(db, file, options.namespace);
+    if (options.embeddings !== undefined) {
+      claimModel(db, file, options.embeddings.model, options.embeddings.reembed === true);
+    }
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/** The durability setting in force, read back from SQLite. */
+export function synchronousOf(db: SqliteDatabase): SynchronousMode {
+  const level = db.pragma("synchronous", { simple: true });
+  return level === 2 ? "full" : "normal";
+}
+
+/**
+ * Runs `body` in one IMMEDIATE transaction: it takes the write lock at BEGIN, so concurrent
+ * writers (threads or processes on the file) serialize, and a write's checks and changes are
+ * atomic.
+ */
+export function writeTransaction<T>(db: SqliteDatabase, body: () => T): T {
+  return db.transaction(body).immediate();
+}
+
+/** Records the store's namespace on first open and refuses a file that belongs to another. */
+function claimNamespace(db: SqliteDatabase, file: string, namespace: string): void {
+  db.transaction(() => {
+    const row = db.prepare("SELECT value FROM store_info WHERE name = 'namespace'").get() as
+      | { value: string }
+      | undefined;
+    if (row === undefined) {
+      db.prepare("INSERT INTO store_info (name, value) VALUES ('namespace', ?)").run(namespace);
+    } else if (row.value !== namespace) {
+      throw new Error(`${file} holds namespace ${row.value}, not ${namespace}`);
+    }
+  }).immediate();
+}

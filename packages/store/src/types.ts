@@ -1,0 +1,197 @@
+/**
+ * The store's public shapes: records, the options and results of its calls, and the bounds
+ * those calls accept. `MemoryStore` (store.ts) implements them.
+ */
+import type BetterSqlite3 from "better-sqlite3";
+import type { EmbeddingModel } from "./embeddings.js";
+import type { FusionParams } from "./recall/hybrid.js";
+import type { LineHit } from "./recall/lines.js";
+import type { Ranker, RecallBuild } from "./recall/ranker.js";
+
+/** A stored memory, as the hms-mcp contract names its fields. */
+export interface MemoryRecord {
+  readonly key: string;
+  readonly text: string;
+  readonly tags: string[];
+  readonly metadata: Record<string, unknown>;
+  /**
+   * Grows on every change (including a move) and never returns to a value the key had
+   * before, even after a delete and re-create: every write takes the next value of a
+   * store-wide clock. Compare versions for equality only.
+   */
+  readonly version: number;
+  /** `sha256:` + lowercase hex of the UTF-8 text. */
+  readonly hash: string;
+  /** UTF-8 byte length of the text. */
+  readonly bytes: number;
+  /** ISO 8601 UTC with milliseconds. */
+  readonly created_at: string;
+  readonly updated_at: string;
+}
+
+export interface RememberInput {
+  readonly key: string;
+  readonly text: string;
+  /** Replaces the tags; omitted keeps the existing ones (none on a create). */
+  readonly tags?: readonly string[] | undefined;
+  /** Replaces the metadata; omitted keeps the existing object (`{}` on a create). */
+  readonly metadata?: Record<string, unknown> | undefined;
+  /** Write only if the memory exists at exactly this version. */
+  readonly expectedVersion?: number | undefined;
+  /** Write only if the key does not exist. */
+  readonly ifAbsent?: boolean | undefined;
+}
+
+export interface RememberResult {
+  readonly key: string;
+  readonly version: number;
+  readonly bytes: number;
+  readonly hash: string;
+  /** True when this call created the memory, false when it replaced one. */
+  readonly created: boolean;
+  readonly updated_at: string;
+}
+
+/** Selects memories by key prefix and/or tag. */
+export interface Selection {
+  readonly prefix?: string | undefined;
+  readonly tag?: string | undefined;
+}
+
+export interface PageOptions extends Selection {
+  /** A `next_cursor` from the previous page. */
+  readonly cursor?: string | undefined;
+  /** Page size, 1 to {@link MAX_PAGE}. */
+  readonly limit?: number | undefined;
+}
+
+export interface ListItem {
+  readonly key: string;
+  readonly bytes: number;
+  readonly version: number;
+  readonly tags: string[];
+  readonly updated_at: string;
+}
+
+export interface ListPage {
+  readonly items: ListItem[];
+  readonly next_cursor: string | null;
+}
+
+export interface ExportPage {
+  readonly memories: MemoryRecord[];
+  readonly next_cursor: string | null;
+}
+
+export interface RecallOptions extends Selection {
+  /** How many hits, 1 to {@link MAX_RECALL_K}. */
+  readonly k?: number | undefined;
+  /**
+   * The query's embedding by the store's embedding model (unit length). A store opened with
+   * `embeddings` ranks hybrid with it; without it, lexically (and says so in `build`).
+   */
+  readonly vector?: Float32Array | undefined;
+}
+
+export interface RecallHit {
+  readonly key: string;
+  /**
+   * Relevance in [0, 1], higher is better, comparable only among the hits of one query. Lexical
+   * build: the hit's BM25 divided by the best hit's (the best scores exactly 1). Hybrid build:
+   * the fused score (`fuse` in `recall/hybrid.ts`).
+   */
+  readonly score: number;
+  /** A verbatim passage of the memory's text. */
+  readonly excerpt: string;
+  /** 1-based inclusive line range of the excerpt. */
+  readonly line_start: number;
+  readonly line_end: number;
+}
+
+export interface RecallResult {
+  readonly hits: RecallHit[];
+  readonly build: RecallBuild;
+}
+
+export interface SearchOptions extends Selection {
+  /** Most hits (lines), 1 to {@link MAX_PAGE}. */
+  readonly limit?: number | undefined;
+}
+
+export interface SearchHit extends LineHit {
+  readonly key: string;
+}
+
+export interface StoreStats {
+  readonly memories: number;
+  readonly bytes: number;
+  readonly schema_version: number;
+  readonly recall: {
+    readonly build: RecallBuild;
+    readonly model: string | null;
+    /** Memories waiting for vectors (always 0 in the lexical build). */
+    readonly pending: number;
+  };
+}
+
+/** Hybrid recall: the embedding model whose vectors the store keeps, and how to fuse. */
+export interface EmbeddingOptions {
+  readonly model: EmbeddingModel;
+  /**
+   * When the store's vectors come from another model: drop them all and queue every memory
+   * for re-embedding, instead of refusing to open (an `EmbeddingModelMismatchError`).
+   */
+  readonly reembed?: boolean | undefined;
+  /** Fusion parameters (default {@link DEFAULT_FUSION}). */
+  readonly fusion?: FusionParams | undefined;
+}
+
+export interface StoreOptions {
+  /** Largest text in UTF-8 bytes (default 32768). */
+  readonly maxTextBytes?: number | undefined;
+  /**
+   * The namespace this file belongs to. Recorded when the file is created and checked on
+   * every open, so a store file is never served under another namespace's name.
+   */
+  readonly namespace?: string | undefined;
+  /** How long a write waits for another process's write lock, in ms (default 10000). */
+  readonly busyTimeoutMs?: number | undefined;
+  /**
+   * When a commit reaches the disk. `"full"` (the default): each commit waits for the WAL to be
+   * fsynced, so an acknowledged write survives a crash of the process and of the machine.
+   * `"normal"`: the WAL is fsynced at checkpoints only, so a write survives a crash of the
+   * process but the last commits before a power loss or OS crash may be lost (the store is
+   * never corrupted). See {@link SYNCHRONOUS_MODES}.
+   */
+  readonly synchronous?: SynchronousMode | undefined;
+  /**
+   * Hybrid recall. The store records the model on first open with it (queueing every memory
+   * for embedding), refuses another model's vectors, ranks with {@link HybridRanker}, and
+   * exposes the queue and vectors as {@link MemoryStore.embeddings}.
+   */
+  readonly embeddings?: EmbeddingOptions | undefined;
+  /** Builds the recall ranker (default: lexical BM25, or hybrid with `embeddings`). */
+  readonly ranker?: ((db: BetterSqlite3.Database) => Ranker) | undefined;
+}
+
+/** The durability settings a store accepts (SQLite's `synchronous` in WAL mode). */
+export const SYNCHRONOUS_MODES = ["full", "normal"] as const;
+export type SynchronousMode = (typeof SYNCHRONOUS_MODES)[number];
+
+// The limits a client relies on are the contract's (@hms/protocol), not the store's own.
+export {
+  DEFAULT_PAGE,
+  DEFAULT_RECALL_K,
+  MAX_PAGE,
+  MAX_QUERY_BYTES,
+  MAX_RECALL_K,
+} from "@hms/protocol";
+/** Longest literal search text, in characters. */
+export const MAX_SEARCH_CHARS = 1024;
+/**
+ * Most UTF-8 bytes of text and metadata one export page carries: a page ends early, with a
+ * next_cursor, before a memory that would take it over, so an answer stays a bounded size
+ * however large the memories are (a full page at the largest max_text_bytes would be 16 GiB
+ * held in memory at once). A page always holds at least one memory.
+ */
+export const EXPORT_PAGE_BYTES = 4 * 1024 * 1024;
