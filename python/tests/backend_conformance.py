@@ -1,10 +1,13 @@
 """The MemoryBackend contract, as checks any backend must pass: the Python mirror of
 ``@hms/memory-core/testing``'s ``runBackendConformance``, case for case.
 
-Each check takes a fresh, empty backend. Checks of an optional capability return at once
-when the backend does not offer it. ``tests/test_backend_conformance.py`` runs them against
-every configuration of the in-memory backend (and shows they catch broken backends);
-``tests/test_hms_conformance.py`` against a real hms-mcp.
+Each check takes a fresh, empty backend. :func:`checks_for` gives the checks for a backend
+that declares the tree capability (``backend.tree``) or not, as the TypeScript suite's
+``tree`` option: the :data:`CHECKS` of every backend, one that the backend declares the
+capability as said, and the :data:`TREE_CHECKS` for one that does.
+``tests/test_backend_conformance.py`` runs them against the in-memory backend with and without
+the tree operations (and shows they catch broken backends); ``tests/test_hms_conformance.py``
+against a real hms-mcp.
 """
 
 from __future__ import annotations
@@ -20,16 +23,46 @@ from hms_memory_tool.core import (
     MemoryBackendError,
     MemoryBackendErrorCode,
     MemoryVersion,
+    TreeOperations,
 )
 
 Check = Callable[[MemoryBackend], Coroutine[Any, Any, None]]
+TreeCheck = Callable[[MemoryBackend, TreeOperations], Coroutine[Any, Any, None]]
+#: The checks every backend must pass (TypeScript: the ``test(...)`` cases).
 CHECKS: dict[str, Check] = {}
+#: The checks of the tree capability (TypeScript: the ``treeTest(...)`` cases).
+TREE_CHECKS: dict[str, TreeCheck] = {}
 
 
 def check(function: Check) -> Check:
     """Registers a check under its name."""
     CHECKS[function.__name__] = function
     return function
+
+
+def tree_check(function: TreeCheck) -> TreeCheck:
+    """Registers a check of the tree capability under its name."""
+    TREE_CHECKS[function.__name__] = function
+    return function
+
+
+def checks_for(*, tree: bool) -> dict[str, Check]:
+    """Every check for a backend that declares the tree capability (``tree``) or not."""
+
+    async def declares_the_tree_capability(b: MemoryBackend) -> None:
+        assert (b.tree is not None) == tree, f"the backend should declare tree: {tree}"
+
+    def on_tree(body: TreeCheck) -> Check:
+        async def run(b: MemoryBackend) -> None:
+            assert b.tree is not None, "the backend declares tree"
+            await body(b, b.tree)
+
+        return run
+
+    checks = {**CHECKS, f"declares_the_tree_capability_{tree}": declares_the_tree_capability}
+    if tree:
+        checks.update({name: on_tree(body) for name, body in TREE_CHECKS.items()})
+    return checks
 
 
 async def rejects_with(
@@ -49,11 +82,6 @@ async def paths(backend: MemoryBackend, prefix: str = "/memories/") -> list[str]
 async def content(backend: MemoryBackend, path: str) -> str | None:
     file = await backend.read(path)
     return None if file is None else file.content
-
-
-def optional(backend: MemoryBackend, name: str) -> Callable[..., Awaitable[Any]] | None:
-    operation = getattr(backend, name, None)
-    return operation if callable(operation) else None
 
 
 # ----- reads, creates, updates, deletes
@@ -265,92 +293,24 @@ async def concurrent_updates_from_one_version_exactly_one_wins(b: MemoryBackend)
             assert r.code == "VERSION_CONFLICT"
 
 
-# ----- the older atomic operations
+# ----- the tree operations
 
 
-@check
-async def delete_prefix_if_offered_deletes_everything_under_the_prefix(b: MemoryBackend) -> None:
-    delete_prefix = optional(b, "delete_prefix")
-    if delete_prefix is None:
-        return
-    for p in ["/memories/d/a", "/memories/d/e/f", "/memories/dd", "/memories/x"]:
-        await b.create(p, p)
-    assert await delete_prefix("/memories/d/") == 2
-    assert await paths(b) == ["/memories/dd", "/memories/x"]
-    assert await delete_prefix("/memories/none/") == 0
-
-
-@check
-async def move_if_offered_renames_one_file(b: MemoryBackend) -> None:
-    move = optional(b, "move")
-    if move is None:
-        return
-    await b.create("/memories/a.md", "text a")
-    await b.create("/memories/b.md", "text b")
-    await move("/memories/a.md", "/memories/dir/c.md", None)
-    assert await b.read("/memories/a.md") is None
-    assert await content(b, "/memories/dir/c.md") == "text a"
-    await rejects_with(move("/memories/a.md", "/memories/z.md", None), "NOT_FOUND", "missing")
-    await rejects_with(move("/memories/b.md", "/memories/dir/c.md", None), "EXISTS", "taken")
-    assert await content(b, "/memories/b.md") == "text b"
-    moved = await b.read("/memories/dir/c.md")
-    assert moved is not None
-    assert moved.content == "text a"
-    await b.update("/memories/dir/c.md", "edited", moved.version)
-    assert await content(b, "/memories/dir/c.md") == "edited"
-
-
-@check
-async def a_move_if_offered_gives_a_new_version(b: MemoryBackend) -> None:
-    move_tree = optional(b, "move_tree")
-    move = optional(b, "move")
-    if move_tree is None and move is None:
-        return
-
-    async def rename(source: str, destination: str) -> None:
-        if move_tree is not None:
-            await move_tree(source, destination)
-        elif move is not None:
-            await move(source, destination, None)
-
+@tree_check
+async def a_tree_move_gives_a_new_version(b: MemoryBackend, tree: TreeOperations) -> None:
     first = await b.create("/memories/a.md", "text")
-    await rename("/memories/a.md", "/memories/b.md")
-    await rename("/memories/b.md", "/memories/a.md")
+    await tree.move_tree("/memories/a.md", "/memories/b.md")
+    await tree.move_tree("/memories/b.md", "/memories/a.md")
     await rejects_with(
         b.update("/memories/a.md", "stale write", first), "VERSION_CONFLICT", "after two moves"
     )
     assert await content(b, "/memories/a.md") == "text"
 
 
-@check
-async def move_prefix_if_offered_moves_a_whole_directory_or_nothing(b: MemoryBackend) -> None:
-    move_prefix = optional(b, "move_prefix")
-    if move_prefix is None:
-        return
-    for p in ["/memories/s/a", "/memories/s/b/c", "/memories/s2", "/memories/t/b/c"]:
-        await b.create(p, p)
-    await rejects_with(move_prefix("/memories/s/", "/memories/t/"), "EXISTS", "taken target")
-    assert await paths(b) == ["/memories/s/a", "/memories/s/b/c", "/memories/s2", "/memories/t/b/c"]
-    assert await move_prefix("/memories/s/", "/memories/u/v/") == 2
-    assert await paths(b) == [
-        "/memories/s2",
-        "/memories/t/b/c",
-        "/memories/u/v/a",
-        "/memories/u/v/b/c",
-    ]
-    assert await content(b, "/memories/u/v/b/c") == "/memories/s/b/c"
-    await rejects_with(move_prefix("/memories/s/", "/memories/w/"), "NOT_FOUND", "empty source")
-
-
-# ----- the tree capabilities
-
-
-@check
-async def create_if_the_tree_is_enforced_refuses_a_directory_and_under_a_file(
-    b: MemoryBackend,
+@tree_check
+async def create_refuses_a_directory_and_a_path_under_a_file(
+    b: MemoryBackend, _: TreeOperations
 ) -> None:
-    if not getattr(b, "enforces_tree", False):
-        return
     await b.create("/memories/d/x.md", "x")
     await b.create("/memories/f.md", "f")
     directory = await rejects_with(b.create("/memories/d", "d"), "IS_DIRECTORY", "a directory")
@@ -363,10 +323,10 @@ async def create_if_the_tree_is_enforced_refuses_a_directory_and_under_a_file(
     await b.create("/memories/f.md2/x", "under a name that only starts like the file")
 
 
-@check
-async def create_if_the_tree_is_enforced_never_lets_both_in(b: MemoryBackend) -> None:
-    if not getattr(b, "enforces_tree", False):
-        return
+@tree_check
+async def create_never_lets_a_file_and_a_directory_of_one_name_both_in(
+    b: MemoryBackend, _: TreeOperations
+) -> None:
     for round_ in range(8):
         base = f"/memories/race{round_}"
 
@@ -387,11 +347,9 @@ async def create_if_the_tree_is_enforced_never_lets_both_in(b: MemoryBackend) ->
             assert under.code == "UNDER_FILE"
 
 
-@check
-async def delete_tree_if_offered_deletes_a_file_or_a_directory(b: MemoryBackend) -> None:
-    delete_tree = optional(b, "delete_tree")
-    if delete_tree is None:
-        return
+@tree_check
+async def delete_tree_deletes_a_file_or_a_directory(b: MemoryBackend, tree: TreeOperations) -> None:
+    delete_tree = tree.delete_tree
     for p in ["/memories/d/a", "/memories/d/e/f", "/memories/dd", "/memories/f.md"]:
         await b.create(p, p)
     assert await delete_tree("/memories/d") == 2
@@ -401,11 +359,9 @@ async def delete_tree_if_offered_deletes_a_file_or_a_directory(b: MemoryBackend)
     assert await content(b, "/memories/dd") == "/memories/dd", "the prefixed file is kept"
 
 
-@check
-async def move_tree_if_offered_moves_a_file_or_a_directory(b: MemoryBackend) -> None:
-    move_tree = optional(b, "move_tree")
-    if move_tree is None:
-        return
+@tree_check
+async def move_tree_moves_a_file_or_a_directory(b: MemoryBackend, tree: TreeOperations) -> None:
+    move_tree = tree.move_tree
     for p in ["/memories/s/a", "/memories/s/b/c", "/memories/s2", "/memories/f.md"]:
         await b.create(p, p)
     before = await b.read("/memories/s/b/c")
@@ -426,11 +382,9 @@ async def move_tree_if_offered_moves_a_file_or_a_directory(b: MemoryBackend) -> 
     assert await content(b, "/memories/u/v/b/c") == "edited"
 
 
-@check
-async def move_tree_if_offered_refuses_in_the_contracts_order(b: MemoryBackend) -> None:
-    move_tree = optional(b, "move_tree")
-    if move_tree is None:
-        return
+@tree_check
+async def move_tree_refuses_in_the_contracts_order(b: MemoryBackend, tree: TreeOperations) -> None:
+    move_tree = tree.move_tree
     files = [
         "/memories/d/a.md",
         "/memories/d/sub/\uff61",  # first in code point order, second in UTF-16 order

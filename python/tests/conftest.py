@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from hms_memory_tool._loop import LoopThread
-from hms_memory_tool.hms_backend import HmsMcpBackend, open_hms_backend
+from hms_memory_tool.hms_backend import HmsMemoryBackend, connect_hms_backend
 
 from .support.servers import StdioServer
 
@@ -37,7 +37,7 @@ class SharedHms:
     """A running hms-mcp (with --namespace-arg), its backend and where its stores are."""
 
     loop: LoopThread
-    backend: HmsMcpBackend
+    backend: HmsMemoryBackend
     data_dir: Path
 
 
@@ -48,7 +48,7 @@ def shared_hms(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SharedHms]:
     server = StdioServer(tmp_path_factory.mktemp("shared") / "data", ["--namespace-arg"])
     loop = LoopThread("hms-tests")
     try:
-        backend = loop.hold(open_hms_backend(command=server.command, args=server.args))
+        backend = loop.hold(connect_hms_backend(command=server.command, args=server.args))
         yield SharedHms(loop, backend, server.data_dir)
     finally:
         loop.close()

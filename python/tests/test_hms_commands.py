@@ -19,10 +19,10 @@ from anthropic.types.beta import (
     BetaMemoryTool20250818ViewCommand,
 )
 
-from hms_memory_tool import HmsMcpBackend, HolographicMemoryTool, MemoryBackendError
+from hms_memory_tool import HmsMemoryBackend, HolographicMemoryTool, MemoryBackendError
 from hms_memory_tool.paths import check_memory_path
 
-from .support.servers import REPO, StdioServer, hms_mcp_command, node
+from .support.servers import StdioServer
 
 pytestmark = pytest.mark.anyio
 
@@ -84,7 +84,7 @@ async def test_every_command_refuses_every_traversal_form_and_stores_nothing(
     assert len(TRAVERSALS) >= 20
     async with connect(server) as memory:
         backend = memory.engine.backend
-        assert isinstance(backend, HmsMcpBackend)
+        assert isinstance(backend, HmsMemoryBackend)
         await memory.create(Create(command="create", path="/memories/seed.md", file_text="seed\n"))
         refusals = 0
         for path in TRAVERSALS:
@@ -130,15 +130,10 @@ async def seed_tree(memory: HolographicMemoryTool) -> None:
         await memory.create(Create(command="create", path=path, file_text=text))
 
 
-@pytest.mark.parametrize("atomic", [True, False], ids=["server-moves", "copy-then-delete"])
-async def test_directory_moves_and_conflicts(server: StdioServer, atomic: bool) -> None:
-    async with connect(server) as connected:
-        backend = connected.engine.backend
-        assert isinstance(backend, HmsMcpBackend)
-        if not atomic:  # the engine's fallbacks, against the real server
-            backend = backend.for_namespace(None)
-            backend.move = backend.move_prefix = backend.delete_prefix = None
-        memory = HolographicMemoryTool(backend)
+async def test_directory_moves_and_conflicts(server: StdioServer) -> None:
+    async with connect(server) as memory:
+        backend = memory.engine.backend
+        assert isinstance(backend, HmsMemoryBackend)
         await seed_tree(memory)
 
         async def rename(old: str, new: str) -> str:
@@ -236,7 +231,7 @@ async def test_the_size_limit_at_the_limit_one_byte_over_and_lowered(
 ) -> None:
     async with connect(server) as memory:
         backend = memory.engine.backend
-        assert isinstance(backend, HmsMcpBackend)
+        assert isinstance(backend, HmsMemoryBackend)
         assert memory.max_file_bytes == backend.max_file_bytes == 32_768
         full = "é" * 16_383 + "ab"  # 32 768 bytes
         assert await memory.create(
@@ -288,59 +283,12 @@ async def test_the_server_limit_is_the_one_in_force(
             await memory.create(Create(command="create", path="/memories/a", file_text="a" * 4097))
 
 
-HIDING_PROXY = REPO / "packages" / "test-support" / "dist" / "hiding-proxy.js"
-
-
-@pytest.mark.parametrize(
-    ("hidden", "offered"),
-    [
-        ((), {"tree", "older"}),
-        (("move.tree", "forget.tree"), {"older"}),
-        (("move", "forget.prefix", "forget.tree"), set()),
-    ],
-    ids=["everything", "no-tree-forms", "nothing"],
-)
-async def test_capabilities_are_discovered_from_tools_list(
-    server: StdioServer, hidden: tuple[str, ...], offered: set[str]
-) -> None:
-    # A real hms-mcp behind a proxy that hides some of what it offers (@hms/test-support).
-    assert HIDING_PROXY.exists(), "build the workspace first (./scripts/setup.sh)"
-    hide = [arg for name in hidden for arg in ("--hide", name)]
-    line = [*hms_mcp_command(), "--data-dir", str(server.data_dir), "--log-level", "warn"]
-    async with HolographicMemoryTool.connect(
-        command=node(), args=[str(HIDING_PROXY), *hide, "--", *line]
-    ) as memory:
-        backend = memory.engine.backend
-        assert isinstance(backend, HmsMcpBackend)
-        tree = [
-            backend.enforces_tree,
-            backend.move_tree is not None,
-            backend.delete_tree is not None,
-        ]
-        assert tree == [("tree" in offered)] * 3
-        older = [backend.move, backend.move_prefix, backend.delete_prefix]
-        assert [operation is not None for operation in older] == [("older" in offered)] * 3
-        # Whatever is offered, the commands give the same results (the server still keeps the
-        # tree well formed, and the engine's own checks give the same messages).
-        await seed_tree(memory)
-        with pytest.raises(ToolError) as caught:
-            await memory.create(Create(command="create", path="/memories/projects", file_text="x"))
-        assert str(caught.value).startswith("Cannot create /memories/projects because it is a")
-        assert await memory.rename(
-            Rename(command="rename", old_path="/memories/projects", new_path="/memories/p")
-        ) == ("Successfully renamed /memories/projects to /memories/p")
-        assert await memory.delete(Delete(command="delete", path="/memories/p")) == (
-            "Successfully deleted /memories/p"
-        )
-        assert [entry.path for entry in await backend.list("/memories/")] == ["/memories/inbox.md"]
-
-
 async def test_a_create_a_delete_and_a_rename_take_one_mcp_call_each(
     server: StdioServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async with connect(server) as memory:
         backend = memory.engine.backend
-        assert isinstance(backend, HmsMcpBackend)
+        assert isinstance(backend, HmsMemoryBackend)
         calls: list[str] = []
         call = backend.call
 
@@ -370,7 +318,7 @@ async def test_clear_all_memory_deletes_every_memory_file_and_nothing_else(
 ) -> None:
     async with connect(server) as memory:
         backend = memory.engine.backend
-        assert isinstance(backend, HmsMcpBackend)
+        assert isinstance(backend, HmsMemoryBackend)
         # An empty store is already clear.
         assert (
             await memory.clear_all_memory() == "Deleted every file and directory under /memories."

@@ -1,20 +1,19 @@
-"""The backend contract (tests/backend_conformance.py) against a real hms-mcp process, with the
-server's tree capabilities, with only the older atomic operations, and with none (the
-backend told to offer less than the server has). Each check runs in a namespace of its own
-on one shared server, so it starts from an empty store."""
+"""The backend contract (tests/backend_conformance.py) against a real hms-mcp process. Each
+check runs in a namespace of its own on one shared server, so it starts from an empty
+store."""
 
 from __future__ import annotations
 
 import pytest
 
-from .backend_conformance import CHECKS
+from .backend_conformance import checks_for
 from .conftest import SharedHms
-from .test_vectors_hms import offering
+
+# hms-mcp always offers the tree operations.
+CHECKS = checks_for(tree=True)
 
 
-@pytest.mark.parametrize("configuration", ["tree", "older", "none"])
 @pytest.mark.parametrize(("index", "name"), list(enumerate(CHECKS)), ids=list(CHECKS))
-def test_hms_mcp_backend(index: int, name: str, configuration: str, shared_hms: SharedHms) -> None:
-    namespace = f"conformance-{index}-{configuration}"
-    backend = offering(shared_hms.backend.for_namespace(namespace), configuration)
+def test_hms_mcp_backend(index: int, name: str, shared_hms: SharedHms) -> None:
+    backend = shared_hms.backend.for_namespace(f"conformance-{index}")
     shared_hms.loop.run(CHECKS[name](backend))

@@ -9,9 +9,9 @@ from typing import Any
 import anthropic
 import pytest
 
-from hms_memory_tool import HmsMcpBackend, HolographicMemoryTool, HolographicMemoryToolSync
+from hms_memory_tool import HmsMemoryBackend, HolographicMemoryTool, HolographicMemoryToolSync
+from hms_memory_tool.core import recall_tool_definition
 from hms_memory_tool.paths import check_memory_path
-from hms_memory_tool.recall import recall_tool_param
 
 from .support.servers import ScriptedModel, StdioServer, scripted_model
 
@@ -65,7 +65,7 @@ def check_conversation(model: ScriptedModel, final: Any, view_of_empty: str) -> 
     assert len(bodies) == 4
     # The runner declares both tools (later requests continue the same thread).
     assert {"type": "memory_20250818", "name": "memory"} in bodies[0]["tools"]
-    assert recall_tool_param() in bodies[0]["tools"]
+    assert recall_tool_definition() in bodies[0]["tools"]
 
     viewed = tool_results(bodies[1])
     assert viewed == {"toolu_view": {"content": view_of_empty, "is_error": False}}
@@ -133,6 +133,6 @@ async def test_the_async_tool_runner_end_to_end(server: StdioServer, tmp_path: P
             final = await runner.until_done()
             check_conversation(model, final, EMPTY_VIEW)
             backend = memory.engine.backend
-            assert isinstance(backend, HmsMcpBackend)
+            assert isinstance(backend, HmsMemoryBackend)
             assert [entry.path for entry in await backend.list("")] == [ACME]
             assert (await backend.stats())["memories"] == 1

@@ -1,7 +1,11 @@
-"""The ``memory_recall`` companion tool: its definition, input checks and result text.
+"""The ``memory_recall`` command: its tool definition, input checks and result text; the
+Python side of ``@hms/memory-core`` ``src/recall.ts``.
 
-This module is the reference for the text format; the TypeScript package
-(``holographic-memory-claude-tool``) produces the same characters for the same hits.
+This module is the reference for the text format (``generate-recall.py`` writes the shared
+vectors, ``packages/memory-core/vectors/recall.json``, from it); the TypeScript engine produces
+the same characters for the same hits. :meth:`MemoryEngine.recall
+<hms_memory_tool.core.MemoryEngine.recall>` parses the input with :func:`parse_recall_input`,
+asks the backend and formats the hits with :func:`format_recall`.
 
 Tool definition (sent to the Messages API as a custom tool)::
 
@@ -38,7 +42,8 @@ Result text, when there are none::
 
 Input errors are raised as :class:`~hms_memory_tool.core.MemoryToolError` (code
 ``invalid_argument``, or ``invalid_command`` when the input is not an object) with the
-messages of :func:`parse_recall_input`.
+messages of :func:`parse_recall_input`. The limits (``k`` from 1 to 50, 5 by default, a query
+of at most 16384 bytes) are hms-mcp's, read from its protocol (:mod:`hms_memory_tool.protocol`).
 """
 
 from __future__ import annotations
@@ -48,17 +53,37 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Context, Decimal
 from typing import Any, Final, cast
 
-from hms_memory_tool.core import MemoryToolError, describe_value, is_integer
 from hms_memory_tool.paths import MISSING, utf8_byte_length
+from hms_memory_tool.protocol import DEFAULT_RECALL_K, MAX_QUERY_BYTES, MAX_RECALL_K
+
+from ._backend import RecallHit
+from ._commands import (
+    describe_value,
+    first_unpaired_surrogate,
+    is_integer,
+    missing_parameter,
+    unpaired_surrogate,
+    wrong_type,
+)
+from ._errors import MemoryToolError
 
 #: The companion tool's name.
 RECALL_TOOL_NAME: Final = "memory_recall"
-#: Hits returned when ``k`` is not given.
-DEFAULT_RECALL_K: Final = 5
-#: Most hits one call may ask for (hms-mcp's limit).
-MAX_RECALL_K: Final = 50
-#: Longest query, in UTF-8 bytes (hms-mcp's limit).
-MAX_QUERY_BYTES: Final = 16_384
+
+__all__ = [
+    "DEFAULT_RECALL_K",
+    "MAX_QUERY_BYTES",
+    "MAX_RECALL_K",
+    "NO_RECALL_HITS",
+    "RECALL_INPUT_SCHEMA",
+    "RECALL_TOOL_DESCRIPTION",
+    "RECALL_TOOL_NAME",
+    "RecallInput",
+    "format_recall",
+    "format_score",
+    "parse_recall_input",
+    "recall_tool_definition",
+]
 
 RECALL_TOOL_DESCRIPTION: Final = (
     "Search the memory directory (/memories) by meaning and keywords. Returns the memory files "
@@ -88,29 +113,21 @@ RECALL_INPUT_SCHEMA: Final[dict[str, Any]] = {
     "additionalProperties": False,
 }
 
-NO_HITS: Final = "No memory files matched the query. View /memories to see every file."
+#: The text of a recall that found nothing.
+NO_RECALL_HITS: Final = "No memory files matched the query. View /memories to see every file."
 
 
 @dataclass(frozen=True)
-class RecallHit:
-    """One memory file found by recall."""
+class RecallInput:
+    """A ``memory_recall`` call, checked: what to look for and how many files to return."""
 
-    path: str
-    """The file's path, e.g. ``/memories/customers/acme.md``."""
-    score: float
-    """Relevance in [0, 1], higher is better, comparable only between the hits of one query:
-    in hms-mcp's lexical build the hit's BM25 score divided by the best hit's (the best scores
-    1), in the hybrid build the fused score."""
-    excerpt: str
-    """A verbatim passage of the file around the match."""
-    line_start: int
-    """The first line of the passage, 1-based."""
-    line_end: int
-    """The last line of the passage, 1-based, inclusive."""
+    query: str
+    k: int = DEFAULT_RECALL_K
 
 
-def recall_tool_param() -> dict[str, Any]:
-    """The tool definition sent to the Messages API."""
+def recall_tool_definition() -> dict[str, Any]:
+    """The tool definition sent to the Messages API (the same object, key for key, as the
+    TypeScript package's)."""
     return {
         "name": RECALL_TOOL_NAME,
         "description": RECALL_TOOL_DESCRIPTION,
@@ -118,8 +135,9 @@ def recall_tool_param() -> dict[str, Any]:
     }
 
 
-def parse_recall_input(tool_input: object) -> tuple[str, int]:
-    """The ``query`` and ``k`` of a ``memory_recall`` call, checked.
+def parse_recall_input(tool_input: object) -> RecallInput:
+    """The ``query`` and ``k`` of a ``memory_recall`` call, checked. A :class:`RecallInput` is
+    returned as it is.
 
     Messages (``{what}`` names a JSON value as the memory tool does: ``nothing``, ``null``,
     ``a boolean``, ``an integer``, ``a fractional number``, ``an integer too large to be
@@ -134,6 +152,8 @@ def parse_recall_input(tool_input: object) -> tuple[str, int]:
     - ``Invalid `k` parameter: expected an integer, got {what}.``
     - ``Invalid `k` parameter: {k}. It should be from 1 to 50.``
     """
+    if isinstance(tool_input, RecallInput):
+        return tool_input
     if not isinstance(tool_input, Mapping):
         raise MemoryToolError(
             "invalid_command",
@@ -143,50 +163,37 @@ def parse_recall_input(tool_input: object) -> tuple[str, int]:
     data = cast(Mapping[str, object], tool_input)
     query = data.get("query", MISSING)
     if query is MISSING:
-        raise MemoryToolError(
-            "invalid_argument", "Missing required parameter `query` for the memory_recall tool."
-        )
+        raise missing_parameter(f"{RECALL_TOOL_NAME} tool", "query")
     if not isinstance(query, str):
-        raise MemoryToolError(
-            "invalid_argument",
-            f"Invalid `query` parameter: expected a string, got {describe_value(query)}.",
-        )
+        raise wrong_type("query", "a string", query)
     if query == "":
         raise MemoryToolError(
             "invalid_argument",
             "Invalid `query` parameter: it is empty. Give words or a question to search the "
             "memory files for.",
         )
-    try:
-        size = len(query.encode("utf-8"))
-    except UnicodeEncodeError as error:
-        surrogate = ord(query[error.start])
-        raise MemoryToolError(
-            "invalid_argument",
-            f"Invalid `query` parameter: it contains an unpaired surrogate (U+{surrogate:X}), "
-            "which is not valid Unicode text. Send complete characters only.",
-        ) from None
+    surrogate = first_unpaired_surrogate(query)
+    if surrogate is not None:
+        raise unpaired_surrogate("query", surrogate)
+    size = utf8_byte_length(query)
     if size > MAX_QUERY_BYTES:
         raise MemoryToolError(
             "invalid_argument",
-            f"Invalid `query` parameter: it is {utf8_byte_length(query)} bytes long, over the "
-            f"limit of {MAX_QUERY_BYTES} bytes. Use a shorter query.",
+            f"Invalid `query` parameter: it is {size} bytes long, over the limit of "
+            f"{MAX_QUERY_BYTES} bytes. Use a shorter query.",
         )
     k = data.get("k", MISSING)
     if k is MISSING or k is None:
-        return query, DEFAULT_RECALL_K
+        return RecallInput(query)
     if not is_integer(k):
-        raise MemoryToolError(
-            "invalid_argument",
-            f"Invalid `k` parameter: expected an integer, got {describe_value(k)}.",
-        )
+        raise wrong_type("k", "an integer", k)
     count = int(cast(float, k))
     if not 1 <= count <= MAX_RECALL_K:
         raise MemoryToolError(
             "invalid_argument",
             f"Invalid `k` parameter: {count}. It should be from 1 to {MAX_RECALL_K}.",
         )
-    return query, count
+    return RecallInput(query, count)
 
 
 def format_score(score: float) -> str:
@@ -203,7 +210,7 @@ _WIDE: Final = Context(prec=400)  # enough digits for any double
 def format_recall(hits: Sequence[RecallHit]) -> str:
     """The ``memory_recall`` result text for ``hits`` (see the module documentation)."""
     if not hits:
-        return NO_HITS
+        return NO_RECALL_HITS
     files = "file" if len(hits) == 1 else "files"
     parts = [
         f"Found {len(hits)} memory {files} matching the query, most relevant first. View a file "

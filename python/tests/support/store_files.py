@@ -1,8 +1,9 @@
-"""Memory files written straight into an hms-mcp store's SQLite file, as a store written before
-hms-mcp kept the memory-file tree well formed can hold them (a file and a directory of one
-name): hms-mcp refuses to make that state now but still serves it. The Python twin of
-@hms/test-support's writeLegacyFiles; it knows the store's file layout and schema (version 4
-or later) and nothing else of the server. Safe while a server runs on the store."""
+"""Memory files written straight into an hms-mcp store's SQLite file, bypassing the server's
+checks, so a test can start from a file and a directory of one name: hms-mcp refuses to make
+that state (it keeps the memory-file tree well formed) but serves a store that holds it, as
+one written by another program can. The Python twin of @hms/test-support's file seeding; it
+knows the store's file layout and schema (version 4 or later) and nothing else of the server.
+Safe while a server runs on the store."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ def store_file(data_dir: Path, namespace: str = "default") -> Path:
     return data_dir / "namespaces" / f"ns-{digest[:32]}.sqlite"
 
 
-def write_legacy_files(
+def write_files_unchecked(
     data_dir: Path, files: Mapping[str, str], namespace: str = "default"
 ) -> None:
     """Writes ``files`` into the store as memory files, each with the next version of the
@@ -66,15 +67,16 @@ def write_legacy_files(
         db.close()
 
 
-async def seed_files_in(
+async def seed_files(
     data_dir: Path, namespace: str, backend: MemoryBackend, files: Mapping[str, str]
 ) -> None:
     """Creates each file through ``backend``; one the server refuses because it would make a
-    file and a directory of one name is written into the store directly instead."""
+    file and a directory of one name is written into the store directly instead (see
+    :func:`write_files_unchecked`)."""
     for path, text in files.items():
         try:
             await backend.create(path, text)
         except MemoryBackendError as error:
             if error.code not in ("IS_DIRECTORY", "UNDER_FILE"):
                 raise
-            write_legacy_files(data_dir, {path: text}, namespace)
+            write_files_unchecked(data_dir, {path: text}, namespace)
