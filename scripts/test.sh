@@ -8,6 +8,8 @@ export PATH="$root/.tools/node_modules/.bin:$PATH"
 export TURBO_TELEMETRY_DISABLED=1
 
 pnpm run lint
+# The package graph of CONTRIBUTING.md: which package may import which.
+node scripts/check-layers.mjs
 pnpm run typecheck
 pnpm run test
 

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { hmsMcpCommand, hmsMcpOnPath, startHttpServer, tempDir } from "./index.js";
+import { hmsMcpCommand, hmsMcpOnPath, startHttpServer, tempDir } from "./server-process.js";
 
 // The workspace's hms-mcp, as hmsMcpBin finds it (this package does not depend on hms-mcp).
 const version = (

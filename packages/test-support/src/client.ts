@@ -1,17 +1,22 @@
 /**
- * MCP-client helpers for tests that run the real hms-mcp process (the built dist/cli.js, or
- * the program HMS_MCP_BIN names): a connected client over stdio or HTTP, and calls that must
- * succeed or fail. Finding, starting and cleaning up after the process is @hms/test-support's
- * job, shared with the client packages' suites. Not part of the package's build.
+ * MCP clients of hms-mcp for tests: a client connected to a real server process over stdio or
+ * HTTP, one linked in memory to a server running in the test's own process, and calls that
+ * must succeed or fail.
  */
-import { cleanEnv, type HttpServer, hmsMcpBin, startHttpServer, tempDir } from "@hms/test-support";
+import { ERROR_META_KEY } from "@hms/protocol";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-
-/** The hms-mcp program under test, run with this Node. */
-export const BIN = hmsMcpBin();
+import {
+  cleanEnv,
+  type HttpServer,
+  hmsMcpBin,
+  startHttpServer,
+  tempDir,
+} from "./server-process.js";
 
 export type TransportKind = "stdio" | "http";
 
@@ -33,7 +38,7 @@ export async function startStdio(options: {
     command: process.execPath,
     args: [
       ...(options.nodeArgs ?? []),
-      BIN,
+      hmsMcpBin(),
       "--data-dir",
       options.dataDir,
       "--log-level",
@@ -80,6 +85,24 @@ export async function startHttpProcess(options: {
       return ready(client);
     },
   };
+}
+
+/** Anything that serves MCP over a transport it is given, such as the SDK's `Server`. */
+export interface ConnectableServer {
+  connect(transport: Transport): Promise<void>;
+}
+
+/**
+ * A client linked in memory (the SDK's `InMemoryTransport`) to `server`, which runs in this
+ * process: no process and no serialization between them, so a test sees the server's source
+ * as it is now. Closing the client closes the link.
+ */
+export async function connectInMemory(server: ConnectableServer): Promise<Client> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: "hms-mcp-test", version: "0" });
+  await client.connect(clientSide);
+  return ready(client);
 }
 
 /** A connected client over either transport, and how to shut it all down. */
@@ -166,6 +189,6 @@ export async function refused(
   if (!result.isError) throw new Error(`${name} succeeded but was expected to fail`);
   const text = result.content.map((part) => ("text" in part ? part.text : "")).join("");
   const code = /^([A-Z_]+): /.exec(text)?.[1] ?? "";
-  const meta = (result._meta?.["hms-mcp/error"] ?? {}) as Record<string, unknown>;
+  const meta = (result._meta?.[ERROR_META_KEY] ?? {}) as Record<string, unknown>;
   return { code, text, meta, result };
 }

@@ -1,14 +1,15 @@
 import { spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
-import { cleanEnv, exited, tempDir } from "@hms/test-support";
+import { cleanEnv, exited, hmsMcpBin, ok, startStdio, tempDir } from "@hms/test-support";
 import { afterAll, describe, expect, it } from "vitest";
-import { BIN, ok, startStdio } from "./test-support.js";
 
-const packageJson = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+const packageJson = JSON.parse(
+  readFileSync(new URL("../../package.json", import.meta.url), "utf8"),
+);
 
 function run(args: string[], env: Record<string, string> = {}) {
-  const result = spawnSync(process.execPath, [BIN, ...args], {
+  const result = spawnSync(process.execPath, [hmsMcpBin(), ...args], {
     env: cleanEnv(env),
     encoding: "utf8",
     input: "",
@@ -111,10 +112,14 @@ describe("the hms-mcp command", () => {
   });
 
   it("writes nothing but JSON-RPC to stdout under stdio", async () => {
-    const child = spawn(process.execPath, [BIN, "--data-dir", data.dir, "--log-level", "trace"], {
-      env: cleanEnv(),
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [hmsMcpBin(), "--data-dir", data.dir, "--log-level", "trace"],
+      {
+        env: cleanEnv(),
+        stdio: ["pipe", "pipe", "pipe"],
+      },
+    );
     const messages: unknown[] = [];
     const stdoutLines: string[] = [];
     const done = new Promise<void>((resolve) => {

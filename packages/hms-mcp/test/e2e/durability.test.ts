@@ -2,11 +2,19 @@ import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { storeFileName } from "@hms/store";
-import { exited, tempDir } from "@hms/test-support";
+import {
+  call,
+  connect,
+  exited,
+  ok,
+  refused,
+  startHttpProcess,
+  startStdio,
+  tempDir,
+} from "@hms/test-support";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { call, connect, ok, refused, startHttpProcess, startStdio } from "./test-support.js";
 
 interface Exported {
   memories: { key: string; text: string; version: number; hash: string; bytes: number }[];

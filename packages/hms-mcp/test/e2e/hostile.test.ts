@@ -1,7 +1,7 @@
 import { EXPORT_PAGE_BYTES } from "@hms/store";
+import { connectFresh, ok, refused, type TransportKind } from "@hms/test-support";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { beforeAll, describe, expect, it } from "vitest";
-import { connectFresh, ok, refused, type TransportKind } from "./test-support.js";
 
 /** Metadata nested `depth` levels deep: { a: { a: ... {} } }. */
 function nested(depth: number): Record<string, unknown> {

@@ -9,16 +9,15 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { MemoryStore, storeFileName } from "@hms/store";
-import { cleanEnv, tempDir } from "@hms/test-support";
+import { cleanEnv, hmsMcpBin, ok, refused, startStdio, tempDir } from "@hms/test-support";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { BIN, ok, refused, startStdio } from "./test-support.js";
 
 const MODEL_ID = "all-MiniLM-L6-v2-int8";
 const modelDir = inject("modelDir");
 const hybridArgs = ["--model-dir", modelDir];
-const BLOCK_EMBEDDER = fileURLToPath(new URL("./test/block-embedder.mjs", import.meta.url));
-const WORKER_DIES = fileURLToPath(new URL("./test/worker-dies.mjs", import.meta.url));
+const BLOCK_EMBEDDER = fileURLToPath(new URL("./fixtures/block-embedder.mjs", import.meta.url));
+const WORKER_DIES = fileURLToPath(new URL("./fixtures/worker-dies.mjs", import.meta.url));
 /** A text that ends the embedding worker of a server started with WORKER_DIES. */
 const DIE_MARKER = "END THE EMBEDDING WORKER NOW";
 
@@ -78,7 +77,7 @@ async function embedded(client: Parameters<typeof ok>[0]): Promise<void> {
 }
 
 function run(args: string[]) {
-  const result = spawnSync(process.execPath, [BIN, ...args], {
+  const result = spawnSync(process.execPath, [hmsMcpBin(), ...args], {
     env: cleanEnv(),
     encoding: "utf8",
     input: "",
@@ -330,7 +329,7 @@ describe("the lexical build without @hms/embedder installed", () => {
 
     const result = spawnSync(
       process.execPath,
-      ["--import", BLOCK_EMBEDDER, BIN, "--data-dir", dir, ...hybridArgs],
+      ["--import", BLOCK_EMBEDDER, hmsMcpBin(), "--data-dir", dir, ...hybridArgs],
       { env: cleanEnv(), encoding: "utf8", input: "" },
     );
     expect(result.status).toBe(2);

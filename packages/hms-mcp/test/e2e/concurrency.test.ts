@@ -1,7 +1,11 @@
-import { tempDir } from "@hms/test-support";
+import { call, ok, startHttpProcess, startStdio, tempDir } from "@hms/test-support";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, describe, expect, it } from "vitest";
-import { call, ok, startHttpProcess, startStdio } from "./test-support.js";
+
+interface Item {
+  key: string;
+  version: number;
+}
 
 interface Counter {
   text: string;
@@ -70,6 +74,49 @@ describe("concurrent read-modify-write on one key", () => {
       expect(final.version).toBe(41);
     } finally {
       await Promise.all(servers.map((server) => server.close()));
+    }
+  });
+});
+
+describe("two writers racing to make one name a file and a directory", () => {
+  const data = tempDir();
+  afterAll(() => data.remove());
+
+  it("never both succeed, across processes and transports", async () => {
+    const args = ["--namespace", "race"];
+    const http = await startHttpProcess({ dataDir: data.dir, args });
+    const stdio = await startStdio({ dataDir: data.dir, args });
+    try {
+      const viaHttp = await http.connect();
+      const viaStdio = stdio.client;
+      const rounds = 25;
+      for (let i = 0; i < rounds; i++) {
+        const file = `/memories/race/${i}`;
+        const nested = `${file}/b.md`;
+        // Alternate which process writes which key, and start both at once.
+        const [fileWriter, nestedWriter] = i % 2 === 0 ? [viaHttp, viaStdio] : [viaStdio, viaHttp];
+        const [a, b] = await Promise.all([
+          call(fileWriter, "remember", { key: file, text: "a file" }),
+          call(nestedWriter, "remember", { key: nested, text: "a file in a directory" }),
+        ]);
+        expect(Boolean(a.isError) !== Boolean(b.isError)).toBe(true);
+        const loser = (a.isError ? a : b).content[0] as { text: string };
+        expect(loser.text).toMatch(/^PATH_CONFLICT: /);
+      }
+      const keys = await ok<{ items: Item[] }>(viaHttp, "list", {
+        prefix: "/memories/race/",
+        limit: 1000,
+      });
+      const present = new Set(keys.items.map((item) => item.key));
+      for (let i = 0; i < rounds; i++) {
+        expect(present.has(`/memories/race/${i}`)).not.toBe(
+          present.has(`/memories/race/${i}/b.md`),
+        );
+      }
+      await viaHttp.close();
+    } finally {
+      await stdio.close();
+      await http.stop();
     }
   });
 });

@@ -1,30 +1,23 @@
 /**
- * The memory-file tree over real processes: PATH_CONFLICT on creates and moves, the tree
- * forms of forget and move, and their refusals with the `_meta` details of the contract.
+ * The memory-file tree, through a client linked in memory to the server running in this
+ * process: PATH_CONFLICT on creates and moves, the tree forms of forget and move, and their
+ * refusals with the `_meta` details of the contract.
  */
-import { tempDir } from "@hms/test-support";
+import { ok, refused } from "@hms/test-support";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  call,
-  connectFresh,
-  ok,
-  refused,
-  startHttpProcess,
-  startStdio,
-  type TransportKind,
-} from "./test-support.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { connectInProcess } from "../test/in-process.js";
 
 interface Item {
   key: string;
   version: number;
 }
 
-describe.each<TransportKind>(["stdio", "http"])("the memory-file tree over %s", (kind) => {
+describe("the memory-file tree", () => {
   let client: Client;
 
   beforeAll(async () => {
-    const connection = await connectFresh(kind);
+    const connection = await connectInProcess();
     client = connection.client;
     return connection.close;
   });
@@ -242,48 +235,5 @@ describe.each<TransportKind>(["stdio", "http"])("the memory-file tree over %s", 
       "/memories/km/d/1.md",
       "/memories/km/f",
     ]);
-  });
-});
-
-describe("two writers racing to make one name a file and a directory", () => {
-  const data = tempDir();
-  afterAll(() => data.remove());
-
-  it("never both succeed, across processes and transports", async () => {
-    const args = ["--namespace", "race"];
-    const http = await startHttpProcess({ dataDir: data.dir, args });
-    const stdio = await startStdio({ dataDir: data.dir, args });
-    try {
-      const viaHttp = await http.connect();
-      const viaStdio = stdio.client;
-      const rounds = 25;
-      for (let i = 0; i < rounds; i++) {
-        const file = `/memories/race/${i}`;
-        const nested = `${file}/b.md`;
-        // Alternate which process writes which key, and start both at once.
-        const [fileWriter, nestedWriter] = i % 2 === 0 ? [viaHttp, viaStdio] : [viaStdio, viaHttp];
-        const [a, b] = await Promise.all([
-          call(fileWriter, "remember", { key: file, text: "a file" }),
-          call(nestedWriter, "remember", { key: nested, text: "a file in a directory" }),
-        ]);
-        expect(Boolean(a.isError) !== Boolean(b.isError)).toBe(true);
-        const loser = (a.isError ? a : b).content[0] as { text: string };
-        expect(loser.text).toMatch(/^PATH_CONFLICT: /);
-      }
-      const keys = await ok<{ items: Item[] }>(viaHttp, "list", {
-        prefix: "/memories/race/",
-        limit: 1000,
-      });
-      const present = new Set(keys.items.map((item) => item.key));
-      for (let i = 0; i < rounds; i++) {
-        expect(present.has(`/memories/race/${i}`)).not.toBe(
-          present.has(`/memories/race/${i}/b.md`),
-        );
-      }
-      await viaHttp.close();
-    } finally {
-      await stdio.close();
-      await http.stop();
-    }
   });
 });

@@ -1,8 +1,15 @@
 import { spawn } from "node:child_process";
 import { type IncomingMessage, request } from "node:http";
-import { cleanEnv, exited, tempDir } from "@hms/test-support";
+import {
+  cleanEnv,
+  exited,
+  type HttpProcess,
+  hmsMcpBin,
+  ok,
+  startHttpProcess,
+  tempDir,
+} from "@hms/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, type HttpProcess, ok, startHttpProcess } from "./test-support.js";
 
 const INITIALIZE = JSON.stringify({
   jsonrpc: "2.0",
@@ -309,7 +316,7 @@ describe("binding a non-loopback address", () => {
   async function start(args: string[], env: Record<string, string> = {}) {
     const child = spawn(
       process.execPath,
-      [BIN, "--transport", "http", "--port", "0", "--data-dir", data.dir, ...args],
+      [hmsMcpBin(), "--transport", "http", "--port", "0", "--data-dir", data.dir, ...args],
       { env: cleanEnv(env), stdio: ["ignore", "pipe", "pipe"] },
     );
     let stderr = "";

@@ -1,8 +1,9 @@
 /**
- * Memory files written straight into an hms-mcp store's SQLite file, as a store written before
- * hms-mcp kept the memory-file tree well formed can hold them: a file and a directory of one
- * name, say. hms-mcp refuses to make that state now (`PATH_CONFLICT`), but still serves a store
- * that has it, and the memory tool must show it; the client suites use this to start from it.
+ * Memory files written straight into an hms-mcp store's SQLite file, bypassing the server, so
+ * a test can start from a state the server refuses to create but must serve: a file and a
+ * directory of one name (`PATH_CONFLICT` on every write that would make it). A store written
+ * before the server kept the memory-file tree well formed can hold that state, and the memory
+ * tool must still show it.
  *
  * This knows the store's file layout and schema (packages/store: `namespaces/ns-<hash>.sqlite`,
  * schema version 4 or later) and nothing else of the server; it refuses an older schema. It
@@ -25,19 +26,19 @@ export function storeFile(dataDir: string, namespace = "default"): string {
  * `memory-file`), each with the next version of the store's clock, without any check. The
  * store must exist (a server has served the namespace once) and the paths must be free.
  */
-export function writeLegacyFiles(
+export function writeSeedFiles(
   dataDir: string,
   files: Record<string, string>,
   namespace = "default",
 ): void {
   const file = storeFile(dataDir, namespace);
   if (!existsSync(file)) {
-    throw new Error(`writeLegacyFiles: no store at ${file}; let a server serve it first`);
+    throw new Error(`writeSeedFiles: no store at ${file}; let a server serve it first`);
   }
   const db = new Database(file, { fileMustExist: true, timeout: 10_000 });
   try {
     const schema = db.pragma("user_version", { simple: true }) as number;
-    if (schema < 4) throw new Error(`writeLegacyFiles: schema ${schema} has no version clock`);
+    if (schema < 4) throw new Error(`writeSeedFiles: schema ${schema} has no version clock`);
     const tick = db.prepare("UPDATE version_clock SET value = value + 1 RETURNING value");
     const insert = db.prepare(`
       INSERT INTO memories (key, text, tags, metadata, version, hash, bytes, created_at, updated_at)
@@ -66,8 +67,8 @@ interface Creates {
 /**
  * A `seedFiles` for the shared command vectors against hms-mcp serving `dataDir`: creates each
  * starting file through the backend, and writes one the server refuses because it would make a
- * file and a directory of one name (`IS_DIRECTORY` or `UNDER_FILE`) into the store directly,
- * as a store written before the tree rule can hold it.
+ * file and a directory of one name (`IS_DIRECTORY` or `UNDER_FILE`) into the store directly
+ * with {@link writeSeedFiles}.
  */
 export function seedFilesIn(
   dataDir: string,
@@ -80,7 +81,7 @@ export function seedFilesIn(
       } catch (error) {
         const code = (error as { code?: unknown } | null)?.code;
         if (code !== "IS_DIRECTORY" && code !== "UNDER_FILE") throw error;
-        writeLegacyFiles(dataDir, { [path]: text }, namespace);
+        writeSeedFiles(dataDir, { [path]: text }, namespace);
       }
     }
   };
