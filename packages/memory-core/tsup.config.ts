@@ -6,7 +6,7 @@ export default defineConfig({
   dts: true,
   target: "node20",
   clean: true,
-  sourcemap: true,
+  // No sourcemaps: they made up over half of the published tarball (scripts/check-packages.mjs).
   // testing.ts finds vectors/commands.json from import.meta.url, in the CJS build too.
   shims: true,
 });

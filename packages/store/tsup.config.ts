@@ -5,6 +5,6 @@ export default defineConfig({
   format: ["esm", "cjs"],
   dts: true,
   target: "node20",
-  sourcemap: true,
+  // No sourcemaps: they made up over half of the published tarball (scripts/check-packages.mjs).
   clean: true,
 });
