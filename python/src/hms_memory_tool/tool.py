@@ -120,7 +120,7 @@ class HolographicMemoryTool(BetaAsyncAbstractMemoryTool):
         token: str | None = None,
         namespace: str | None = None,
         max_file_bytes: int | None = None,
-        timeout: float | None = DEFAULT_TIMEOUT,
+        timeout: float | None = DEFAULT_TIMEOUT,  # noqa: ASYNC109 - per call, not for this function
         cache_control: BetaCacheControlEphemeralParam | None = None,
     ) -> AsyncIterator[HolographicMemoryTool]:
         """Connects to hms-mcp; an async context manager yielding the tool. On exit the

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 from collections.abc import Mapping
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from hms_memory_tool.core import MemoryBackend, MemoryBackendError
@@ -37,7 +37,7 @@ def write_files_unchecked(
     try:
         (schema,) = db.execute("PRAGMA user_version").fetchone()
         assert schema >= 4, f"schema {schema} has no version clock"
-        at = datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+        at = datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
         db.execute("BEGIN IMMEDIATE")
         for key, text in files.items():
             (version,) = db.execute(
