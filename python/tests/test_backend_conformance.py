@@ -1,5 +1,5 @@
-"""The backend contract (tests/backend_conformance.py) against the in-memory backend, with
-and without the tree operations and with a size limit, and proof that the checks catch
+"""The backend contract (tests/support/backend_conformance.py) against the in-memory backend,
+with and without the tree operations and with a size limit, and proof that the checks catch
 backends that break it."""
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from hms_memory_tool.core import (
     TreeOperations,
 )
 
-from .backend_conformance import CHECKS, TREE_CHECKS, checks_for
-from .vectors import REPO
+from .support.backend_conformance import CHECKS, TREE_CHECKS, checks_for
+from .support.servers import REPO
 
 pytestmark = pytest.mark.anyio
 

@@ -1,18 +1,17 @@
 """The hms-mcp contract as this package reads it from protocol.json (@hms/protocol): the
 constants, the output schemas held against answers, and the protocol version a server must
-state when the client connects."""
+state when the client connects (tests/e2e/test_protocol_at_connect.py holds server processes
+to it)."""
 
 from __future__ import annotations
 
 import json
 import re
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from hms_memory_tool import HmsMcpError, HolographicMemoryToolSync
+from hms_memory_tool import HmsMcpError
 from hms_memory_tool.hms_backend import check_protocol_version
 from hms_memory_tool.protocol import (
     CAPABILITY_KEY,
@@ -31,10 +30,9 @@ from hms_memory_tool.protocol import (
     stated_protocol_version,
 )
 
-from .support.servers import REPO, StdioServer
+from .support.servers import REPO
 
 SOURCE = json.loads((REPO / "packages" / "protocol" / "protocol.json").read_text("utf-8"))
-OTHER_SERVER = Path(__file__).parent / "support" / "other_server.py"
 
 
 def test_the_constants_are_those_of_protocol_json() -> None:
@@ -154,47 +152,3 @@ def test_a_server_of_another_protocol_version_is_refused_naming_both() -> None:
         "srv is not hms-mcp: it states no hms-mcp protocol version in its capabilities (this "
         f"client needs protocol {PROTOCOL_VERSION}).",
     )
-
-
-def connect_to_other(capabilities: dict[str, Any], answer: dict[str, Any]) -> None:
-    args = [str(OTHER_SERVER), json.dumps(capabilities), json.dumps(answer)]
-    with HolographicMemoryToolSync.connect(command=sys.executable, args=args):
-        pass
-
-
-def test_connect_refuses_a_server_that_states_no_hms_mcp_protocol() -> None:
-    with pytest.raises(HmsMcpError) as caught:
-        connect_to_other({"tools": {}}, {})
-    assert caught.value.code == "PROTOCOL"
-    assert "other_server.py" in caught.value.message
-    assert caught.value.message.endswith(
-        " is not hms-mcp: it states no hms-mcp protocol version in its capabilities (this "
-        f"client needs protocol {PROTOCOL_VERSION})."
-    )
-
-
-def test_connect_refuses_a_server_of_another_protocol_version() -> None:
-    with pytest.raises(HmsMcpError) as caught:
-        connect_to_other({"experimental": {"hms-mcp": {"protocolVersion": 99}}}, {})
-    assert caught.value.code == "PROTOCOL"
-    assert f"speaks hms-mcp protocol 99; this client needs protocol {PROTOCOL_VERSION}." in (
-        caught.value.message
-    )
-
-
-def test_connect_refuses_an_answer_that_breaks_the_output_schema() -> None:
-    # The right version, but stats with a max_text_bytes that is not an integer.
-    stats = {"namespace": "default", "max_text_bytes": "32768"}
-    with pytest.raises(HmsMcpError) as caught:
-        connect_to_other({"experimental": {"hms-mcp": {"protocolVersion": 1}}}, stats)
-    assert (caught.value.code, caught.value.message) == (
-        "PROTOCOL",
-        "hms-mcp answered stats with content that breaks its output schema at memories: "
-        "missing; is it hms-mcp?",
-    )
-
-
-def test_hms_mcp_states_the_protocol_version_this_client_speaks(server: StdioServer) -> None:
-    # connect() refuses a server that does not state PROTOCOL_VERSION in its initialize result.
-    with HolographicMemoryToolSync.connect(command=server.command, args=server.args) as memory:
-        assert memory.call({"command": "view", "path": "/memories"}).endswith("\n0B\t/memories")

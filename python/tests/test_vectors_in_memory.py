@@ -10,7 +10,7 @@ import pytest
 
 from hms_memory_tool.core import InMemoryBackend, MemoryBackend
 
-from .vectors import SeedFiles, check_outcome, create_files, load_vectors, run_vector
+from .support.vectors import SeedFiles, check_outcome, create_files, load_vectors, run_vector
 
 CASES = load_vectors()
 

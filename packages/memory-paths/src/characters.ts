@@ -7,29 +7,23 @@
  * reads the same file, must refuse exactly the same paths.
  */
 import {
+  bmpLookup,
   CONTROL_RANGES,
   type CodePointRange,
   INVISIBLE_TABLE,
-  inRanges,
   LOOKALIKE_TABLE,
   NONCHARACTER_RANGES,
   SURROGATE_RANGES,
 } from "./rules.js";
 
 /** Unicode general category Cc: C0 controls, DEL and C1 controls. Stable across versions. */
-export function isControl(cp: number): boolean {
-  return inRanges(CONTROL_RANGES, cp);
-}
+export const isControl: (cp: number) => boolean = bmpLookup(CONTROL_RANGES);
 
 /** A UTF-16 surrogate code unit seen on its own (not valid Unicode text, no UTF-8 form). */
-export function isSurrogate(cp: number): boolean {
-  return inRanges(SURROGATE_RANGES, cp);
-}
+export const isSurrogate: (cp: number) => boolean = bmpLookup(SURROGATE_RANGES);
 
 /** Unicode noncharacters: U+FDD0..U+FDEF and the last two code points of every plane. */
-export function isNoncharacter(cp: number): boolean {
-  return inRanges(NONCHARACTER_RANGES, cp);
-}
+export const isNoncharacter: (cp: number) => boolean = bmpLookup(NONCHARACTER_RANGES);
 
 /**
  * Invisible and text-direction characters: they render as nothing (or reorder what follows),
@@ -42,9 +36,7 @@ export function isNoncharacter(cp: number): boolean {
  */
 export const INVISIBLE_RANGES: ReadonlyArray<CodePointRange> = INVISIBLE_TABLE;
 
-export function isInvisible(cp: number): boolean {
-  return inRanges(INVISIBLE_RANGES, cp);
-}
+export const isInvisible: (cp: number) => boolean = bmpLookup(INVISIBLE_RANGES);
 
 /**
  * Look-alikes of the characters that give a path its structure: `.`, `/`, `\` and `%`. Each

@@ -63,12 +63,35 @@ export const MESSAGES: Readonly<typeof data.messages> = data.messages;
 /**
  * `template` with every `{name}` replaced by `values[name]`. The values are inserted as they
  * are (a brace in a value is never read as a placeholder); a placeholder without a value is a
- * bug in the caller and throws.
+ * bug in the caller and throws. Each template is split into its parts once, then reused.
  */
 export function fill(template: string, values: Readonly<Record<string, string | number>>): string {
-  return template.replace(/\{([a-z_]+)\}/g, (_match, name: string) => {
+  let parts = compiled.get(template);
+  if (parts === undefined) {
+    parts = template.split(/\{([a-z_]+)\}/); // odd indexes are placeholder names
+    compiled.set(template, parts);
+  }
+  let out = parts[0] as string;
+  for (let i = 1; i < parts.length; i += 2) {
+    const name = parts[i] as string;
     const value = values[name];
     if (value === undefined) throw new Error(`rules.json: no value for {${name}} in ${template}`);
-    return String(value);
-  });
+    out += String(value) + (parts[i + 1] as string);
+  }
+  return out;
+}
+
+const compiled = new Map<string, string[]>();
+
+/**
+ * A lookup of `inRanges` over the Basic Multilingual Plane, built once: one byte per code
+ * point, so the per-character checks of a path cost an array read instead of a table scan.
+ * Code points above U+FFFF fall back to the scan.
+ */
+export function bmpLookup(table: readonly CodePointRange[]): (cp: number) => boolean {
+  const bmp = new Uint8Array(0x10000);
+  for (const [low, high] of table) {
+    for (let cp = low; cp <= Math.min(high, 0xffff); cp++) bmp[cp] = 1;
+  }
+  return (cp) => (cp <= 0xffff ? bmp[cp] === 1 : inRanges(table, cp));
 }

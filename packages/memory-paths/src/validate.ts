@@ -121,7 +121,7 @@ function checkCharacters(path: string): CharacterProblem | null {
   let best: CharacterProblem | null = null;
   let bestRank = Number.POSITIVE_INFINITY;
   const note = (name: ReasonName, values: () => Values = () => ({})) => {
-    const rank = MEMORY_PATH_RULES.indexOf(REASONS[name].rule as MemoryPathRule);
+    const rank = RULE_RANK.get(REASONS[name].rule as MemoryPathRule) as number;
     if (rank < bestRank) {
       bestRank = rank;
       best = reason(name, values());
@@ -156,7 +156,8 @@ function checkCharacters(path: string): CharacterProblem | null {
   return best;
 }
 
-const NUL_RANK = MEMORY_PATH_RULES.indexOf("nul");
+const RULE_RANK = new Map(MEMORY_PATH_RULES.map((rule, index) => [rule, index]));
+const NUL_RANK = RULE_RANK.get("nul") as number;
 
 // How a non-string value is named in a message; the same words for the same JSON value in
 // every language port (JSON null is "null", a missing value "nothing").

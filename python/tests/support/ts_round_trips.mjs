@@ -1,7 +1,7 @@
-// The TypeScript side of tests/test_round_trips.py: runs memory commands through
-// @hms/memory-core's MemoryEngine over its InMemoryBackend, wrapped to record the backend
-// calls each command makes and the round trip each call belongs to (1 + the latest round trip
-// finished before the call started: calls issued together share one).
+// The TypeScript side of tests/e2e/test_round_trips_against_typescript.py: runs memory
+// commands through @hms/memory-core's MemoryEngine over its InMemoryBackend, wrapped to record
+// the backend calls each command makes and the round trip each call belongs to (1 + the latest
+// round trip finished before the call started: calls issued together share one).
 //
 // stdin:  [{"options": {...InMemoryBackend options}, "files": {...}, "command": {...}}, ...]
 // stdout: [{"calls": [[round, operation], ...], "output"?: string, "error"?: string}, ...]

@@ -10,10 +10,9 @@ import sys
 from pathlib import Path
 
 from hms_memory_tool import HolographicMemoryToolSync
+from tests.support.servers import hms_mcp_command, scripted_model
 
-from .support.servers import hms_mcp_command, scripted_model
-
-EXAMPLE = Path(__file__).parent / "support" / "spec_example.py"
+EXAMPLE = Path(__file__).parents[1] / "support" / "spec_example.py"
 
 SCRIPT = {
     "turns": [

@@ -6,8 +6,8 @@ that declares the tree capability (``backend.tree``) or not, as the TypeScript s
 ``tree`` option: the :data:`CHECKS` of every backend, one that the backend declares the
 capability as said, and the :data:`TREE_CHECKS` for one that does.
 ``tests/test_backend_conformance.py`` runs them against the in-memory backend with and without
-the tree operations (and shows they catch broken backends); ``tests/test_hms_conformance.py``
-against a real hms-mcp.
+the tree operations (and shows they catch broken backends);
+``tests/e2e/test_hms_conformance.py`` against a real hms-mcp.
 """
 
 from __future__ import annotations

@@ -3,56 +3,23 @@ drives the tool: well-formed commands as the SDK's own BetaMemoryTool20250818*Co
 through the tool's command methods, malformed ones as raw JSON through call(). hms-mcp offers
 the tree operations, so each create, delete and rename is one call; the engine's own checks
 and its copy-then-delete path run the same vectors over the in-memory backend without them
-(test_vectors_in_memory.py)."""
+(tests/test_vectors_in_memory.py)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-import pydantic
 import pytest
-from anthropic.types.beta import (
-    BetaMemoryTool20250818CreateCommand,
-    BetaMemoryTool20250818DeleteCommand,
-    BetaMemoryTool20250818InsertCommand,
-    BetaMemoryTool20250818RenameCommand,
-    BetaMemoryTool20250818StrReplaceCommand,
-    BetaMemoryTool20250818ViewCommand,
-)
 
 from hms_memory_tool import HolographicMemoryTool, MemoryToolError
 from hms_memory_tool.hms_backend import HmsMemoryBackend
+from tests.support.store_files import seed_files
+from tests.support.vectors import Outcome, check_outcome, load_vectors, sdk_command
 
 from .conftest import SharedHms
-from .support.store_files import seed_files
-from .vectors import Outcome, check_outcome, load_vectors
 
 CASES = load_vectors()
-
-SDK_COMMANDS: dict[str, type[pydantic.BaseModel]] = {
-    "view": BetaMemoryTool20250818ViewCommand,
-    "create": BetaMemoryTool20250818CreateCommand,
-    "str_replace": BetaMemoryTool20250818StrReplaceCommand,
-    "insert": BetaMemoryTool20250818InsertCommand,
-    "delete": BetaMemoryTool20250818DeleteCommand,
-    "rename": BetaMemoryTool20250818RenameCommand,
-}
-
-
-def sdk_command(command: object) -> pydantic.BaseModel | None:
-    """The command as the SDK's own model, when it is one (strictly: no coercion)."""
-    if not isinstance(command, dict) or command.get("command") not in SDK_COMMANDS:
-        return None
-    model = SDK_COMMANDS[command["command"]]
-    try:
-        parsed = model.model_validate(command, strict=True)
-    except pydantic.ValidationError:
-        return None
-    # Only if nothing was dropped or changed on the way in.
-    if parsed.model_dump(exclude_unset=True) != command:
-        return None
-    return parsed
 
 
 async def run_case(
@@ -92,16 +59,3 @@ def test_vector_against_hms_mcp(index: int, case: dict[str, Any], shared_hms: Sh
     backend = shared_hms.backend.for_namespace(namespace)
     outcome = shared_hms.loop.run(run_case(case, backend, shared_hms.data_dir, namespace))
     check_outcome(case, outcome)
-
-
-def test_most_vectors_go_through_the_sdk_command_types() -> None:
-    typed = [case for case in CASES if sdk_command(case["command"]) is not None]
-    assert len(typed) > len(CASES) // 2
-
-
-def test_some_vectors_start_from_a_file_and_a_directory_of_one_name() -> None:
-    # What seed_files writes into the store directly; the server would refuse to create it.
-    def both(files: dict[str, str]) -> bool:
-        return any(other.startswith(path + "/") for path in files for other in files)
-
-    assert any(both(case["files"]) for case in CASES)

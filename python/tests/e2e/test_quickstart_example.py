@@ -6,7 +6,7 @@ import os
 import subprocess
 import sys
 
-from .support.servers import REPO
+from tests.support.servers import REPO
 
 QUICKSTART = REPO / "examples" / "quickstart-python" / "quickstart.py"
 

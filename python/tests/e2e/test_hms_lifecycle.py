@@ -1,6 +1,7 @@
 """The tool classes against real hms-mcp processes: concurrent edits (threads and tasks, one
 and two server processes), restart persistence, namespace isolation, server death, clean
-shutdown, finding the server, and HTTP with a token."""
+shutdown, finding the server, and HTTP with a token. What connect() refuses before it starts
+a server is in tests/test_connect.py."""
 
 from __future__ import annotations
 
@@ -20,15 +21,13 @@ from anthropic.lib.tools import ToolError
 from hms_memory_tool import (
     HmsConnectionError,
     HmsMcpError,
-    HmsMcpNotFoundError,
     HolographicMemoryTool,
     HolographicMemoryToolSync,
     MemoryToolError,
 )
 from hms_memory_tool.core import MemoryVersion
 from hms_memory_tool.hms_backend import CONNECTION_LOST
-
-from .support.servers import StdioServer, alive, hms_mcp_command, http_server, wait_until_dead
+from tests.support.servers import StdioServer, alive, hms_mcp_command, http_server, wait_until_dead
 
 WRITERS = 8
 EDITS = 10  # per writer: 5 inserts and 5 counter increments, interleaved
@@ -363,21 +362,6 @@ def test_the_default_server_comes_from_hms_mcp_bin_with_the_processes_settings(
     assert any((tmp_path / "from-env").iterdir())
 
 
-def test_no_server_anywhere_says_how_to_get_one(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.delenv("HMS_MCP_BIN", raising=False)
-    monkeypatch.setenv("PATH", str(tmp_path))
-    with pytest.raises(HmsMcpNotFoundError) as caught:
-        HolographicMemoryToolSync.connect()
-    assert "No hms-mcp server to start. Pass command= (and args=)" in str(caught.value)
-    assert "set HMS_MCP_BIN" in str(caught.value)
-    assert "hms-mcp needs Node.js 20.11+" in str(caught.value)  # its package.json engines
-    monkeypatch.setenv("HMS_MCP_BIN", str(tmp_path / "missing"))
-    with pytest.raises(HmsMcpNotFoundError, match="which does not exist"):
-        HolographicMemoryToolSync.connect()
-
-
 def test_a_server_that_cannot_start_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(HmsConnectionError, match="Could not connect to hms-mcp"):
         HolographicMemoryToolSync.connect(
@@ -385,35 +369,6 @@ def test_a_server_that_cannot_start_is_a_clear_error(tmp_path: Path) -> None:
         )
     with pytest.raises(HmsConnectionError, match="Could not connect to hms-mcp"):
         HolographicMemoryToolSync.connect(command=str(tmp_path / "no-such-program"))
-
-
-@pytest.mark.parametrize(
-    ("option", "message"),
-    [
-        ({"max_file_bytes": 0}, "max_file_bytes must be a positive integer, got 0"),
-        ({"max_file_bytes": True}, "max_file_bytes must be a positive integer, got True"),
-        ({"namespace": ""}, "namespace must be a non-empty string, got ''"),
-    ],
-)
-def test_bad_options_are_refused_before_a_server_starts(
-    server: StdioServer, option: dict[str, object], message: str
-) -> None:
-    with pytest.raises(ValueError, match=message):
-        HolographicMemoryToolSync.connect(command=server.command, args=server.args, **option)  # type: ignore[arg-type]
-
-    async def connect_async() -> None:
-        async with HolographicMemoryTool.connect(
-            command=server.command,
-            args=server.args,
-            **option,  # type: ignore[arg-type]
-        ):
-            pass
-
-    with pytest.raises(ValueError, match=message):
-        asyncio.run(connect_async())
-    # The server would write its pid, and create its data directory, as it starts.
-    assert not server.pid_file.exists()
-    assert not server.data_dir.exists()
 
 
 def test_http_with_a_bearer_token(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

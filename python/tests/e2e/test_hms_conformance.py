@@ -1,12 +1,13 @@
-"""The backend contract (tests/backend_conformance.py) against a real hms-mcp process. Each
-check runs in a namespace of its own on one shared server, so it starts from an empty
-store."""
+"""The backend contract (tests/support/backend_conformance.py) against a real hms-mcp
+process. Each check runs in a namespace of its own on one shared server, so it starts from an
+empty store."""
 
 from __future__ import annotations
 
 import pytest
 
-from .backend_conformance import checks_for
+from tests.support.backend_conformance import checks_for
+
 from .conftest import SharedHms
 
 # hms-mcp always offers the tree operations.

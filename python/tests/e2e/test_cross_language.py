@@ -13,10 +13,9 @@ from typing import Any
 import anyio
 
 from hms_memory_tool import HolographicMemoryTool, MemoryToolError
+from tests.support.servers import hms_mcp_command, node
 
-from .support.servers import hms_mcp_command, node
-
-TS_MEMORY = Path(__file__).parent / "support" / "ts_memory.mjs"
+TS_MEMORY = Path(__file__).parents[1] / "support" / "ts_memory.mjs"
 
 WRITES: list[dict[str, Any]] = [
     {"command": "create", "path": "/memories/customers/acme.md",

@@ -16,7 +16,7 @@ from hms_memory_tool.paths import (
     check_memory_path,
 )
 
-ORACLE = Path(__file__).parent / "support" / "paths_oracle.mjs"
+ORACLE = Path(__file__).parents[1] / "support" / "paths_oracle.mjs"
 GENERATED = 20_000
 
 # Characters at and around every table boundary, plus the structural ones.

@@ -21,8 +21,7 @@ from anthropic.types.beta import (
 
 from hms_memory_tool import HmsMemoryBackend, HolographicMemoryTool, MemoryBackendError
 from hms_memory_tool.paths import check_memory_path
-
-from .support.servers import StdioServer
+from tests.support.servers import StdioServer
 
 pytestmark = pytest.mark.anyio
 

@@ -1,17 +1,28 @@
-"""The shared command vectors (packages/memory-core/vectors/commands.json) and a runner that
-plays one case against any backend, as @hms/memory-core/testing's runCommandVector does."""
+"""The shared command vectors (packages/memory-core/vectors/commands.json), a runner that
+plays one case against any backend, as @hms/memory-core/testing's runCommandVector does, and a
+case's command as the SDK's own command model, as the run against hms-mcp sends it."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
+
+import pydantic
+from anthropic.types.beta import (
+    BetaMemoryTool20250818CreateCommand,
+    BetaMemoryTool20250818DeleteCommand,
+    BetaMemoryTool20250818InsertCommand,
+    BetaMemoryTool20250818RenameCommand,
+    BetaMemoryTool20250818StrReplaceCommand,
+    BetaMemoryTool20250818ViewCommand,
+)
 
 from hms_memory_tool.core import MemoryBackend, MemoryEngine, MemoryToolError
 
-REPO = Path(__file__).resolve().parents[2]
+from .servers import REPO
+
 VECTORS_FILE = REPO / "packages" / "memory-core" / "vectors" / "commands.json"
 
 
@@ -80,3 +91,28 @@ def check_outcome(case: dict[str, Any], outcome: Outcome) -> None:
         assert outcome.output == case["output"]
     expected = case.get("files_after", case["files"])
     assert dict(sorted(outcome.files_after.items())) == dict(sorted(expected.items()))
+
+
+SDK_COMMANDS: dict[str, type[pydantic.BaseModel]] = {
+    "view": BetaMemoryTool20250818ViewCommand,
+    "create": BetaMemoryTool20250818CreateCommand,
+    "str_replace": BetaMemoryTool20250818StrReplaceCommand,
+    "insert": BetaMemoryTool20250818InsertCommand,
+    "delete": BetaMemoryTool20250818DeleteCommand,
+    "rename": BetaMemoryTool20250818RenameCommand,
+}
+
+
+def sdk_command(command: object) -> pydantic.BaseModel | None:
+    """The command as the SDK's own model, when it is one (strictly: no coercion)."""
+    if not isinstance(command, dict) or command.get("command") not in SDK_COMMANDS:
+        return None
+    model = SDK_COMMANDS[command["command"]]
+    try:
+        parsed = model.model_validate(command, strict=True)
+    except pydantic.ValidationError:
+        return None
+    # Only if nothing was dropped or changed on the way in.
+    if parsed.model_dump(exclude_unset=True) != command:
+        return None
+    return parsed

@@ -12,8 +12,7 @@ import pytest
 from hms_memory_tool import HmsMemoryBackend, HolographicMemoryTool, HolographicMemoryToolSync
 from hms_memory_tool.core import recall_tool_definition
 from hms_memory_tool.paths import check_memory_path
-
-from .support.servers import ScriptedModel, StdioServer, scripted_model
+from tests.support.servers import ScriptedModel, StdioServer, scripted_model
 
 ACME = "/memories/customers/acme.md"
 ACME_TEXT = "# Acme Corp\n- prefers email follow-ups, not calls\n"
