@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 import { ConfigError, parseConfig } from "./config.js";
 import { fetchModelCommand } from "./fetch-model.js";
 import { createLogger } from "./log.js";

@@ -1,7 +1,7 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Logger } from "pino";
 import type { Config } from "./config.js";
-import { type HttpEndpoint, startHttp } from "./http.js";
+import type { HttpEndpoint } from "./http.js";
 import { createLogger } from "./log.js";
 import { createMcpServer } from "./mcp-server.js";
 import { closeRuntime, openRuntime } from "./runtime.js";
@@ -29,6 +29,9 @@ export async function startServer(
   let endpoint: HttpEndpoint | undefined;
   let closeStdio: (() => Promise<void>) | undefined;
   if (config.transport === "http") {
+    // The HTTP stack (node:http, the SDK's streamable HTTP transport and what it brings) is
+    // loaded only here: a server on stdio, the common case, starts without it.
+    const { startHttp } = await import("./http.js");
     endpoint = await startHttp(runtime, {
       host: config.host,
       port: config.port,

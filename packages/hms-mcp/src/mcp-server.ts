@@ -1,6 +1,8 @@
 /** One MCP server: hms-mcp's identity and instructions, with its tools, resources and prompts. */
 import { experimentalCapabilities } from "@hms/protocol";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/index.js";
 import { registerPrompts } from "./mcp-prompts.js";
 import { registerResources } from "./mcp-resources.js";
 import { registerTools } from "./mcp-tools.js";
@@ -13,6 +15,20 @@ const INSTRUCTIONS =
   "edits), list to browse keys, move and forget to reorganize (tree: true moves or deletes a " +
   "key and everything under key/ at once). Errors start with a code such as NOT_FOUND or " +
   "VERSION_CONFLICT.";
+
+/**
+ * The SDK's JSON Schema validator, which a Server uses only to check the answer to an
+ * elicitation it requests (hms-mcp requests none). Each Server would otherwise build its own
+ * Ajv instance as it is created, a large part of a connection's setup; this one builds a single
+ * instance, the SDK's default, the first time a schema is to be checked.
+ */
+let ajv: AjvJsonSchemaValidator | undefined;
+const lazyValidator: jsonSchemaValidator = {
+  getValidator: (schema) => {
+    ajv ??= new AjvJsonSchemaValidator();
+    return ajv.getValidator(schema);
+  },
+};
 
 /**
  * A new MCP server for one connection (one stdio pipe or one HTTP session), sharing the
@@ -30,6 +46,7 @@ export function createMcpServer(runtime: Runtime): Server {
         experimental: experimentalCapabilities(),
       },
       instructions: INSTRUCTIONS,
+      jsonSchemaValidator: lazyValidator,
     },
   );
   // The SDK reports here what it cannot answer: malformed messages (the client's doing, so

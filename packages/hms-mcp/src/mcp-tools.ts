@@ -27,40 +27,48 @@ interface ServedTool {
   ) => ToolOutput | Promise<ToolOutput>;
 }
 
-type ToolList = { tools: Tool[]; served: Map<string, ServedTool> };
-const toolLists = new Map<boolean, ToolList>();
+const servedTools = new Map<boolean, Map<string, ServedTool>>();
+const toolLists = new Map<boolean, Tool[]>();
 
-/** The tool list and input schemas, computed once per mode (not per connection). */
-function describeTools(namespaceArg: boolean): ToolList {
-  let list = toolLists.get(namespaceArg);
-  if (list === undefined) {
-    list = buildToolList(namespaceArg);
-    toolLists.set(namespaceArg, list);
+/** Each tool's input schema and runner, computed once per mode (not per connection). */
+function serveTools(namespaceArg: boolean): Map<string, ServedTool> {
+  let served = servedTools.get(namespaceArg);
+  if (served === undefined) {
+    served = new Map();
+    for (const tool of TOOL_SCHEMAS) {
+      const input: z.ZodObject = namespaceArg
+        ? tool.input.extend({ [NAMESPACE_ARGUMENT.name]: NAMESPACE_ARGUMENT.schema })
+        : tool.input;
+      // The input schema has accepted the arguments before the runner sees them.
+      served.set(tool.name, { input, run: RUNNERS[tool.name] as ServedTool["run"] });
+    }
+    servedTools.set(namespaceArg, served);
   }
-  return list;
+  return served;
 }
 
-/** The contract's tools, in its order, each with the JSON Schemas the protocol derives. */
-function buildToolList(namespaceArg: boolean): ToolList {
-  const served = new Map<string, ServedTool>();
-  const tools = TOOL_SCHEMAS.map((tool): Tool => {
-    const input: z.ZodObject = namespaceArg
-      ? tool.input.extend({ [NAMESPACE_ARGUMENT.name]: NAMESPACE_ARGUMENT.schema })
-      : tool.input;
-    // The input schema has accepted the arguments before the runner sees them.
-    const run = RUNNERS[tool.name] as ServedTool["run"];
-    served.set(tool.name, { input, run });
-    const schemas = toolJsonSchemas(tool, namespaceArg);
-    return {
-      name: tool.name,
-      title: tool.title,
-      description: tool.description,
-      inputSchema: schemas.input as Tool["inputSchema"],
-      outputSchema: schemas.output as Tool["outputSchema"],
-      annotations: { title: tool.title, ...tool.annotations },
-    };
-  });
-  return { tools, served };
+/**
+ * The contract's tools, in its order, each with the JSON Schemas the protocol derives:
+ * computed at the first tools/list of a mode and kept (deriving them takes a while, and a
+ * client that only calls tools never needs them).
+ */
+function listTools(namespaceArg: boolean): Tool[] {
+  let tools = toolLists.get(namespaceArg);
+  if (tools === undefined) {
+    tools = TOOL_SCHEMAS.map((tool): Tool => {
+      const schemas = toolJsonSchemas(tool, namespaceArg);
+      return {
+        name: tool.name,
+        title: tool.title,
+        description: tool.description,
+        inputSchema: schemas.input as Tool["inputSchema"],
+        outputSchema: schemas.output as Tool["outputSchema"],
+        annotations: { title: tool.title, ...tool.annotations },
+      };
+    });
+    toolLists.set(namespaceArg, tools);
+  }
+  return tools;
 }
 
 /** One readable line per validation problem: `path: message`. */
@@ -99,9 +107,11 @@ function contextFor(runtime: Runtime, namespaceArg: unknown): ToolContext {
 
 /** Answers tools/list and tools/call on `server` from `runtime`'s stores. */
 export function registerTools(server: Server, runtime: Runtime): void {
-  const { tools, served } = describeTools(runtime.namespaceArg);
+  const served = serveTools(runtime.namespaceArg);
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: listTools(runtime.namespaceArg),
+  }));
 
   // Tools answer synchronously except hybrid recall, which waits for the embedding worker; a
   // synchronous tool stays synchronous here, so its answer is not delayed behind another's.

@@ -8,8 +8,7 @@ import type { Logger } from "pino";
 import { CallTracker } from "./call-tracker.js";
 import { type Config, ConfigError, DEFAULT_RECALL_WAIT_MS } from "./config.js";
 import { ToolError } from "./errors.js";
-import { Semantic } from "./semantic/semantic.js";
-import { ModelUnavailableError } from "./semantic/worker-client.js";
+import type { Semantic } from "./semantic/semantic.js";
 import { SERVER_INFO } from "./version.js";
 
 /** The part of the server every connection shares. */
@@ -36,6 +35,12 @@ export interface Runtime {
 export async function openRuntime(config: Config, log: Logger): Promise<Runtime> {
   let semantic: Semantic | undefined;
   if (config.modelDir !== undefined) {
+    // Hybrid recall's code (the worker thread's client, the indexer) is loaded only with a model:
+    // a lexical server starts without it.
+    const [{ Semantic }, { ModelUnavailableError }] = await Promise.all([
+      import("./semantic/semantic.js"),
+      import("./semantic/worker-client.js"),
+    ]);
     try {
       semantic = await Semantic.start({
         modelDir: config.modelDir,
