@@ -29,7 +29,8 @@ export default defineConfig([
     format: ["esm", "cjs"],
     dts: true,
     target: "node20",
-    sourcemap: true,
+    // No sourcemaps in the package: they were over half of its size.
+    sourcemap: false,
     clean: true,
     // import.meta.url in the CommonJS build (it locates the embedding worker's file).
     shims: true,
@@ -46,7 +47,9 @@ export default defineConfig([
     entry: { cli: "src/cli.ts" },
     format: ["esm"],
     target: "node20",
-    sourcemap: true,
+    sourcemap: false,
+    // What went into the bundle, for scripts/bundled-licenses.mjs (which then removes it).
+    metafile: true,
     noExternal: [/^(?!@hms\/embedder$)/],
     esbuildPlugins: [betterSqlite3FromStore],
     // __dirname and __filename for bundled CommonJS code (pino's transports, never started).
@@ -64,6 +67,6 @@ export default defineConfig([
     entry: { "embedding-worker": "src/semantic/worker.ts" },
     format: ["esm"],
     target: "node20",
-    sourcemap: true,
+    sourcemap: false,
   },
 ]);
