@@ -84,7 +84,9 @@ function* sourceFiles(dir) {
 /** The workspace package names a source file imports (static and dynamic imports). */
 function workspaceImports(text) {
   const names = new Set();
-  for (const match of text.matchAll(/(?:from\s+|import\s*\(\s*|require\s*\(\s*)["']([^"']+)["']/g)) {
+  for (const match of text.matchAll(
+    /(?:from\s+|import\s*\(\s*|require\s*\(\s*)["']([^"']+)["']/g,
+  )) {
     const specifier = match[1];
     const name = specifier.startsWith("@")
       ? specifier.split("/").slice(0, 2).join("/")

@@ -8,6 +8,8 @@ export PATH="$root/.tools/node_modules/.bin:$PATH"
 export TURBO_TELEMETRY_DISABLED=1
 
 pnpm run lint
+# The package graph of CONTRIBUTING.md: which package may import which.
+node scripts/check-layers.mjs
 pnpm run typecheck
 pnpm run test
 
@@ -23,3 +25,13 @@ echo "test: python (ruff, mypy, pytest)" >&2
   uv run --frozen mypy ../examples/quickstart-python/quickstart.py
 )
 uv run --project python --frozen pytest python/tests
+
+# What a release publishes, checked from what it packs: the changesets' release plan; each
+# npm tarball (publint, attw, license, metadata, ranges, size); the Python sdist and wheel;
+# then every package installed from its tarball or wheel outside the workspace, running both
+# quick starts.
+echo "test: release (plan, packages, pack and install)" >&2
+node scripts/check-release-plan.mjs
+node scripts/check-packages.mjs
+python3 scripts/check-python-package.py
+node scripts/pack-install-test.mjs

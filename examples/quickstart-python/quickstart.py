@@ -18,7 +18,9 @@ Run it from the repository root after ./scripts/setup.sh:
 
     .tools/uv/bin/uv run --project python python examples/quickstart-python/quickstart.py
 
-Options: --keep keeps the store of earlier runs (by default .data/ starts empty).
+Options: --keep keeps the store of earlier runs (by default .data/ starts empty). Offline, the
+pre-written replies then follow the store: if it already holds the file the first conversation
+would create (a run before wrote it), Claude finds it and says so instead.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from typing import Any
 import anthropic
 
 from hms_memory_tool import HolographicMemoryToolSync
+from hms_memory_tool.errors import HolographicMemoryError
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
@@ -54,15 +57,49 @@ def hms_mcp() -> list[str]:
     sys.exit("hms-mcp not found: run ./scripts/setup.sh first, or set HMS_MCP_BIN.")
 
 
+def scripted_replies(keep: bool) -> Path:
+    """The pre-written replies that fit the store. ``scripted-replies.json`` creates a file; on a
+    kept store that already holds exactly that file, ``scripted-replies-kept.json`` finds it
+    instead, so Claude never claims a save that the tool refused. A kept store holding another
+    text at that path is refused: no pre-written reply could describe it truthfully."""
+    fresh = HERE / "scripted-replies.json"
+    if not keep:
+        return fresh
+    turns = json.loads(fresh.read_text(encoding="utf-8"))["turns"]
+    created = next(
+        block["input"]
+        for turn in turns
+        for block in turn["content"]
+        if block["type"] == "tool_use" and block["input"].get("command") == "create"
+    )
+    path = created["path"]
+    with connect() as memory:
+        try:
+            shown = memory.call({"command": "view", "path": path})
+        except HolographicMemoryError as error:
+            if error.code == "not_found":
+                return fresh
+            raise
+    # The view's numbered lines, numbers removed, against the text the script would write.
+    stored = "\n".join(line.split("\t", 1)[-1] for line in shown.split("\n")[1:])
+    if stored == created["file_text"].removesuffix("\n"):
+        return HERE / "scripted-replies-kept.json"
+    sys.exit(
+        f"--keep: the store in {DATA_DIR} holds a {path} that the scripted replies did not "
+        "write, so they cannot follow it. Run without --keep (a new store), or set "
+        "ANTHROPIC_API_KEY to talk to Claude."
+    )
+
+
 @contextmanager
-def messages_api() -> Iterator[anthropic.Anthropic]:
+def messages_api(keep: bool) -> Iterator[anthropic.Anthropic]:
     """The Anthropic API with a key; otherwise the scripted stand-in, said plainly."""
     if os.environ.get("ANTHROPIC_API_KEY"):
         print(f"Talking to the Anthropic API (model {MODEL}).\n")
         yield anthropic.Anthropic()
         return
     cli = REPO / "packages/scripted-model/dist/cli.js"
-    script = HERE / "scripted-replies.json"
+    script = scripted_replies(keep)
     model = subprocess.Popen(
         ["node", str(cli), "--script", str(script)],
         stdout=subprocess.PIPE,
@@ -130,9 +167,10 @@ def _indent(text: str) -> str:
 
 
 def main() -> None:
-    if "--keep" not in sys.argv[1:]:
+    keep = "--keep" in sys.argv[1:]
+    if not keep:
         shutil.rmtree(DATA_DIR, ignore_errors=True)
-    with messages_api() as client:
+    with messages_api(keep) as client:
         print("=== Conversation 1 ===")
         with connect() as memory:
             converse(client, memory, "Remember that Acme Corp prefers email follow-ups.")

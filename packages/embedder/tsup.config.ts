@@ -7,5 +7,5 @@ export default defineConfig({
   dts: { entry: "src/index.ts" },
   target: "node20",
   clean: true,
-  sourcemap: true,
+  // No sourcemaps: they made up over half of the published tarball (scripts/check-packages.mjs).
 });

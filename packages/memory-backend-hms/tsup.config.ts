@@ -3,8 +3,10 @@ import { defineConfig } from "tsup";
 export default defineConfig({
   entry: ["src/index.ts"],
   format: ["esm", "cjs"],
-  dts: true,
+  // Declarations marked @internal (the backend's constructor, which takes the MCP session)
+  // stay out of the published types.
+  dts: { compilerOptions: { stripInternal: true } },
   target: "node20",
   clean: true,
-  sourcemap: true,
+  // No sourcemaps: they made up over half of the published tarball (scripts/check-packages.mjs).
 });

@@ -6,7 +6,10 @@ export default defineConfig({
   dts: true,
   target: "node20",
   clean: true,
-  sourcemap: true,
+  // No sourcemaps: they made up over half of the published tarball (scripts/check-packages.mjs).
   // testing.ts finds vectors/commands.json from import.meta.url, in the CJS build too.
   shims: true,
+  // The two entries share their code in chunks, in CommonJS too (tsup splits only ESM by
+  // default): without it dist/testing.cjs carried its own copy of the engine and its errors.
+  splitting: true,
 });

@@ -6,5 +6,5 @@ export default defineConfig({
   dts: true,
   target: "node20",
   clean: true,
-  sourcemap: true,
+  // No sourcemaps: they made up over half of the published tarball (scripts/check-packages.mjs).
 });

@@ -1,9 +1,9 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: ["src/index.ts", "src/hiding-proxy.ts"],
+  entry: ["src/index.ts"],
   format: ["esm", "cjs"],
-  dts: { entry: "src/index.ts" },
+  dts: true,
   clean: true,
   sourcemap: true,
   target: "node20",

@@ -1,5 +1,6 @@
-"""The backend contract (tests/backend_conformance.py) against every configuration of the
-in-memory backend, and proof that the checks catch backends that break it."""
+"""The backend contract (tests/support/backend_conformance.py) against the in-memory backend,
+with and without the tree operations and with a size limit, and proof that the checks catch
+backends that break it."""
 
 from __future__ import annotations
 
@@ -14,36 +15,38 @@ from hms_memory_tool.core import (
     MemoryBackendError,
     MemoryVersion,
     StoredFile,
+    TreeOperations,
 )
 
-from .backend_conformance import CHECKS
-from .vectors import REPO
+from .support.backend_conformance import CHECKS, TREE_CHECKS, checks_for
+from .support.servers import REPO
 
 pytestmark = pytest.mark.anyio
 
 CONFIGURATIONS: dict[str, dict[str, Any]] = {
     "tree": {},
-    "older": {"tree_operations": False},
-    "none": {"atomic_operations": False},
+    "no-tree": {"tree": False},
     "64-byte-limit": {"max_file_bytes": 64},
 }
 
+SCENARIOS = [
+    (configuration, name)
+    for configuration, options in CONFIGURATIONS.items()
+    for name in checks_for(tree=options.get("tree", True))
+]
 
-@pytest.mark.parametrize("configuration", list(CONFIGURATIONS))
-@pytest.mark.parametrize("name", list(CHECKS))
-async def test_in_memory_backend(name: str, configuration: str) -> None:
+
+@pytest.mark.parametrize(
+    ("configuration", "name"), SCENARIOS, ids=[f"{c}-{n}" for c, n in SCENARIOS]
+)
+async def test_in_memory_backend(configuration: str, name: str) -> None:
     options = CONFIGURATIONS[configuration]
-    backend = InMemoryBackend(
-        atomic_operations=options.get("atomic_operations", True),
-        tree_operations=options.get("tree_operations", True),
-        max_file_bytes=options.get("max_file_bytes"),
-    )
-    await CHECKS[name](backend)
+    await checks_for(tree=options.get("tree", True))[name](InMemoryBackend(**options))
 
 
-async def failures_of(make: type[InMemoryBackend]) -> list[str]:
+async def failures_of(make: type[InMemoryBackend], *, tree: bool = True) -> list[str]:
     failed: list[str] = []
-    for name, run in CHECKS.items():
+    for name, run in checks_for(tree=tree).items():
         try:
             await run(make())
         except (Exception, pytest.fail.Exception):  # any failure: an assertion, a refusal
@@ -55,7 +58,7 @@ class VersionsPerFile(InMemoryBackend):
     """Counts versions per file from 1 and forgets them on delete: the ABA hazard."""
 
     def __init__(self) -> None:
-        super().__init__(atomic_operations=False)
+        super().__init__(tree=False)
         self._mine: dict[str, int] = {}
         self._inner: dict[str, MemoryVersion] = {}
 
@@ -89,23 +92,29 @@ class ChecksTheDestinationFirst(InMemoryBackend):
 
     def __init__(self) -> None:
         super().__init__()
-        inner = self.move_tree
-        assert inner is not None
+        tree = self.tree
+        assert tree is not None
+        inner: TreeOperations = tree
+        backend = self
 
-        async def move_tree(source: str, destination: str) -> int:
-            if await self.list(destination + "/", 1):
-                raise MemoryBackendError("EXISTS", source)
-            return await inner(source, destination)
+        class Tree:
+            async def delete_tree(self, path: str) -> int:
+                return await inner.delete_tree(path)
 
-        self.move_tree = move_tree
+            async def move_tree(self, source: str, destination: str) -> int:
+                if await backend.list(destination + "/", 1):
+                    raise MemoryBackendError("EXISTS", source)
+                return await inner.move_tree(source, destination)
+
+        self.tree = Tree()
 
 
 class ClaimsTheTreeRule(InMemoryBackend):
-    """Says its create keeps the tree well formed, but its create makes no checks."""
+    """Offers the tree operations, but its create makes no checks."""
 
     def __init__(self) -> None:
         super().__init__()
-        self._plain = InMemoryBackend(tree_operations=False)
+        self._plain = InMemoryBackend(tree=False)
 
     async def create(self, path: str, content: str) -> MemoryVersion:
         return await self._plain.create(path, content)
@@ -118,26 +127,33 @@ class ClaimsTheTreeRule(InMemoryBackend):
 
 
 async def test_the_checks_catch_a_backend_that_reuses_versions() -> None:
-    failed = await failures_of(VersionsPerFile)
+    failed = await failures_of(VersionsPerFile, tree=False)
     assert "a_version_is_never_reused_after_a_delete_and_a_re_create" in failed
 
 
 async def test_the_checks_catch_a_tree_move_out_of_order() -> None:
     assert await failures_of(ChecksTheDestinationFirst) == [
-        "move_tree_if_offered_refuses_in_the_contracts_order"
+        "move_tree_refuses_in_the_contracts_order"
     ]
 
 
 async def test_the_checks_catch_a_create_that_lets_a_file_and_a_directory_of_one_name_in() -> None:
     failed = await failures_of(ClaimsTheTreeRule)
-    assert "create_if_the_tree_is_enforced_refuses_a_directory_and_under_a_file" in failed
-    assert "create_if_the_tree_is_enforced_never_lets_both_in" in failed
+    assert "create_refuses_a_directory_and_a_path_under_a_file" in failed
+    assert "create_never_lets_a_file_and_a_directory_of_one_name_both_in" in failed
+
+
+async def test_the_checks_catch_a_backend_that_declares_the_tree_capability_wrongly() -> None:
+    assert await failures_of(InMemoryBackend, tree=False) == ["declares_the_tree_capability_False"]
 
 
 def test_every_check_of_the_typescript_suite_is_here() -> None:
-    # The two suites are kept case for case.
-    typescript = REPO / "packages" / "memory-core" / "src" / "conformance.ts"
-    assert len(CHECKS) == typescript.read_text(encoding="utf-8").count('\n    test("')
+    # The two suites are kept case for case: the checks of every backend, the check that the
+    # tree capability is declared as said, and the checks of the tree capability.
+    typescript = (REPO / "packages" / "memory-core" / "src" / "conformance.ts").read_text("utf-8")
+    assert len(CHECKS) == typescript.count('\n    test("')
+    assert typescript.count("\n    test(`declares the tree capability: ") == 1
+    assert len(TREE_CHECKS) == typescript.count("\n      treeTest(")
 
 
 def test_the_backend_protocol_is_met_by_the_in_memory_backend() -> None:
@@ -145,22 +161,16 @@ def test_the_backend_protocol_is_met_by_the_in_memory_backend() -> None:
     assert isinstance(backend, MemoryBackend)
 
 
-def test_the_in_memory_backend_offers_each_kind_of_operation_only_when_asked() -> None:
-    tree = InMemoryBackend()
-    assert tree.enforces_tree
-    assert tree.delete_tree is not None
-    assert tree.move_tree is not None
-    assert tree.move_prefix is not None
-    older = InMemoryBackend(tree_operations=False)
-    assert (older.enforces_tree, older.delete_tree, older.move_tree) == (False, None, None)
-    assert older.move_prefix is not None
-    plain = InMemoryBackend(atomic_operations=False)
-    assert (plain.enforces_tree, plain.delete_tree, plain.move_tree, plain.move_prefix) == (
-        False,
-        None,
-        None,
-        None,
-    )
+async def test_the_in_memory_backend_offers_the_tree_operations_only_when_asked() -> None:
+    tree = InMemoryBackend(files={"/memories/a/b": "b"})
+    assert tree.tree is not None
+    with pytest.raises(MemoryBackendError) as refused:
+        await tree.create("/memories/a", "a")  # the tree rule comes with the tree operations
+    assert refused.value.code == "IS_DIRECTORY"
+    plain = InMemoryBackend(tree=False, files={"/memories/a/b": "b"})
+    assert plain.tree is None
+    await plain.create("/memories/a", "a")  # no tree rule: the engine checks for itself
+    assert plain.snapshot() == {"/memories/a": "a", "/memories/a/b": "b"}
 
 
 async def test_load_stores_files_as_given_even_those_create_refuses() -> None:

@@ -1,5 +1,6 @@
-"""The Python engine beyond the shared vectors: SDK command types, size limits, compare-and-set
-races, rename fallbacks and paging, over the in-memory backend."""
+"""The Python engine beyond the shared vectors: SDK command types, typed commands, size limits,
+compare-and-set races, renames without the tree operations and paging, over the in-memory
+backend."""
 
 from __future__ import annotations
 
@@ -306,9 +307,7 @@ async def test_a_rename_fallback_undoes_its_copies_when_a_copy_fails() -> None:
                 raise OSError("disk full")
 
     files = {"/memories/d/a": "1", "/memories/d/b": "2", "/memories/d/c": "3"}
-    backend = InMemoryBackend(
-        files=files, atomic_operations=False, before_operation=fail_third_create
-    )
+    backend = InMemoryBackend(files=files, tree=False, before_operation=fail_third_create)
     with pytest.raises(OSError, match="disk full"):
         await MemoryEngine(backend).execute(
             {"command": "rename", "old_path": "/memories/d", "new_path": "/memories/e"}
@@ -330,7 +329,7 @@ async def test_a_rename_fallback_leaves_in_place_a_file_that_keeps_changing() ->
 
     backend = InMemoryBackend(
         files={"/memories/d/a": "a", "/memories/d/hot": "0", "/memories/d/z": "z"},
-        atomic_operations=False,
+        tree=False,
         before_operation=rival(edit_hot),
     )
     with pytest.raises(MemoryToolError) as caught:
@@ -355,7 +354,7 @@ async def _race_a_file_and_a_directory_of_one_name(tree: bool) -> tuple[list[obj
     async def yield_first(_: BackendOperation, __: str) -> None:
         await anyio.lowlevel.checkpoint()
 
-    backend = InMemoryBackend(tree_operations=tree, before_operation=yield_first)
+    backend = InMemoryBackend(tree=tree, before_operation=yield_first)
     results: list[object] = [None, None]
 
     async def create(index: int, path: str) -> None:
@@ -441,46 +440,19 @@ async def test_an_invalid_key_the_path_rules_do_not_explain_is_passed_on() -> No
         "INVALID_KEY", "/memories/a", "INVALID_KEY: too odd", key="/memories/b"
     )
 
-    async def move_tree(_: str, __: str) -> int:
-        raise odd
+    class OddTree:
+        async def delete_tree(self, path: str) -> int:
+            raise AssertionError("not called")
 
-    backend.move_tree = move_tree
+        async def move_tree(self, source: str, destination: str) -> int:
+            raise odd
+
+    backend.tree = OddTree()
     with pytest.raises(MemoryBackendError) as caught:
         await MemoryEngine(backend).execute(
             {"command": "rename", "old_path": "/memories/a", "new_path": "/memories/b"}
         )
     assert caught.value is odd
-
-
-async def test_a_copy_refused_by_the_tree_rule_is_reported_as_the_check_would_have() -> None:
-    # Enforces the tree on create but has no tree moves: the engine checks, then copies;
-    # another writer creates a file at the destination in between.
-    raced = False
-
-    async def create_destination(operation: BackendOperation, _: str) -> None:
-        nonlocal raced
-        if operation != "create" or raced:
-            return
-        raced = True
-        await backend.create("/memories/n", "another writer's file")
-
-    backend = InMemoryBackend(
-        files={"/memories/d/a.md": "a"}, before_operation=rival(create_destination)
-    )
-    backend.move_tree = None
-    backend.move_prefix = None
-    with pytest.raises(MemoryToolError) as caught:
-        await MemoryEngine(backend).execute(
-            {"command": "rename", "old_path": "/memories/d", "new_path": "/memories/n"}
-        )
-    assert (caught.value.code, caught.value.message) == (
-        "already_exists",
-        "The destination /memories/n already exists",
-    )
-    assert backend.snapshot() == {
-        "/memories/d/a.md": "a",
-        "/memories/n": "another writer's file",
-    }
 
 
 async def test_following_the_truncation_notes_shows_every_line_once() -> None:

@@ -11,6 +11,8 @@ import hms_memory_tool.paths
 from hms_memory_tool.core import describe_value, human_size, is_integer, split_lines
 from hms_memory_tool.paths import (
     MISSING,
+    HmsError,
+    MemoryPathError,
     ancestor_paths,
     base_name,
     check_memory_path,
@@ -129,3 +131,10 @@ def test_the_examples_in_the_module_documentation_hold() -> None:
         result = doctest.testmod(module, raise_on_error=False)
         assert result.attempted > 0
         assert result.failed == 0
+
+
+def test_a_memory_path_error_is_an_hms_error_and_a_value_error() -> None:
+    error = check_memory_path("/memories/../x")
+    assert isinstance(error, MemoryPathError)
+    assert isinstance(error, HmsError)
+    assert isinstance(error, ValueError)

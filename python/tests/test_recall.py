@@ -1,47 +1,45 @@
-"""memory_recall: the text format (the reference the TypeScript package mirrors), its input
-checks, and recall against a real hms-mcp. The tool definition, the format and the input checks
-are pinned for both languages by one file, packages/holographic-memory-claude-tool/vectors/
-recall.json, which both suites run."""
+"""memory_recall: the text format (the reference the TypeScript engine mirrors), its input
+checks and recall in the engine. The tool definition, the format and the input checks are
+pinned for both languages by one file, packages/memory-core/vectors/recall.json, which both
+suites run. Recall against a real hms-mcp is in tests/e2e/test_recall_hms.py, and scores
+against JavaScript's toFixed on many values in
+tests/e2e/test_recall_scores_against_javascript.py."""
 
 from __future__ import annotations
 
 import json
-import random
-import subprocess
 from typing import Any
 
 import pytest
-from anthropic.lib.tools import ToolError
 
 from hms_memory_tool import (
-    HmsMcpBackend,
-    HolographicMemoryTool,
+    HolographicMemoryError,
     HolographicMemoryToolSync,
     InMemoryBackend,
+    MemoryEngine,
     MemoryToolError,
     RecallHit,
 )
-from hms_memory_tool.recall import (
-    NO_HITS,
+from hms_memory_tool.core import (
+    NO_RECALL_HITS,
+    RecallInput,
     format_recall,
     format_score,
     parse_recall_input,
-    recall_tool_param,
+    recall_tool_definition,
 )
 
-from .support.servers import REPO, StdioServer, node
+from .support.servers import REPO
 
 RECALL_VECTORS = json.loads(
-    (REPO / "packages" / "holographic-memory-claude-tool" / "vectors" / "recall.json").read_text(
-        encoding="utf-8"
-    )
+    (REPO / "packages" / "memory-core" / "vectors" / "recall.json").read_text(encoding="utf-8")
 )
 
 
 def test_the_tool_definition_is_the_one_in_recall_json() -> None:
-    assert recall_tool_param() == RECALL_VECTORS["tool"]
+    assert recall_tool_definition() == RECALL_VECTORS["tool"]
     # Key for key in the same order too, as the TypeScript suite compares it.
-    assert json.dumps(recall_tool_param()) == json.dumps(RECALL_VECTORS["tool"])
+    assert json.dumps(recall_tool_definition()) == json.dumps(RECALL_VECTORS["tool"])
 
 
 @pytest.mark.parametrize(
@@ -60,7 +58,7 @@ def test_the_text_of_recall_json_format_cases(case: dict[str, Any]) -> None:
 )
 def test_the_input_checks_of_recall_json_input_cases(case: dict[str, Any]) -> None:
     if "error" not in case:
-        assert parse_recall_input(case["input"]) == (case["query"], case["k"])
+        assert parse_recall_input(case["input"]) == RecallInput(case["query"], case["k"])
         return
     with pytest.raises(MemoryToolError) as caught:
         parse_recall_input(case["input"])
@@ -92,19 +90,6 @@ def test_scores_have_four_decimals_as_javascripts_to_fixed(score: float, shown: 
     assert format_score(score) == shown
 
 
-def test_scores_match_javascripts_to_fixed_on_many_values() -> None:
-    rng = random.Random(5)
-    scores = [rng.uniform(-50, 50) for _ in range(1000)]
-    scores += [rng.randrange(-(10**6), 10**6) / 20000 for _ in range(1000)]  # ties and near-ties
-    scores += [rng.random() * 10 ** rng.randrange(-8, 12) for _ in range(1000)]
-    script = "const xs = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
-    script += "process.stdout.write(JSON.stringify(xs.map((x) => x.toFixed(4))));"
-    completed = subprocess.run(
-        [node(), "-e", script], input=json.dumps(scores).encode(), capture_output=True, check=True
-    )
-    assert [format_score(x) for x in scores] == json.loads(completed.stdout)
-
-
 def test_the_text_of_hits() -> None:
     hits = [
         RecallHit("/memories/customers/acme.md", 2.71828, "Acme Corp\r\n- prefers email\n", 1, 2),
@@ -126,8 +111,8 @@ def test_the_text_of_hits() -> None:
         "3. /memories/empty.md (line 3, score 0.2500)"
     )
     assert format_recall(hits[1:2]).startswith("Found 1 memory file matching the query,")
-    assert format_recall([]) == NO_HITS
-    assert NO_HITS == "No memory files matched the query. View /memories to see every file."
+    assert format_recall([]) == NO_RECALL_HITS
+    assert NO_RECALL_HITS == "No memory files matched the query. View /memories to see every file."
 
 
 @pytest.mark.parametrize(
@@ -167,66 +152,67 @@ def test_recall_input_errors(tool_input: object, message: str) -> None:
 
 
 def test_recall_input_defaults() -> None:
-    assert parse_recall_input({"query": "q"}) == ("q", 5)
-    assert parse_recall_input({"query": "q", "k": None}) == ("q", 5)
-    assert parse_recall_input({"query": "q", "k": 3.0}) == ("q", 3)
+    assert parse_recall_input({"query": "q"}) == RecallInput("q", 5)
+    assert parse_recall_input({"query": "q", "k": None}) == RecallInput("q", 5)
+    assert parse_recall_input({"query": "q", "k": 3.0}) == RecallInput("q", 3)
+    checked = RecallInput("q", 7)
+    assert parse_recall_input(checked) is checked  # parsed once
 
 
-def test_recall_needs_a_backend_that_can_search() -> None:
+RECALL_UNSUPPORTED = (
+    "memory_recall is not available: this memory backend cannot search its files. Use the "
+    "memory tool's view command to find what you stored."
+)
+
+
+def test_recall_needs_a_backend_that_can_recall() -> None:
     memory = HolographicMemoryToolSync(InMemoryBackend())
     try:
-        with pytest.raises(TypeError, match="recall needs a backend that can search"):
+        # The tool refuses when it is set up, not when Claude calls it.
+        with pytest.raises(HolographicMemoryError) as setup:
             memory.recall_tool()
+        assert (setup.value.code, setup.value.message) == (
+            "unsupported",
+            "recall_tool() needs a backend that can recall, such as hms-mcp's (connect()); "
+            "this tool's backend (InMemoryBackend) has no recall.",
+        )
+        # recall() refuses with the engine's error.
+        with pytest.raises(MemoryToolError) as refused:
+            memory.recall("acme")
+        assert (refused.value.code, refused.value.message) == ("unsupported", RECALL_UNSUPPORTED)
     finally:
         memory.close()
 
 
-def test_recall_finds_memory_files_only_best_first(server: StdioServer) -> None:
-    with HolographicMemoryToolSync.connect(command=server.command, args=server.args) as memory:
-        files = {
-            "/memories/customers/acme.md": "# Acme Corp\nPrefers email follow-ups.\nNo calls.\n",
-            "/memories/customers/globex.md": "# Globex\nPrefers phone calls in the morning.\n",
-            "/memories/recipes/soup.md": "Tomato soup: tomatoes, basil, salt.\n",
-            "/memories/notes.md": "Email the team about the offsite.\n",
-        }
-        for path, text in files.items():
-            memory.call({"command": "create", "path": path, "file_text": text})
-        backend = memory.engine.backend
-        assert isinstance(backend, HmsMcpBackend)
-
-        hits = memory.recall("acme email follow-ups", k=3)
-        assert hits[0].path == "/memories/customers/acme.md"
-        assert hits[0].line_start == 1
-        assert hits[0].line_end >= 2
-        assert "Prefers email follow-ups." in hits[0].excerpt
-        assert len(hits) <= 3
-        assert [hit.score for hit in hits] == sorted((hit.score for hit in hits), reverse=True)
-        # Relative to the best hit: the best scores 1, the rest lie in (0, 1].
-        assert hits[0].score == 1.0
-        assert all(0 < hit.score <= 1 for hit in hits)
-        assert "/memories/recipes/soup.md" not in [hit.path for hit in hits]
-
-        tool = memory.recall_tool()
-        assert tool.name == "memory_recall"
-        text = tool.call({"query": "acme email follow-ups", "k": 3})
-        assert text == format_recall(hits)
-        assert tool.call({"query": "zeppelin"}) == NO_HITS
-        with pytest.raises(ToolError, match="Invalid `k` parameter: 99"):
-            tool.call({"query": "acme", "k": 99})
+@pytest.mark.anyio
+async def test_the_engine_checks_the_input_before_asking_for_a_recall() -> None:
+    engine = MemoryEngine(InMemoryBackend())
+    assert not engine.can_recall
+    with pytest.raises(MemoryToolError) as refused:
+        await engine.recall({"query": ""})
+    assert refused.value.code == "invalid_argument"  # the input first, then the backend
+    with pytest.raises(MemoryToolError) as unsupported:
+        await engine.recall({"query": "acme"})
+    assert (unsupported.value.code, unsupported.value.message) == (
+        "unsupported",
+        RECALL_UNSUPPORTED,
+    )
+    with pytest.raises(MemoryToolError, match=r"^Invalid `k` parameter: 0\."):
+        await engine.recall_hits("acme", 0)
 
 
 @pytest.mark.anyio
-async def test_recall_ignores_memories_that_are_not_memory_files(server: StdioServer) -> None:
-    async with HolographicMemoryTool.connect(command=server.command, args=server.args) as memory:
-        backend = memory.engine.backend
-        assert isinstance(backend, HmsMcpBackend)
-        # Another application's memory in the same store, about the same thing.
-        await backend.call("remember", {"key": "crm/acme", "text": "Acme: email follow-ups"})
-        assert await memory.recall("acme email") == []
-        await memory.call(
-            {"command": "create", "path": "/memories/acme.md", "file_text": "Acme: email\n"}
-        )
-        assert [hit.path for hit in await memory.recall("acme email")] == ["/memories/acme.md"]
-        assert await memory.recall_tool().call({"query": "acme email"}) == format_recall(
-            await memory.recall("acme email")
-        )
+async def test_the_engine_recalls_from_a_backend_that_can() -> None:
+    class Searching(InMemoryBackend):
+        """The in-memory backend with a recall that finds every file, best first by name."""
+
+        async def recall(self, query: str, k: int) -> list[RecallHit]:
+            files = [(path, text) for path, text in self.snapshot().items() if query in text]
+            return [RecallHit(path, 1.0, text, 1, 1) for path, text in files[:k]]
+
+    backend = Searching(files={"/memories/a.md": "acme", "/memories/b.md": "acme too"})
+    engine = MemoryEngine(backend)
+    assert engine.can_recall
+    hits = await engine.recall_hits("acme", 1)
+    assert hits == [RecallHit("/memories/a.md", 1.0, "acme", 1, 1)]
+    assert await engine.recall({"query": "acme"}) == format_recall(await backend.recall("acme", 5))

@@ -1,206 +1,21 @@
-"""The Python engine makes the same backend calls as the TypeScript engine, in the same round
-trips: both issue the independent calls of a command together (TypeScript with Promise.all,
-Python with a task group), so a remote backend answers each command in as few round trips in
-either language. Each command runs in both engines over their in-memory backends, wrapped to
-record every call and the round trip it belongs to (tests/support/ts_round_trips.mjs is the
-TypeScript side)."""
+"""The engine issues the independent calls of a command together, so a remote backend answers
+it in as few round trips as it can: a create, a delete and a rename each in one with the tree
+operations, and the checks of a rename together in the first without them. Every command is
+compared with the TypeScript engine's calls and round trips in
+tests/e2e/test_round_trips_against_typescript.py."""
 
 from __future__ import annotations
 
-import builtins
-import json
-import subprocess
-from collections.abc import Awaitable, Callable, Sequence
-from pathlib import Path
-from typing import Any
-
-import anyio
-import anyio.lowlevel
-import pytest
-
-from hms_memory_tool.core import (
-    FileEntry,
-    InMemoryBackend,
-    MemoryEngine,
-    MemoryToolError,
-    MemoryVersion,
-    StoredFile,
-)
-
-from .support.servers import node
-
-TS_ROUND_TRIPS = Path(__file__).parent / "support" / "ts_round_trips.mjs"
-
-FILES = {"/memories/d/a.md": "a\n", "/memories/d/e/b.md": "b\n", "/memories/f.md": "f\n"}
-FILES_WITH_G = {**FILES, "/memories/g": "g\n"}
-
-COMMANDS: list[dict[str, Any]] = [
-    {"command": "view", "path": "/memories"},
-    {"command": "view", "path": "/memories/d"},
-    {"command": "view", "path": "/memories/f.md"},
-    {"command": "view", "path": "/memories/g"},
-    {"command": "view", "path": "/memories/nope.md"},
-    {"command": "view", "path": "/memories/nope"},
-    {"command": "create", "path": "/memories/d/e/new.md", "file_text": "x"},
-    {"command": "create", "path": "/memories/d", "file_text": "x"},
-    {"command": "create", "path": "/memories/f.md/x/y.md", "file_text": "x"},
-    {"command": "create", "path": "/memories/f.md", "file_text": "x"},
-    {"command": "str_replace", "path": "/memories/f.md", "old_str": "f", "new_str": "F"},
-    {"command": "str_replace", "path": "/memories/d", "old_str": "f", "new_str": "F"},
-    {"command": "insert", "path": "/memories/nope.md", "insert_line": 0, "insert_text": "x"},
-    {"command": "insert", "path": "/memories/f.md", "insert_line": 1, "insert_text": "x"},
-    {"command": "delete", "path": "/memories/f.md"},
-    {"command": "delete", "path": "/memories/d"},
-    {"command": "delete", "path": "/memories/nope"},
-    {"command": "rename", "old_path": "/memories/f.md", "new_path": "/memories/x/y.md"},
-    {"command": "rename", "old_path": "/memories/d", "new_path": "/memories/n"},
-    {"command": "rename", "old_path": "/memories/nope", "new_path": "/memories/x"},
-    {"command": "rename", "old_path": "/memories/d", "new_path": "/memories/f.md"},
-    {"command": "rename", "old_path": "/memories/d", "new_path": "/memories/f.md/x"},
-    {"command": "rename", "old_path": "/memories/d", "new_path": "/memories/d/sub"},
-]
-
-CONFIGURATIONS: dict[str, tuple[dict[str, bool], dict[str, bool]]] = {
-    # (TypeScript InMemoryBackend options, Python ones)
-    "tree": ({}, {}),
-    "older": ({"treeOperations": False}, {"tree_operations": False}),
-    "none": ({"atomicOperations": False}, {"atomic_operations": False}),
-}
-
-LATENCY_TURNS = 10
-
-OPTIONAL = ("delete_prefix", "move", "move_prefix", "delete_tree", "move_tree")
-
-
-class Recording:
-    """A backend that records each call of ``inner`` with its round trip: 1 + the latest round
-    trip finished before the call started, so calls issued together share one."""
-
-    def __init__(self, inner: InMemoryBackend) -> None:
-        self._inner = inner
-        self._finished = 0
-        self.calls: builtins.list[tuple[int, str]] = []
-        self.enforces_tree = inner.enforces_tree
-        for name in OPTIONAL:
-            operation = getattr(inner, name)
-            setattr(self, name, None if operation is None else self._wrap(name, operation))
-
-    @property
-    def max_file_bytes(self) -> int | None:
-        return self._inner.max_file_bytes
-
-    def _wrap(self, name: str, operation: Callable[..., Awaitable[Any]]) -> Any:
-        async def call(*args: Any) -> Any:
-            round_trip = self._finished + 1
-            self.calls.append((round_trip, name))
-            # A round trip lasts a few turns of the event loop, so calls issued together
-            # (even through nested task groups) all start before any finishes.
-            for _ in range(LATENCY_TURNS):
-                await anyio.lowlevel.checkpoint()
-            try:
-                return await operation(*args)
-            finally:
-                self._finished = max(self._finished, round_trip)
-
-        return call
-
-    async def read(self, path: str) -> StoredFile | None:
-        result: StoredFile | None = await self._wrap("read", self._inner.read)(path)
-        return result
-
-    async def list(self, prefix: str, limit: int | None = None) -> Sequence[FileEntry]:
-        result: Sequence[FileEntry] = await self._wrap("list", self._inner.list)(prefix, limit)
-        return result
-
-    async def create(self, path: str, content: str) -> MemoryVersion:
-        result: MemoryVersion = await self._wrap("create", self._inner.create)(path, content)
-        return result
-
-    async def update(self, path: str, content: str, version: MemoryVersion) -> MemoryVersion:
-        update = self._wrap("update", self._inner.update)
-        result: MemoryVersion = await update(path, content, version)
-        return result
-
-    async def delete(self, path: str, expected_version: MemoryVersion | None = None) -> None:
-        await self._wrap("delete", self._inner.delete)(path, expected_version)
-
-
-def scenarios() -> builtins.list[tuple[str, dict[str, Any]]]:
-    return [(name, command) for name in CONFIGURATIONS for command in COMMANDS]
-
-
-def run_python(configuration: str, command: dict[str, Any]) -> dict[str, Any]:
-    options = CONFIGURATIONS[configuration][1]
-    backend = Recording(
-        InMemoryBackend(
-            files=FILES_WITH_G,
-            atomic_operations=options.get("atomic_operations", True),
-            tree_operations=options.get("tree_operations", True),
-        )
-    )
-    result: dict[str, Any] = {}
-
-    async def run() -> None:
-        try:
-            result["output"] = await MemoryEngine(backend).execute(command)
-        except MemoryToolError as error:
-            result["error"] = error.message
-
-    anyio.run(run)
-    result["calls"] = [list(call) for call in backend.calls]
-    return result
-
-
-@pytest.fixture(scope="module")
-def typescript() -> dict[tuple[str, str], dict[str, Any]]:
-    """Every scenario through the TypeScript engine, in one node process."""
-    todo = scenarios()
-    payload = [
-        {"options": CONFIGURATIONS[name][0], "files": FILES_WITH_G, "command": command}
-        for name, command in todo
-    ]
-    completed = subprocess.run(
-        [node(), str(TS_ROUND_TRIPS)],
-        input=json.dumps(payload).encode(),
-        capture_output=True,
-        timeout=60,
-        check=False,
-    )
-    assert completed.returncode == 0, completed.stderr.decode()
-    results: builtins.list[dict[str, Any]] = json.loads(completed.stdout)
-    return {
-        (name, json.dumps(command)): r for (name, command), r in zip(todo, results, strict=True)
-    }
-
-
-def by_round_trip(calls: builtins.list[builtins.list[Any]]) -> builtins.list[builtins.list[str]]:
-    """The calls of each round trip, in name order (calls issued together have no order)."""
-    rounds = max((round_trip for round_trip, _ in calls), default=0)
-    return [sorted(name for r, name in calls if r == n) for n in range(1, rounds + 1)]
-
-
-@pytest.mark.parametrize(
-    ("configuration", "command"),
-    scenarios(),
-    ids=[f"{name}-{c['command']}-{c.get('path', c.get('old_path'))}" for name, c in scenarios()],
-)
-def test_same_calls_in_the_same_round_trips_as_typescript(
-    configuration: str,
-    command: dict[str, Any],
-    typescript: dict[tuple[str, str], dict[str, Any]],
-) -> None:
-    theirs = typescript[(configuration, json.dumps(command))]
-    ours = run_python(configuration, command)
-    assert ours.get("output") == theirs.get("output")
-    assert ours.get("error") == theirs.get("error")
-    assert by_round_trip(ours["calls"]) == by_round_trip(theirs["calls"])
+from .support.round_trips import COMMANDS, by_round_trip, run_python
 
 
 def test_a_create_a_delete_and_a_rename_are_one_round_trip_with_the_tree_operations() -> None:
     for command in (COMMANDS[6], COMMANDS[15], COMMANDS[18]):
         assert len(by_round_trip(run_python("tree", command)["calls"])) == 1, command
-    # and the checks of the older kind are issued together: two round trips in all
-    assert by_round_trip(run_python("older", COMMANDS[18])["calls"]) == [
-        ["list", "list", "read", "read"],
-        ["move_prefix"],
+    # and without them, the checks of a rename are issued together, in the first round trip
+    assert by_round_trip(run_python("no-tree", COMMANDS[18])["calls"])[0] == [
+        "list",
+        "list",
+        "read",
+        "read",
     ]

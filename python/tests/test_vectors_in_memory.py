@@ -1,6 +1,6 @@
-"""Every case of the shared vectors through the Python engine over the in-memory backend, in
-each of its configurations: the tree operations, only the older atomic operations, and none
-(the engine's checks and copy-then-delete fallbacks)."""
+"""Every case of the shared vectors through the Python engine over the in-memory backend, with
+the tree operations (one call per create, delete and rename) and without them (the engine's
+own checks and its copy-then-delete path)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from hms_memory_tool.core import InMemoryBackend, MemoryBackend
 
-from .vectors import check_outcome, create_files, load_vectors, run_vector
+from .support.vectors import SeedFiles, check_outcome, create_files, load_vectors, run_vector
 
 CASES = load_vectors()
 
@@ -22,17 +22,16 @@ def test_the_vectors_file_holds_every_case() -> None:
 
 
 async def load_files(backend: MemoryBackend, files: dict[str, str]) -> None:
-    """As given: the tree configuration's create refuses a file and a directory of one name,
+    """As given: with the tree operations, create refuses a file and a directory of one name,
     which a case may start from (as another program's writes could leave)."""
     assert isinstance(backend, InMemoryBackend)
     backend.load(files)
 
 
-#: (atomic_operations, tree_operations, how the starting files are written)
-CONFIGURATIONS = {
-    "tree": (True, True, load_files),
-    "older": (True, False, create_files),
-    "fallbacks": (False, False, create_files),
+#: (whether the backend offers the tree operations, how the starting files are written)
+CONFIGURATIONS: dict[str, tuple[bool, SeedFiles]] = {
+    "tree": (True, load_files),
+    "no-tree": (False, create_files),
 }
 
 
@@ -40,6 +39,6 @@ CONFIGURATIONS = {
 @pytest.mark.parametrize("configuration", list(CONFIGURATIONS))
 @pytest.mark.parametrize("case", CASES, ids=[case["name"] for case in CASES])
 async def test_vector(case: dict[str, Any], configuration: str) -> None:
-    atomic, tree, seed_files = CONFIGURATIONS[configuration]
-    backend = InMemoryBackend(atomic_operations=atomic, tree_operations=tree)
+    tree, seed_files = CONFIGURATIONS[configuration]
+    backend = InMemoryBackend(tree=tree)
     check_outcome(case, await run_vector(case, backend, seed_files))

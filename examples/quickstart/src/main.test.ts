@@ -1,10 +1,14 @@
 // The quick start, run offline as a user would (`pnpm start`, without ANTHROPIC_API_KEY), on a
-// temporary store: what it prints is the conversation, the final view and a recall.
+// temporary store: what it prints is the conversation, the final view and a recall. The tests
+// run in order on one store: a new store, then --keep on what the first run saved, then --keep
+// on a store whose file was changed behind the script's back.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { HolographicMemoryTool } from "holographic-memory-claude-tool";
 import { afterAll, describe, expect, it } from "vitest";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -63,14 +67,51 @@ describe("the quick start, offline", () => {
     );
   });
 
-  it("with --keep, finds the store of the run before (the scripted create then meets the file)", () => {
-    const { stdout, status } = runQuickstart(["--keep"]);
+  it("with --keep, finds the file the run before saved and says so (no create, no error)", () => {
+    const { stdout, stderr, status } = runQuickstart(["--keep"]);
+    expect(stderr).toBe("");
     expect(status).toBe(0);
-    expect(stdout).toContain(
-      "Here're the files and directories up to 2 levels deep in /memories, excluding hidden items and node_modules:\n    58B\t/memories\n",
+    const [, first = "", second = ""] = stdout.split(/^=== Conversation \d.*===$/m);
+    expect(first).toContain(
+      "Here're the files and directories up to 2 levels deep in /memories, excluding hidden items and node_modules:\n    58B\t/memories\n    58B\t/memories/customers/\n    58B\t/memories/customers/acme-corp.md\n",
     );
-    expect(stdout).toContain(
-      "  error:\n    File /memories/customers/acme-corp.md already exists\n",
+    expect(first).toContain(
+      'Claude -> memory: {"command":"view","path":"/memories/customers/acme-corp.md"}\n  result:\n    Here\'s the content of /memories/customers/acme-corp.md with line numbers:\n         1\t# Acme Corp\n         2\t- Prefers email follow-ups (not phone calls).\n',
+    );
+    expect(first).toContain(
+      "Claude: I already have that: /memories/customers/acme-corp.md says Acme Corp prefers email follow-ups, so there is nothing to add.\n",
+    );
+    expect(first).not.toContain('"command":"create"');
+    expect(stdout).not.toContain("error:");
+    expect(second).toContain("    1. /memories/customers/acme-corp.md (lines 1-2, score 1.0000)");
+  });
+
+  it("with --keep, refuses a store whose file the scripted replies did not write", async () => {
+    {
+      await using memory = await HolographicMemoryTool.connect({
+        connection: {
+          command: process.execPath,
+          args: [hmsMcpBin(), "--data-dir", dataDir],
+          stderr: "ignore",
+        },
+      });
+      await memory.str_replace({
+        command: "str_replace",
+        path: "/memories/customers/acme-corp.md",
+        old_str: "email",
+        new_str: "phone",
+      });
+    }
+    const { stdout, stderr, status } = runQuickstart(["--keep"]);
+    expect(status).toBe(1);
+    expect(stdout).not.toContain("=== Conversation 1");
+    expect(stderr).toBe(
+      `--keep: the store in ${dataDir} holds a /memories/customers/acme-corp.md that the scripted replies did not write, so they cannot follow it. Run without --keep (a new store), or set ANTHROPIC_API_KEY to talk to Claude.\n`,
     );
   });
 });
+
+function hmsMcpBin(): string {
+  const packageJson = createRequire(import.meta.url).resolve("hms-mcp/package.json");
+  return resolve(dirname(packageJson), "dist/cli.js");
+}

@@ -14,6 +14,8 @@
  * With ANTHROPIC_API_KEY set it talks to the Anthropic API. Without it, it runs against a
  * scripted stand-in for the Messages API on loopback (@hms/scripted-model) and says so:
  * Claude's replies are then pre-written, while the memory tool, hms-mcp and the store are real.
+ * With --keep, the replies follow the store: if it already holds the file the first
+ * conversation would create (a run before wrote it), Claude finds it and says so instead.
  *
  *   pnpm --filter quickstart start            # or, in this folder: pnpm start
  *   pnpm --filter quickstart start --keep     # keep the store of earlier runs
@@ -25,7 +27,7 @@ import { fileURLToPath } from "node:url";
 import Anthropic from "@anthropic-ai/sdk";
 import type { BetaContentBlockParam } from "@anthropic-ai/sdk/resources/beta";
 import { parseScript, startScriptedModel } from "@hms/scripted-model";
-import { HolographicMemoryTool } from "holographic-memory-claude-tool";
+import { HolographicMemoryError, HolographicMemoryTool } from "holographic-memory-claude-tool";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DATA_DIR = resolve(process.env.QUICKSTART_DATA_DIR ?? resolve(HERE, "../.data"));
@@ -42,12 +44,14 @@ function hmsMcp(): { command: string; args: string[] } {
 }
 
 /** The Anthropic API with a key; otherwise the scripted stand-in, said plainly. */
-async function messagesApi(): Promise<{ client: Anthropic; close: () => Promise<void> }> {
+async function messagesApi(
+  keep: boolean,
+): Promise<{ client: Anthropic; close: () => Promise<void> }> {
   if (process.env.ANTHROPIC_API_KEY) {
     console.log(`Talking to the Anthropic API (model ${MODEL}).\n`);
     return { client: new Anthropic(), close: async () => {} };
   }
-  const script = JSON.parse(readFileSync(resolve(HERE, "scripted-replies.json"), "utf8"));
+  const script = await scriptedReplies(keep);
   const model = await startScriptedModel({ turns: parseScript(script) });
   console.log(
     "ANTHROPIC_API_KEY is not set, so this runs OFFLINE against a scripted stand-in for the " +
@@ -58,6 +62,49 @@ async function messagesApi(): Promise<{ client: Anthropic; close: () => Promise<
     client: new Anthropic({ apiKey: "offline", baseURL: model.url, maxRetries: 0 }),
     close: () => model.close(),
   };
+}
+
+type Script = { turns: { content: { type: string; input?: Record<string, unknown> }[] }[] };
+
+function readScript(name: string): Script {
+  return JSON.parse(readFileSync(resolve(HERE, name), "utf8")) as Script;
+}
+
+/**
+ * The pre-written replies that fit the store. `scripted-replies.json` creates a file; on a kept
+ * store that already holds exactly that file, `scripted-replies-kept.json` finds it instead, so
+ * Claude never claims a save that the tool refused. A kept store holding another text at that
+ * path is refused: no pre-written reply could describe it truthfully.
+ */
+async function scriptedReplies(keep: boolean): Promise<Script> {
+  const fresh = readScript("scripted-replies.json");
+  if (!keep) return fresh;
+  const created = fresh.turns
+    .flatMap((turn) => turn.content)
+    .find((block) => block.type === "tool_use" && block.input?.command === "create")?.input;
+  const path = String(created?.path);
+  await using memory = await connect();
+  let shown: string;
+  try {
+    shown = await memory.view({ command: "view", path });
+  } catch (error) {
+    if (HolographicMemoryError.isInstance(error) && error.code === "not_found") return fresh;
+    throw error;
+  }
+  // The view's numbered lines, numbers removed, against the text the script would write.
+  const stored = shown
+    .split("\n")
+    .slice(1)
+    .map((line) => line.slice(line.indexOf("\t") + 1))
+    .join("\n");
+  if (stored === String(created?.file_text).replace(/\n$/, "")) {
+    return readScript("scripted-replies-kept.json");
+  }
+  throw new Error(
+    `--keep: the store in ${DATA_DIR} holds a ${path} that the scripted replies did not write, ` +
+      "so they cannot follow it. Run without --keep (a new store), or set ANTHROPIC_API_KEY to " +
+      "talk to Claude.",
+  );
 }
 
 /** A connection to a new hms-mcp process on the store in DATA_DIR. */
@@ -108,8 +155,9 @@ function indent(value: string): string {
 }
 
 async function main(): Promise<void> {
-  if (!process.argv.slice(2).includes("--keep")) rmSync(DATA_DIR, { recursive: true, force: true });
-  const api = await messagesApi();
+  const keep = process.argv.slice(2).includes("--keep");
+  if (!keep) rmSync(DATA_DIR, { recursive: true, force: true });
+  const api = await messagesApi(keep);
   try {
     console.log("=== Conversation 1 ===");
     {

@@ -10,12 +10,16 @@
  *
  * Reports p50/p99 latency per command kind for each, the total time of each and their ratio,
  * and the cold connect of the hms-mcp tool (spawn + initialize + first `view /memories`,
- * median of 20). Sanity: every file view must show the same lines in both (the filesystem tool
- * adds an empty last line for a final newline; that line is dropped before comparing), and
- * the final files must be identical.
+ * median of 20), interleaved with that of the floor (`floor.ts`: the smallest MCP server on the
+ * same SDK, spawned, initialized and called once) and reported as a ratio to it. Sanity: every
+ * file view must show the same lines in both (the filesystem tool adds an empty last line for
+ * a final newline; that line is dropped before comparing), and the final files must be
+ * identical.
  *
- * Options: --length N (default 2000), --seed N (default 1), --rounds N (default 3),
- * --cold N (default 20), --dir DIR (where the stores go; default the OS temp directory).
+ * Options: --length N (default 2000), --seed N (default 1), --rounds N (default 3; 0 runs only
+ * the cold connects), --cold N (default 20), --dir DIR (where the stores go; default the OS
+ * temp directory), --compare BIN (another hms-mcp build whose cold connect is interleaved
+ * too, e.g. an earlier one; repeatable).
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { readdir } from "node:fs/promises";
@@ -25,6 +29,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { BetaLocalFilesystemMemoryTool } from "@anthropic-ai/sdk/tools/memory/node";
 import { HolographicMemoryTool } from "holographic-memory-claude-tool";
+import { floorConnect, loadClient, sdkFrom, writeFloorServer } from "./floor.js";
 import { type CommandKind, generateTrace, type TraceStep } from "./trace.js";
 
 const { values } = parseArgs({
@@ -34,6 +39,7 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "3" },
     cold: { type: "string", default: "20" },
     dir: { type: "string", default: tmpdir() },
+    compare: { type: "string", multiple: true, default: [] },
   },
 });
 const LENGTH = Number(values.length);
@@ -41,14 +47,27 @@ const SEED = Number(values.seed);
 const ROUNDS = Number(values.rounds);
 const COLD = Number(values.cold);
 const BASE = resolve(values.dir);
+/**
+ * Other hms-mcp builds whose cold connect is interleaved with this one's (e.g. an older build),
+ * relative to where `pnpm bench` was started (pnpm runs this in packages/bench).
+ */
+const COMPARE = values.compare.map((bin) => resolve(process.env.INIT_CWD ?? ".", bin));
 
 type Handlers = Record<string, (command: unknown) => Promise<unknown>>;
 
-/** The hms-mcp to start: HMS_MCP_BIN, else this workspace's build. */
-function hmsMcp(dataDir: string, extra: string[] = []): { command: string; args: string[] } {
-  const bin =
-    process.env.HMS_MCP_BIN ??
-    resolve(dirname(createRequire(import.meta.url).resolve("hms-mcp/package.json")), "dist/cli.js");
+const require = createRequire(import.meta.url);
+/** hms-mcp's package.json, and that of the client package the memory tool connects with. */
+const HMS_MCP_PACKAGE = require.resolve("hms-mcp/package.json");
+const CLIENT_PACKAGE = createRequire(require.resolve("holographic-memory-claude-tool")).resolve(
+  "@hms/memory-backend-hms",
+);
+
+/** The hms-mcp to start: `bin`, else HMS_MCP_BIN, else this workspace's build. */
+function hmsMcp(
+  dataDir: string,
+  extra: string[] = [],
+  bin = process.env.HMS_MCP_BIN ?? resolve(dirname(HMS_MCP_PACKAGE), "dist/cli.js"),
+): { command: string; args: string[] } {
   const args = ["--data-dir", dataDir, "--log-level", "warn", ...extra];
   return bin.endsWith(".js")
     ? { command: process.execPath, args: [bin, ...args] }
@@ -186,33 +205,65 @@ function checkSame(trace: TraceStep[], hms: Run, fs: Run): number {
   return compared;
 }
 
-async function coldConnect(): Promise<number[]> {
-  const samples: number[] = [];
-  for (let i = 0; i < COLD; i++) {
-    const dir = mkdtempSync(join(BASE, "bench-cold-"));
-    try {
-      const t0 = performance.now();
-      const memory = await HolographicMemoryTool.connect({ connection: hmsMcp(dir) });
-      await memory.view({ command: "view", path: "/memories" });
-      samples.push(performance.now() - t0);
-      await memory.close();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+/** One cold connect of the hms-mcp at `bin`: spawn, initialize, first `view /memories`. */
+async function hmsColdConnect(bin: string | undefined): Promise<number> {
+  const dir = mkdtempSync(join(BASE, "bench-cold-"));
+  try {
+    const t0 = performance.now();
+    const memory = await HolographicMemoryTool.connect({ connection: hmsMcp(dir, [], bin) });
+    await memory.view({ command: "view", path: "/memories" });
+    const elapsed = performance.now() - t0;
+    await memory.close();
+    return elapsed;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
-  return samples;
 }
 
-async function main(): Promise<void> {
+/**
+ * The cold connects, interleaved: at each of COLD rounds, hms-mcp (this workspace's build, or
+ * HMS_MCP_BIN), each `--compare` build and the floor connect once each, rotating which goes
+ * first, so all of them meet the same machine load (other jobs on this machine swing start
+ * times by tens of percent within seconds, which would swamp separate runs).
+ */
+async function coldConnects(): Promise<{ name: string; samples: number[] }[]> {
+  const floorDir = mkdtempSync(join(BASE, "bench-floor-"));
+  try {
+    const serverSdk = sdkFrom(HMS_MCP_PACKAGE);
+    const clientSdk = sdkFrom(CLIENT_PACKAGE);
+    const floorServer = writeFloorServer(floorDir, serverSdk.dir);
+    const client = await loadClient(clientSdk.dir);
+    console.log(
+      `floor = the smallest MCP server on the SDK hms-mcp loads (${serverSdk.dir}, ` +
+        `version ${serverSdk.version}): one file, one tool, stdio, spawned with node; ` +
+        `initialized and called once by the SDK client the hms-mcp backend uses (version ${clientSdk.version})`,
+    );
+    const contenders: { name: string; connect: () => Promise<number>; samples: number[] }[] = [
+      { name: "hms-mcp", connect: () => hmsColdConnect(undefined), samples: [] },
+      ...COMPARE.map((bin, i) => ({
+        name: `compare ${i + 1}`,
+        connect: () => hmsColdConnect(bin),
+        samples: [] as number[],
+      })),
+      { name: "floor", connect: () => floorConnect(client, floorServer), samples: [] },
+    ];
+    for (const [i, bin] of COMPARE.entries()) console.log(`compare ${i + 1} = ${bin}`);
+    for (let round = 0; round < COLD; round++) {
+      for (let k = 0; k < contenders.length; k++) {
+        const contender = contenders[(round + k) % contenders.length] as (typeof contenders)[0];
+        contender.samples.push(await contender.connect());
+      }
+    }
+    return contenders;
+  } finally {
+    rmSync(floorDir, { recursive: true, force: true });
+  }
+}
+
+/** The trace through every tool, ROUNDS times: sanity checks, latency per kind, totals. */
+async function traceBench(): Promise<void> {
   const trace = generateTrace({ seed: SEED, length: LENGTH });
   const kinds = [...new Set(trace.map((step) => step.kind))] as CommandKind[];
-  console.log(
-    `memory-tool: ${LENGTH} commands (seed ${SEED}), ${ROUNDS} rounds, stores under ${BASE}, Node ${process.version}`,
-  );
-  console.log(
-    "hms = HolographicMemoryTool over stdio, hms-mcp as shipped (--synchronous full); " +
-      "hms-normal = the same with --synchronous normal; fs = the SDK's BetaLocalFilesystemMemoryTool",
-  );
   const runs: Record<ToolName, Run[]> = { hms: [], "hms-normal": [], fs: [] };
   for (let round = 0; round < ROUNDS; round++) {
     const result = await runAll(trace);
@@ -254,12 +305,42 @@ async function main(): Promise<void> {
   console.log(
     `ratio to fs: hms ${(total("hms") / total("fs")).toFixed(2)}, hms-normal ${(total("hms-normal") / total("fs")).toFixed(2)}`,
   );
+}
+
+async function main(): Promise<void> {
+  console.log(
+    `memory-tool: ${LENGTH} commands (seed ${SEED}), ${ROUNDS} rounds, stores under ${BASE}, Node ${process.version}`,
+  );
+  console.log(
+    "hms = HolographicMemoryTool over stdio, hms-mcp as shipped (--synchronous full); " +
+      "hms-normal = the same with --synchronous normal; fs = the SDK's BetaLocalFilesystemMemoryTool",
+  );
+  if (ROUNDS > 0) await traceBench();
 
   if (COLD > 0) {
-    const cold = await coldConnect();
+    const results = await coldConnects();
+    const floor = median((results.at(-1) as (typeof results)[0]).samples);
+    const [hms] = results;
+    const cold = hms?.samples ?? [];
     console.log(
-      `cold connect (spawn + initialize + first view /memories), median of ${COLD}: ${ms(median(cold))} ms (min ${ms(Math.min(...cold))}, max ${ms(Math.max(...cold))})`,
+      `\ncold connect (spawn + initialize + first view /memories), median of ${COLD}: ${ms(median(cold))} ms (min ${ms(Math.min(...cold))}, max ${ms(Math.max(...cold))})`,
     );
+    console.log(
+      "cold connects interleaved (hms-mcp and compare: spawn, initialize, stats, view /memories; " +
+        "floor: spawn, initialize, one call), ms:",
+    );
+    console.log(
+      `${"".padEnd(12)}${["median", "p90", "min", "max"].map((h) => h.padStart(9)).join("")}${"/ floor".padStart(10)}`,
+    );
+    for (const { name, samples } of results) {
+      const sorted = [...samples].sort((a, b) => a - b);
+      const cells = [50, 90, 0, 100].map((p) =>
+        ms(p === 0 ? (sorted[0] as number) : percentile(sorted, p)).padStart(9),
+      );
+      console.log(
+        `${name.padEnd(12)}${cells.join("")}${(median(samples) / floor).toFixed(2).padStart(10)}`,
+      );
+    }
   }
 }
 

@@ -229,7 +229,21 @@ function findSharedScifact() {
   for (let dir = resolve(here, "../../.."); ; dir = dirname(dir)) {
     const candidate = join(dir, "shared", "data", "scifact");
     if (existsSync(join(candidate, "corpus.jsonl"))) return candidate;
-    if (dirname(dir) === dir) fail("SciFact not found: pass --data DIR or set HMS_SCIFACT_DIR");
+    if (dirname(dir) === dir) {
+      fail(
+        [
+          "SciFact not found (no --data, no HMS_SCIFACT_DIR, and no shared/data/scifact beside the",
+          "repository or above it). This benchmark reads BEIR's SciFact, which is not in this",
+          "repository. Download it from BEIR's public dataset archive and unzip it:",
+          "  curl -LO https://public.ukp.informatik.tu-darmstadt.de/thakur/BEIR/datasets/scifact.zip",
+          "  unzip scifact.zip",
+          'then pass the folder it makes by its absolute path, --data "$PWD/scifact" (a relative',
+          "path is taken from packages/embedder, where pnpm runs the benchmark), or set",
+          "HMS_SCIFACT_DIR. The folder holds corpus.jsonl, queries.jsonl, qrels/test.tsv and",
+          "qrels/train.tsv.",
+        ].join("\n"),
+      );
+    }
   }
 }
 

@@ -105,7 +105,11 @@ export function option(name, envName, fallback) {
  */
 export function scifactDir() {
   const given = option("data", "HMS_SCIFACT_DIR", undefined);
-  if (given !== undefined) return given;
+  if (given !== undefined) {
+    const missing = SCIFACT_FILES.filter((file) => !existsSync(join(given, file)));
+    if (missing.length > 0) scifactMissing(`in ${resolve(given)} (no ${missing.join(", no ")})`);
+    return given;
+  }
   for (
     let dir = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
     ;
@@ -114,10 +118,31 @@ export function scifactDir() {
     const candidate = join(dir, "shared", "data", "scifact");
     if (existsSync(join(candidate, "corpus.jsonl"))) return candidate;
     if (dirname(dir) === dir) {
-      console.error("SciFact not found: pass --data DIR or set HMS_SCIFACT_DIR");
-      process.exit(2);
+      scifactMissing(
+        "(no --data, no HMS_SCIFACT_DIR, and no shared/data/scifact beside the repository or above it)",
+      );
     }
   }
+}
+
+/** What the SciFact benchmarks read, under the data folder. */
+const SCIFACT_FILES = ["corpus.jsonl", "queries.jsonl", "qrels/test.tsv", "qrels/train.tsv"];
+
+/** Says where to get SciFact and what the folder must hold, then exits with status 2. */
+function scifactMissing(where) {
+  console.error(
+    [
+      `SciFact not found ${where}.`,
+      "This benchmark reads BEIR's SciFact, which is not in this repository. Download it from",
+      "BEIR's public dataset archive and unzip it:",
+      "  curl -LO https://public.ukp.informatik.tu-darmstadt.de/thakur/BEIR/datasets/scifact.zip",
+      "  unzip scifact.zip",
+      'then pass the folder it makes by its absolute path, --data "$PWD/scifact" (a relative path',
+      "is taken from packages/hms-mcp, where pnpm runs the benchmark), or set HMS_SCIFACT_DIR.",
+      "The folder holds corpus.jsonl, queries.jsonl, qrels/test.tsv and qrels/train.tsv.",
+    ].join("\n"),
+  );
+  process.exit(2);
 }
 
 /** The records of a JSON-lines file. */

@@ -10,7 +10,8 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { defaultModelDir, loadEmbedder } from "@hms/embedder";
-import { DEFAULT_FUSION, HybridRanker, MemoryStore, storeFileName, VectorIndex } from "@hms/store";
+import { DEFAULT_FUSION, MemoryStore, storeFileName } from "@hms/store";
+import { HybridRanker, VectorIndex } from "@hms/store/internal";
 import { ndcgAt10, option, readJsonl, readQrels, round, scifactDir } from "./support.mjs";
 
 const dataDir = scifactDir();

@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 import { ConfigError, parseConfig } from "./config.js";
 import { fetchModelCommand } from "./fetch-model.js";
 import { createLogger } from "./log.js";
@@ -44,7 +45,8 @@ async function main(): Promise<void> {
       namespace: config.namespace,
       namespaceArg: config.namespaceArg,
       auth: config.token !== undefined,
-      recall: running.runtime.semantic === undefined ? "lexical" : "hybrid",
+      // startServer has loaded the model when there is one, or refused to start.
+      recall: config.modelDir === undefined ? "lexical" : "hybrid",
       version: SERVER_INFO.version,
     },
     running.url ? `hms-mcp listening on ${running.url}` : "hms-mcp serving on stdio",
@@ -52,7 +54,7 @@ async function main(): Promise<void> {
 
   const shutdown = (reason: string) => {
     log.info({ reason }, "shutting down");
-    running.stop().then(
+    running.close().then(
       () => {
         log.info("stopped");
         process.exit(0);

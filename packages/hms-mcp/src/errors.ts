@@ -1,20 +1,6 @@
+import { ERROR_META_KEY, type ErrorCode } from "@hms/protocol";
 import { isStoreError } from "@hms/store";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-
-/** Every error code of the hms-mcp contract (docs/design/hms-mcp-protocol.md). */
-export type ErrorCode =
-  | "INVALID_ARGUMENT"
-  | "NOT_FOUND"
-  | "EXISTS"
-  | "PATH_CONFLICT"
-  | "VERSION_CONFLICT"
-  | "TOO_LARGE"
-  | "NAMESPACE_DISABLED"
-  | "UNAVAILABLE"
-  | "INTERNAL";
-
-/** The `_meta` key that carries `{ code, message, ...details }` on a failed tool call. */
-export const ERROR_META_KEY = "hms-mcp/error";
 
 /** A refusal a tool reports to its caller as a tool error. */
 export class ToolError extends Error {

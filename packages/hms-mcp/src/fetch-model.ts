@@ -33,10 +33,13 @@ export async function fetchModelCommand(argv: readonly string[], version: string
   let embedder: typeof import("@hms/embedder");
   try {
     embedder = await import("@hms/embedder");
-  } catch {
+  } catch (error) {
     process.stderr.write(
-      "hms-mcp fetch-model: the @hms/embedder package is not installed next to hms-mcp; " +
-        "install it (npm install @hms/embedder) to use hybrid recall\n",
+      "hms-mcp fetch-model: hybrid recall needs the @hms/embedder package, which is not " +
+        "installed next to hms-mcp or did not load: install it with " +
+        "`ONNXRUNTIME_NODE_INSTALL=skip npm install @hms/embedder` (the variable stops " +
+        "onnxruntime-node's install script from downloading a CUDA add-on hms-mcp does not " +
+        `use, so the install works offline). (${(error as Error).message})\n`,
     );
     return 1;
   }

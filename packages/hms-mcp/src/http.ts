@@ -10,7 +10,8 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { isLoopback } from "./config.js";
-import { createMcpServer, type Runtime } from "./server.js";
+import { createMcpServer } from "./mcp-server.js";
+import type { Runtime } from "./runtime.js";
 
 export interface HttpOptions {
   readonly host: string;

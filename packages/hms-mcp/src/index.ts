@@ -1,10 +1,8 @@
 /**
- * hms-mcp as a library: start the server in-process, or reuse its configuration parser.
- * Most users run the `hms-mcp` command instead (see README.md).
+ * hms-mcp as a library: `startServer(config)` runs the server in-process, with a `Config` from
+ * `parseConfig` (the command's own flags and HMS_MCP_* variables). Everything else is internal;
+ * the contract clients rely on is `@hms/protocol`. Most users run the `hms-mcp` command instead
+ * (see README.md).
  */
-export { type Config, ConfigError, isLoopback, parseConfig, resolveConfig } from "./config.js";
-export { ERROR_META_KEY, type ErrorCode, ToolError } from "./errors.js";
+export { type Config, ConfigError, parseConfig } from "./config.js";
 export { type RunningServer, startServer } from "./main.js";
-export { parseResourceUri, RESOURCE_TEMPLATE, resourceUri } from "./server.js";
-export { TOOLS } from "./tools.js";
-export { SERVER_INFO } from "./version.js";

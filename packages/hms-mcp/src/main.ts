@@ -1,21 +1,17 @@
-import { EmbeddingModelMismatchError, Namespaces } from "@hms/store";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Logger } from "pino";
-import { type Config, ConfigError, DEFAULT_RECALL_WAIT_MS } from "./config.js";
-import { type HttpEndpoint, startHttp } from "./http.js";
+import type { Config } from "./config.js";
+import type { HttpEndpoint } from "./http.js";
 import { createLogger } from "./log.js";
-import { Semantic } from "./semantic/semantic.js";
-import { ModelUnavailableError } from "./semantic/worker-client.js";
-import { CallTracker, createMcpServer, modelMismatchMessage, type Runtime } from "./server.js";
-import { SERVER_INFO } from "./version.js";
+import { createMcpServer } from "./mcp-server.js";
+import { closeRuntime, openRuntime } from "./runtime.js";
 
 /** A started server. */
 export interface RunningServer {
-  readonly runtime: Runtime;
   /** The HTTP endpoint's URL, when serving HTTP. */
   readonly url: string | undefined;
   /** Refuses new calls, lets calls in flight finish, closes connections and stores. */
-  stop(): Promise<void>;
+  close(): Promise<void>;
 }
 
 /**
@@ -24,56 +20,18 @@ export interface RunningServer {
  * first call) and serves stdio or HTTP. Throws ConfigError when the model cannot be loaded or
  * the store's vectors come from another model.
  */
-export async function startServer(config: Config, log: Logger = createLogger(config.logLevel)) {
-  let semantic: Semantic | undefined;
-  if (config.modelDir !== undefined) {
-    try {
-      semantic = await Semantic.start({
-        modelDir: config.modelDir,
-        threads: config.embedThreads,
-        reembed: config.reembed ?? false,
-        recallWaitMs: config.recallWaitMs ?? DEFAULT_RECALL_WAIT_MS,
-        log,
-      });
-    } catch (error) {
-      if (error instanceof ModelUnavailableError) {
-        throw new ConfigError(`--model-dir ${config.modelDir}: ${error.message}`);
-      }
-      throw error;
-    }
-    log.info({ model: semantic.modelId, modelDir: config.modelDir }, "hybrid recall: model loaded");
-  }
-  const namespaces = new Namespaces({
-    dataDir: config.dataDir,
-    maxTextBytes: config.maxTextBytes,
-    maxOpen: config.maxOpenNamespaces,
-    busyTimeoutMs: config.busyTimeoutMs,
-    synchronous: config.synchronous,
-    embeddings: semantic?.storeOptions,
-    onOpen: (name, store) => semantic?.watch(name, store),
-  });
-  const runtime: Runtime = {
-    namespaces,
-    namespace: config.namespace,
-    namespaceArg: config.namespaceArg,
-    server: SERVER_INFO,
-    log,
-    calls: new CallTracker(),
-    semantic,
-  };
-  try {
-    namespaces.get(config.namespace);
-  } catch (error) {
-    await semantic?.close();
-    if (error instanceof EmbeddingModelMismatchError) {
-      throw new ConfigError(modelMismatchMessage(config.namespace, error));
-    }
-    throw error;
-  }
+export async function startServer(
+  config: Config,
+  log: Logger = createLogger(config.logLevel),
+): Promise<RunningServer> {
+  const runtime = await openRuntime(config, log);
 
   let endpoint: HttpEndpoint | undefined;
   let closeStdio: (() => Promise<void>) | undefined;
   if (config.transport === "http") {
+    // The HTTP stack (node:http, the SDK's streamable HTTP transport and what it brings) is
+    // loaded only here: a server on stdio, the common case, starts without it.
+    const { startHttp } = await import("./http.js");
     endpoint = await startHttp(runtime, {
       host: config.host,
       port: config.port,
@@ -90,16 +48,15 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     closeStdio = () => server.close();
   }
 
-  let stopping: Promise<void> | undefined;
-  const stop = () => {
-    stopping ??= (async () => {
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
       await runtime.calls.stop();
       await endpoint?.close();
       await closeStdio?.();
-      await semantic?.close();
-      namespaces.close();
+      await closeRuntime(runtime);
     })();
-    return stopping;
+    return closing;
   };
-  return { runtime, url: endpoint?.url, stop } satisfies RunningServer;
+  return { url: endpoint?.url, close };
 }

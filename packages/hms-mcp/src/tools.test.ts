@@ -1,7 +1,14 @@
+/**
+ * Every tool's behaviour, through an MCP client linked in memory to the server running in this
+ * process on a real store (the transports are tested end to end in test/e2e).
+ */
+import * as protocol from "@hms/protocol";
+import * as store from "@hms/store";
 import { SCHEMA_VERSION } from "@hms/store";
+import { call, ok, refused } from "@hms/test-support";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, connectFresh, ok, refused, type TransportKind } from "./test-support.js";
+import { connectInProcess } from "../test/in-process.js";
 
 interface Record {
   key: string;
@@ -15,35 +22,13 @@ interface Record {
   updated_at: string;
 }
 
-describe.each<TransportKind>(["stdio", "http"])("every tool over %s", (kind) => {
+describe("every tool", () => {
   let client: Client;
 
   beforeAll(async () => {
-    const connection = await connectFresh(kind);
+    const connection = await connectInProcess();
     client = connection.client;
     return connection.close;
-  });
-
-  it("lists the contract's tools with schemas and annotations", async () => {
-    const { tools } = await client.listTools();
-    const byName = new Map(tools.map((tool) => [tool.name, tool]));
-    expect([...byName.keys()].sort()).toEqual(
-      ["export", "forget", "get", "list", "move", "recall", "remember", "search", "stats"].sort(),
-    );
-    for (const tool of tools) {
-      expect(tool.inputSchema.type).toBe("object");
-      expect(tool.outputSchema?.type).toBe("object");
-      expect(tool.description?.length).toBeGreaterThan(20);
-      expect(tool.inputSchema.properties).not.toHaveProperty("namespace");
-    }
-    const hints = (name: string) => byName.get(name)?.annotations;
-    expect(hints("remember")).toMatchObject({ destructiveHint: true, idempotentHint: false });
-    expect(hints("forget")).toMatchObject({ destructiveHint: true, idempotentHint: true });
-    expect(hints("move")).toMatchObject({ destructiveHint: true });
-    for (const name of ["get", "list", "recall", "search", "stats", "export"]) {
-      expect(hints(name)).toMatchObject({ readOnlyHint: true });
-    }
-    expect(byName.get("forget")?.inputSchema.properties).toHaveProperty("prefix");
   });
 
   it("remember then get returns the whole record, with a text summary", async () => {
@@ -67,17 +52,6 @@ describe.each<TransportKind>(["stdio", "http"])("every tool over %s", (kind) => 
     });
     expect(result.content[0]).toMatchObject({ type: "text" });
     expect((result.content[0] as { text: string }).text).toContain("line two");
-  });
-
-  it("reports errors as isError with CODE: message, _meta details and no structuredContent", async () => {
-    const missing = await refused(client, "get", { key: "no/such/key" });
-    expect(missing.code).toBe("NOT_FOUND");
-    expect(missing.text).toBe("NOT_FOUND: no/such/key does not exist");
-    expect(missing.meta).toMatchObject({
-      code: "NOT_FOUND",
-      message: "no/such/key does not exist",
-    });
-    expect(missing.result.structuredContent).toBeUndefined();
   });
 
   it("enforces compare-and-set: EXISTS, VERSION_CONFLICT, NOT_FOUND", async () => {
@@ -172,57 +146,6 @@ describe.each<TransportKind>(["stdio", "http"])("every tool over %s", (kind) => 
     expect((await ok<Record>(client, "get", { key: "size/fits" })).version).toBe(fits.version);
   });
 
-  it("answers bad arguments with INVALID_ARGUMENT tool errors, not protocol errors", async () => {
-    const cases: [string, { [name: string]: unknown }][] = [
-      ["remember", { key: 5, text: "x" }],
-      ["remember", { key: "k" }],
-      ["remember", { key: "k", text: "x", bogus: true }],
-      ["remember", { key: "k", text: "x", expected_version: 0 }],
-      ["remember", { key: "k", text: "x", expected_version: 1.5 }],
-      ["remember", { key: "k", text: "x", tags: "not-a-list" }],
-      ["remember", { key: "k", text: "x", tags: ["has space"] }],
-      ["remember", { key: "k", text: "x", metadata: [1, 2] }],
-      ["remember", { key: "", text: "x" }],
-      ["remember", { key: "bad\u0007key", text: "x" }],
-      ["remember", { key: "k".repeat(513), text: "x" }],
-      ["recall", { query: "x", k: 0 }],
-      ["recall", { query: "x", k: 51 }],
-      ["recall", {}],
-      ["list", { limit: 0 }],
-      ["list", { limit: 1001 }],
-      ["list", { cursor: "forged" }],
-      ["export", { cursor: "forged" }],
-      ["forget", {}],
-      ["forget", { key: "a", prefix: "b" }],
-      ["forget", { prefix: "" }],
-      ["forget", { prefix: "p", expected_version: 1 }],
-      ["move", { from: "a" }],
-      ["move", { from: "a", to: "b", from_prefix: "c", to_prefix: "d" }],
-      ["move", { from_prefix: "a/", to_prefix: "a/b/" }],
-      ["search", { text: "" }],
-      ["get", {}],
-      ["stats", { extra: 1 }],
-    ];
-    for (const [tool, args] of cases) {
-      const error = await refused(client, tool, args);
-      expect({ tool, args, code: error.code }).toEqual({ tool, args, code: "INVALID_ARGUMENT" });
-      expect(error.meta.code).toBe("INVALID_ARGUMENT");
-    }
-    expect(
-      (await refused(client, "remember", { key: "k", text: "x", tags: ["a".repeat(65)] })).code,
-    ).toBe("TOO_LARGE");
-    expect(
-      (
-        await refused(client, "remember", {
-          key: "k",
-          text: "x",
-          metadata: { v: "a".repeat(9000) },
-        })
-      ).code,
-    ).toBe("TOO_LARGE");
-    expect((await refused(client, "get", { key: "k" })).code).toBe("NOT_FOUND");
-  });
-
   it("holds memory-file keys to @hms/memory-paths, whatever the client checked", async () => {
     for (const args of [
       { key: "/memories/../../etc/passwd", text: "x" },
@@ -238,12 +161,6 @@ describe.each<TransportKind>(["stdio", "http"])("every tool over %s", (kind) => 
     expect(
       (await refused(client, "move", { from: "/memories/ok/file.md", to: "/memories/../x" })).code,
     ).toBe("INVALID_ARGUMENT");
-  });
-
-  it("refuses a namespace argument with NAMESPACE_DISABLED", async () => {
-    const error = await refused(client, "list", { namespace: "other" });
-    expect(error.code).toBe("NAMESPACE_DISABLED");
-    expect(error.text).toContain("--namespace-arg");
   });
 
   it("lists in key order, by prefix and tag, a page at a time", async () => {
@@ -449,30 +366,25 @@ describe.each<TransportKind>(["stdio", "http"])("every tool over %s", (kind) => 
     expect(stats.memories).toBeGreaterThan(0);
     expect(stats.bytes).toBeGreaterThan(0);
   });
+});
 
-  it("serves memories as resources and wraps recall in a prompt", async () => {
-    await ok(client, "remember", { key: "/memories/res ü.md", text: "resource body" });
-    const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates[0]?.uriTemplate).toBe("hms-mcp://{namespace}/{key}");
-    const { resources } = await client.listResources();
-    const entry = resources.find((resource) => resource.name === "/memories/res ü.md");
-    expect(entry?.uri).toBe("hms-mcp://default/%2Fmemories%2Fres%20%C3%BC.md");
-    const read = await client.readResource({ uri: entry?.uri ?? "" });
-    expect(read.contents[0]).toMatchObject({ text: "resource body", mimeType: "text/markdown" });
-    await expect(client.readResource({ uri: "hms-mcp://default/missing" })).rejects.toThrow(
-      /No memory/,
-    );
-    await expect(client.readResource({ uri: "hms-mcp://other/x" })).rejects.toThrow(
-      /--namespace-arg/,
-    );
-
-    const { prompts } = await client.listPrompts();
-    expect(prompts.map((prompt) => prompt.name)).toEqual(["recall"]);
-    const prompt = await client.getPrompt({
-      name: "recall",
-      arguments: { query: "resource body" },
+// The tools' descriptions state the contract's limits (@hms/protocol); the store enforces its own.
+describe("the contract and the store", () => {
+  it("state the same limits", () => {
+    expect({
+      DEFAULT_RECALL_K: store.DEFAULT_RECALL_K,
+      MAX_RECALL_K: store.MAX_RECALL_K,
+      MAX_QUERY_BYTES: store.MAX_QUERY_BYTES,
+      DEFAULT_PAGE: store.DEFAULT_PAGE,
+      MAX_PAGE: store.MAX_PAGE,
+      DEFAULT_MAX_TEXT_BYTES: store.DEFAULT_LIMITS.maxTextBytes,
+    }).toEqual({
+      DEFAULT_RECALL_K: protocol.DEFAULT_RECALL_K,
+      MAX_RECALL_K: protocol.MAX_RECALL_K,
+      MAX_QUERY_BYTES: protocol.MAX_QUERY_BYTES,
+      DEFAULT_PAGE: protocol.DEFAULT_PAGE,
+      MAX_PAGE: protocol.MAX_PAGE,
+      DEFAULT_MAX_TEXT_BYTES: protocol.DEFAULT_MAX_TEXT_BYTES,
     });
-    const text = (prompt.messages[0]?.content as { text?: string } | undefined)?.text;
-    expect(text).toContain('<memory key="/memories/res ü.md" lines="1-1">');
   });
 });

@@ -84,6 +84,11 @@ export class HmsMemoryBackend implements MemoryBackend {
   readonly #session: HmsSession;
   readonly #clientMaxFileBytes: number | undefined;
 
+  /**
+   * @internal `connectHmsBackend` makes backends. Left out of the published types: the session
+   * holds the MCP SDK's client, whose types need the DOM library and would bind every user to
+   * our copy of the SDK.
+   */
   constructor(
     session: HmsSession,
     options: { namespace?: string; serverMaxFileBytes: number; maxFileBytes?: number },

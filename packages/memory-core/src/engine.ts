@@ -372,7 +372,7 @@ export class MemoryEngine {
       try {
         return { from: entry.path, to: rebasePath(entry.path, from, to) };
       } catch (error) {
-        if (!(error instanceof MemoryPathError)) throw error;
+        if (!MemoryPathError.isInstance(error)) throw error;
         throw new MemoryToolError(
           "invalid_path",
           messages.renameInvalidDestination(from, to, error.message),

@@ -1,5 +1,5 @@
 """Writes recall.json: the memory_recall vectors, with every expected string produced by the
-Python package's reference implementation (hms_memory_tool.recall), so that the TypeScript
+Python package's reference implementation (hms_memory_tool.core's recall), so that the TypeScript
 package is checked against Python's own output.
 
 Run from the repository root, with the Python package's dependencies installed:
@@ -10,12 +10,12 @@ Run from the repository root, with the Python package's dependencies installed:
 import json
 from pathlib import Path
 
-from hms_memory_tool.core import MemoryToolError
-from hms_memory_tool.recall import (
+from hms_memory_tool.core import (
+    MemoryToolError,
     RecallHit,
     format_recall,
     parse_recall_input,
-    recall_tool_param,
+    recall_tool_definition,
 )
 
 
@@ -99,13 +99,13 @@ def format_case(name, hits):
 def input_case(name, value):
     case = {"name": name, "input": value}
     try:
-        query, k = parse_recall_input(value)
+        request = parse_recall_input(value)
     except MemoryToolError as error:
-        case["error"] = str(error.args[0]) if error.args else str(error)
+        case["error"] = error.message
         case["error_code"] = error.code
     else:
-        case["query"] = query
-        case["k"] = k
+        case["query"] = request.query
+        case["k"] = request.k
     return case
 
 
@@ -118,7 +118,7 @@ def main():
             "package's hms_memory_tool.recall (generate-recall.py); the TypeScript package must "
             "produce the same characters."
         ),
-        "tool": recall_tool_param(),
+        "tool": recall_tool_definition(),
         "format_cases": [format_case(name, hits) for name, hits in FORMAT_CASES],
         "input_cases": [input_case(name, value) for name, value in INPUT_CASES],
     }

@@ -33,3 +33,13 @@ describe("HmsError brands", () => {
     expect(HmsError.isInstance("HmsError")).toBe(false);
   });
 });
+
+describe("MemoryPathError", () => {
+  it("is a branded HmsError", async () => {
+    const { MemoryPathError } = await import("./errors.js");
+    const error = new MemoryPathError("nul", "/memories/a\0", "x");
+    expect(MemoryPathError.isInstance(error)).toBe(true);
+    expect(HmsError.isInstance(error)).toBe(true);
+    expect(MemoryPathError.isInstance(new HmsError("other"))).toBe(false);
+  });
+});

@@ -1,4 +1,5 @@
 import { codePointLabel, isUnsafeToShow } from "./characters.js";
+import { DISPLAY_CODE_POINTS } from "./rules.js";
 
 /**
  * The number of bytes of `text` in UTF-8, computed without allocating. An unpaired surrogate
@@ -46,7 +47,7 @@ function codePointRank(unit: number): number {
 }
 
 /** The longest path shown in full in a message, in code points. */
-export const MAX_DISPLAY_CODE_POINTS = 512;
+export const MAX_DISPLAY_CODE_POINTS: number = DISPLAY_CODE_POINTS;
 
 /**
  * How a path (or a name) is shown inside an error message: as written, except that control,

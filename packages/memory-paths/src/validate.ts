@@ -7,20 +7,38 @@ import {
   LOOKALIKES,
 } from "./characters.js";
 import { MEMORY_PATH_RULES, MemoryPathError, type MemoryPathRule } from "./errors.js";
+import {
+  DEPTH,
+  fill,
+  MESSAGES,
+  NAME_BYTES,
+  PATH_BYTES,
+  REASONS,
+  type ReasonName,
+  ROOT,
+} from "./rules.js";
 import { displayPath, utf8ByteLength } from "./text.js";
 
 /** The memory directory. Every memory path is this or lies under it. */
-export const MEMORY_ROOT = "/memories";
+export const MEMORY_ROOT: string = ROOT;
 
 /** Longest name (one segment between slashes), in UTF-8 bytes. */
-export const MAX_NAME_BYTES = 128;
+export const MAX_NAME_BYTES: number = NAME_BYTES;
 /** Longest whole path, `/memories` included, in UTF-8 bytes. */
-export const MAX_PATH_BYTES = 240;
+export const MAX_PATH_BYTES: number = PATH_BYTES;
 /** Most levels below `/memories` (`/memories/a` is one level, `/memories` zero). */
-export const MAX_DEPTH = 16;
+export const MAX_DEPTH: number = DEPTH;
 
 const ROOT_PREFIX = `${MEMORY_ROOT}/`;
 const PERCENT_ESCAPE = /%[0-9A-Fa-f]{2}/;
+
+type Values = Readonly<Record<string, string | number>>;
+
+/** The rule a reason names and its message (a template of `rules.json` filled with `values`). */
+function reason(name: ReasonName, values: Values = {}): CharacterProblem {
+  const { rule, text } = REASONS[name];
+  return { rule: rule as MemoryPathRule, reason: fill(text, values) };
+}
 
 /**
  * Checks a memory path and returns the error describing the first rule it breaks, or
@@ -31,75 +49,48 @@ export function checkMemoryPath(path: unknown): MemoryPathError | null {
     return new MemoryPathError(
       "not-a-string",
       path,
-      `Invalid memory path: expected a string such as /memories/notes.md, got ${describeValue(path)}.`,
+      fill(MESSAGES.not_a_string, { value: describeValue(path) }),
     );
   }
-  const fail = (rule: MemoryPathRule, reason: string) =>
-    new MemoryPathError(rule, path, `Invalid memory path ${displayPath(path)}: ${reason}`);
+  const fail = (problem: CharacterProblem) =>
+    new MemoryPathError(
+      problem.rule,
+      path,
+      fill(MESSAGES.invalid_path, { path: displayPath(path), reason: problem.reason }),
+    );
 
   const characterError = checkCharacters(path);
-  if (characterError) return fail(characterError.rule, characterError.reason);
+  if (characterError) return fail(characterError);
 
-  if (path.includes("\\")) {
-    return fail(
-      "backslash",
-      'it contains a backslash (\\). Memory paths separate names with "/" only; replace the backslash with "/" or remove it.',
-    );
-  }
+  if (path.includes("\\")) return fail(reason("backslash"));
   const percentEscape = PERCENT_ESCAPE.exec(path);
-  if (percentEscape) {
-    return fail(
-      "percent-encoded",
-      `it contains the percent-escape ${percentEscape[0]}. Memory paths are used exactly as written and never URL-decoded, so write the character itself instead of a %XX escape.`,
-    );
-  }
+  if (percentEscape) return fail(reason("percent_encoded", { escape: percentEscape[0] }));
   if (path !== MEMORY_ROOT && !path.startsWith(ROOT_PREFIX)) {
-    return fail(
-      "outside-memories",
-      "memory paths must be /memories or start with /memories/, for example /memories/notes.md.",
-    );
+    return fail(reason("outside_memories"));
   }
 
   const names = path === MEMORY_ROOT ? [] : path.slice(ROOT_PREFIX.length).split("/");
   for (const name of names) {
-    if (name === "") {
-      return fail(
-        "empty-segment",
-        'it contains an empty name (a doubled "/" or a "/" at the end). Remove the extra "/".',
-      );
-    }
-    if (name === "." || name === "..") {
-      return fail(
-        "dot-segment",
-        `it contains a "${name}" segment, and relative segments are not allowed. Write the full path from /memories without "." or ".." segments.`,
-      );
-    }
-    if (name.startsWith(".")) {
-      return fail(
-        "hidden-segment",
-        `the name ${displayPath(name)} starts with ".", and hidden names are not allowed. Choose a name that does not start with a dot.`,
-      );
-    }
+    if (name === "") return fail(reason("empty_segment"));
+    if (name === "." || name === "..") return fail(reason("dot_segment", { name }));
+    if (name.startsWith(".")) return fail(reason("hidden_segment", { name: displayPath(name) }));
     const nameBytes = utf8ByteLength(name);
     if (nameBytes > MAX_NAME_BYTES) {
       return fail(
-        "name-too-long",
-        `the name ${displayPath(name)} is ${nameBytes} bytes long, over the limit of ${MAX_NAME_BYTES} bytes for one name (counted in UTF-8). Choose a shorter name.`,
+        reason("name_too_long", {
+          name: displayPath(name),
+          bytes: nameBytes,
+          limit: MAX_NAME_BYTES,
+        }),
       );
     }
   }
   const pathBytes = utf8ByteLength(path);
   if (pathBytes > MAX_PATH_BYTES) {
-    return fail(
-      "path-too-long",
-      `it is ${pathBytes} bytes long, over the limit of ${MAX_PATH_BYTES} bytes for a whole path (counted in UTF-8). Use shorter names or fewer levels.`,
-    );
+    return fail(reason("path_too_long", { bytes: pathBytes, limit: MAX_PATH_BYTES }));
   }
   if (names.length > MAX_DEPTH) {
-    return fail(
-      "too-deep",
-      `it is ${names.length} levels below /memories, over the limit of ${MAX_DEPTH} levels. Use a flatter layout with fewer nested directories.`,
-    );
+    return fail(reason("too_deep", { depth: names.length, limit: MAX_DEPTH }));
   }
   return null;
 }
@@ -129,56 +120,44 @@ interface CharacterProblem {
 function checkCharacters(path: string): CharacterProblem | null {
   let best: CharacterProblem | null = null;
   let bestRank = Number.POSITIVE_INFINITY;
-  const note = (rule: MemoryPathRule, reason: () => string) => {
-    const rank = MEMORY_PATH_RULES.indexOf(rule);
+  const note = (name: ReasonName, values: () => Values = () => ({})) => {
+    const rank = RULE_RANK.get(REASONS[name].rule as MemoryPathRule) as number;
     if (rank < bestRank) {
       bestRank = rank;
-      best = { rule, reason: reason() };
+      best = reason(name, values());
     }
   };
   for (const ch of path) {
     const cp = ch.codePointAt(0) as number;
     if (cp >= 0x20 && cp < 0x7f) continue; // printable ASCII: the common case
+    const label = () => ({ code_point: codePointLabel(cp) });
     if (cp === 0) {
-      note("nul", () => "it contains a NUL character (U+0000), which is never allowed. Remove it.");
+      note("nul");
     } else if (isSurrogate(cp)) {
-      note(
-        "invalid-unicode",
-        () =>
-          `it contains ${codePointLabel(cp)}, an unpaired surrogate, which is not valid Unicode text. Use only complete characters.`,
-      );
+      note("unpaired_surrogate", label);
     } else if (isNoncharacter(cp)) {
-      note(
-        "invalid-unicode",
-        () =>
-          `it contains ${codePointLabel(cp)}, a Unicode noncharacter, which is not meant for text exchange. Remove it.`,
-      );
+      note("noncharacter", label);
     } else if (isControl(cp)) {
-      note(
-        "control-character",
-        () =>
-          `it contains the control character ${codePointLabel(cp)}. Names may not contain control characters such as tabs, newlines or escape codes; remove it.`,
-      );
+      note("control_character", label);
     } else if (isInvisible(cp)) {
-      note(
-        "invisible-character",
-        () =>
-          `it contains ${codePointLabel(cp)}, an invisible or text-direction character that can make a path look like a different one. Remove it.`,
-      );
+      note("invisible_character", label);
     } else {
       const lookalike = LOOKALIKES.get(cp);
       if (lookalike !== undefined) {
-        note(
-          "lookalike-character",
-          () =>
-            `it contains ${codePointLabel(cp)} (${ch}), a look-alike of "${lookalike}" that some systems convert into "${lookalike}". Use plain ASCII "/" between names and plain "." in names.`,
-        );
+        note("lookalike_character", () => ({
+          code_point: codePointLabel(cp),
+          character: ch,
+          looks_like: lookalike,
+        }));
       }
     }
-    if (bestRank === 1) break; // NUL outranks everything else
+    if (bestRank === NUL_RANK) break; // NUL outranks everything else
   }
   return best;
 }
+
+const RULE_RANK = new Map(MEMORY_PATH_RULES.map((rule, index) => [rule, index]));
+const NUL_RANK = RULE_RANK.get("nul") as number;
 
 // How a non-string value is named in a message; the same words for the same JSON value in
 // every language port (JSON null is "null", a missing value "nothing").

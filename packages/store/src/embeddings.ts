@@ -114,6 +114,7 @@ export class Embeddings {
   readonly #db: BetterSqlite3.Database;
   readonly #sql: ReturnType<typeof prepareEmbeddings>;
 
+  /** @internal The store makes it (`MemoryStore.embeddings`) from its database handle. */
   constructor(db: BetterSqlite3.Database, model: EmbeddingModel) {
     this.#db = db;
     this.model = model;

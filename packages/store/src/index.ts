@@ -2,6 +2,10 @@
  * @hms/store: the Holographic Memory store. SQLite (WAL) records with versions, tags and
  * metadata; compare-and-set writes; atomic prefix deletes and moves; BM25 recall with excerpts;
  * one isolated file per namespace.
+ *
+ * This entry's types name no better-sqlite3 type, so a user needs no @types/better-sqlite3.
+ * What works on a better-sqlite3 `Database` handle (the rankers, the vector index, the
+ * migrations) is in `@hms/store/internal`.
  */
 export { defaultDataDir } from "./data-dir.js";
 export {
@@ -26,31 +30,11 @@ export {
   storeFileName,
 } from "./namespaces.js";
 export { EXCERPT_CHARS, EXCERPT_LINES } from "./recall/excerpt.js";
-export {
-  type Candidate,
-  DEFAULT_FUSION,
-  type FusionParams,
-  fuse,
-  HybridRanker,
-} from "./recall/hybrid.js";
-export { LexicalRanker } from "./recall/lexical.js";
+export { type Candidate, DEFAULT_FUSION, type FusionParams, fuse } from "./recall/hybrid.js";
 export { SNIPPET_CHARS } from "./recall/lines.js";
 export { matchExpression, queryTerms, STOPWORDS } from "./recall/query.js";
-export type {
-  RankContext,
-  RankedId,
-  Ranker,
-  RecallBuild,
-  RecallFilter,
-} from "./recall/ranker.js";
-export { type DenseHit, VectorIndex } from "./recall/vector-index.js";
-export {
-  MIGRATIONS,
-  type Migration,
-  migrate,
-  SCHEMA_VERSION,
-  schemaVersion,
-} from "./sqlite/schema.js";
+export type { RecallBuild, RecallFilter } from "./recall/ranker.js";
+export { SCHEMA_VERSION } from "./sqlite/schema.js";
 export { MemoryStore } from "./store.js";
 export {
   DEFAULT_PAGE,

@@ -170,7 +170,10 @@ export interface StoreOptions {
    * exposes the queue and vectors as {@link MemoryStore.embeddings}.
    */
   readonly embeddings?: EmbeddingOptions | undefined;
-  /** Builds the recall ranker (default: lexical BM25, or hybrid with `embeddings`). */
+  /**
+   * @internal Builds the recall ranker (default: lexical BM25, or hybrid with `embeddings`)
+   * from the store's better-sqlite3 handle; for tuning (see `@hms/store/internal`).
+   */
   readonly ranker?: ((db: BetterSqlite3.Database) => Ranker) | undefined;
 }
 

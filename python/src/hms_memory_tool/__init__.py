@@ -8,24 +8,33 @@ Use it with the Anthropic SDK's tool runner::
     with HolographicMemoryToolSync.connect(command="hms-mcp") as memory:
         client.beta.messages.tool_runner(..., tools=[memory, memory.recall_tool()])
 
-Subpackages: :mod:`hms_memory_tool.paths` (the path validator, usable alone),
-:mod:`hms_memory_tool.core` (the command engine over any backend),
-:mod:`hms_memory_tool.hms_backend` (the backend over hms-mcp), :mod:`hms_memory_tool.recall`
-(the ``memory_recall`` tool and its text format).
+The modules mirror the TypeScript packages: :mod:`hms_memory_tool.paths` (``@hms/memory-paths``:
+the path validator, usable alone), :mod:`hms_memory_tool.core` (``@hms/memory-core``: the
+command engine and ``memory_recall`` over any backend), :mod:`hms_memory_tool.hms_backend`
+(``@hms/memory-backend-hms``: the backend over hms-mcp), :mod:`hms_memory_tool.protocol`
+(``@hms/protocol``: the hms-mcp contract), and :mod:`hms_memory_tool.tool` with
+:mod:`hms_memory_tool.errors` (``holographic-memory-claude-tool``: the SDK glue).
 """
 
 from hms_memory_tool.core import (
+    HolographicMemoryError,
     InMemoryBackend,
     MemoryBackend,
     MemoryBackendError,
     MemoryEngine,
     MemoryToolError,
+    RecallHit,
     RetryPolicy,
+    format_recall,
 )
-from hms_memory_tool.errors import HmsConnectionError, HmsMcpError, HmsMcpNotFoundError
-from hms_memory_tool.hms_backend import HmsMcpBackend, open_hms_backend
+from hms_memory_tool.hms_backend import (
+    HmsConnectionError,
+    HmsMcpError,
+    HmsMcpNotFoundError,
+    HmsMemoryBackend,
+    connect_hms_backend,
+)
 from hms_memory_tool.paths import MemoryPathError, check_memory_path, validate_memory_path
-from hms_memory_tool.recall import RecallHit, format_recall
 from hms_memory_tool.tool import (
     AsyncMemoryRecallTool,
     HolographicMemoryTool,
@@ -38,9 +47,10 @@ __version__ = "0.1.0"
 __all__ = [
     "AsyncMemoryRecallTool",
     "HmsConnectionError",
-    "HmsMcpBackend",
     "HmsMcpError",
     "HmsMcpNotFoundError",
+    "HmsMemoryBackend",
+    "HolographicMemoryError",
     "HolographicMemoryTool",
     "HolographicMemoryToolSync",
     "InMemoryBackend",
@@ -54,7 +64,7 @@ __all__ = [
     "RetryPolicy",
     "__version__",
     "check_memory_path",
+    "connect_hms_backend",
     "format_recall",
-    "open_hms_backend",
     "validate_memory_path",
 ]

@@ -19,12 +19,7 @@ from collections.abc import Coroutine
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Final, TypeVar
 
-from hms_memory_tool.errors import HmsConnectionError
-
-# The message of a closed tool, the same whichever layer notices (see hms_backend.CLOSED).
-CLOSED: Final = (
-    "The memory tool is closed: its connection to hms-mcp was shut down. Connect again to go on."
-)
+from hms_memory_tool.hms_backend.errors import CLOSED, HmsConnectionError
 
 T = TypeVar("T")
 

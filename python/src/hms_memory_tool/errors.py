@@ -1,41 +1,35 @@
-"""Errors of hms-mcp and of the connection to it.
+"""Every error the package raises, in one place: the Python side of
+``holographic-memory-claude-tool`` ``errors.ts``.
 
-Errors of the commands themselves are :class:`~hms_memory_tool.core.MemoryToolError`.
+The hierarchy (recognise each with ``isinstance``; every one is an ``HmsError``)::
+
+    HmsError
+    ├── HolographicMemoryError       every refusal the tool reports to Claude; code, message
+    │   │                            (also the SDK's anthropic.lib.tools.ToolError)
+    │   ├── MemoryToolError          a command or a recall was refused (code: not_found, ...)
+    │   └── HmsMcpError              hms-mcp refused a call (code: the server's, or PROTOCOL)
+    │       └── HmsConnectionError   the connection is gone (CONNECTION_CLOSED, TIMEOUT)
+    ├── MemoryBackendError           a backend's refusal, which the engine turns into a
+    │                                MemoryToolError (only a backend's own code sees it)
+    ├── MemoryPathError              a path broke a rule (also a ValueError)
+    └── HmsMcpNotFoundError          no hms-mcp to start (also a FileNotFoundError)
+
+The SDK's tool runner sends Claude the message of a ``ToolError`` with ``is_error: true``, so
+every :class:`HolographicMemoryError` reaches Claude as exactly its message. Unlike the
+TypeScript package, which turns the engine's and hms-mcp's errors into its own
+``HolographicMemoryError`` at the tool boundary, here they already are one.
 """
 
-from __future__ import annotations
+from hms_memory_tool.core import HolographicMemoryError, MemoryBackendError, MemoryToolError
+from hms_memory_tool.hms_backend import HmsConnectionError, HmsMcpError, HmsMcpNotFoundError
+from hms_memory_tool.paths import MemoryPathError
 
-from anthropic.lib.tools import ToolError
-
-
-class HmsMcpError(ToolError):
-    """hms-mcp refused a call for a reason the memory engine does not handle itself, or the
-    connection to it failed.
-
-    It is the Anthropic SDK's :class:`~anthropic.lib.tools.ToolError`, so inside the SDK's
-    tool runner Claude is told what happened (``is_error: true``) and the conversation goes
-    on. ``code`` is the hms-mcp error code (``INVALID_ARGUMENT``, ``NAMESPACE_DISABLED``,
-    ``UNAVAILABLE``, ``INTERNAL``, ...) or one of this package's: ``CONNECTION_CLOSED``,
-    ``TIMEOUT``, ``PROTOCOL``.
-    """
-
-    code: str
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-    @property
-    def message(self) -> str:
-        return str(self.args[0])
-
-
-class HmsConnectionError(HmsMcpError):
-    """The connection to hms-mcp is gone (the server process exited, the network dropped, or
-    the tool was closed) or the server stopped answering. Calls fail at once from then on;
-    connect again to go on."""
-
-
-class HmsMcpNotFoundError(FileNotFoundError):
-    """No hms-mcp server to start: neither ``command`` nor ``url`` was given, ``HMS_MCP_BIN``
-    is not set, and no ``hms-mcp`` executable is on ``PATH``."""
+__all__ = [
+    "HmsConnectionError",
+    "HmsMcpError",
+    "HmsMcpNotFoundError",
+    "HolographicMemoryError",
+    "MemoryBackendError",
+    "MemoryPathError",
+    "MemoryToolError",
+]

@@ -1,5 +1,11 @@
 """The memory tool classes for the Anthropic Python SDK: :class:`HolographicMemoryTool`
-(async) and :class:`HolographicMemoryToolSync`."""
+(async) and :class:`HolographicMemoryToolSync`, with their ``memory_recall`` companions; the
+Python side of ``holographic-memory-claude-tool`` ``tool.ts``.
+
+SDK glue only: every command and every recall is run by a
+:class:`~hms_memory_tool.core.MemoryEngine` (parsing, checks, strings, retries), over hms-mcp
+(:func:`~hms_memory_tool.hms_backend.connect_hms_backend`) or any other backend.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +13,7 @@ import builtins
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from types import TracebackType
-from typing import Any, cast
+from typing import cast
 
 from anthropic.lib.tools import (
     BetaAbstractMemoryTool,
@@ -28,27 +34,31 @@ from anthropic.types.beta import (
 from typing_extensions import override
 
 from hms_memory_tool._loop import LoopThread
-from hms_memory_tool.core import MemoryBackend, MemoryEngine, MemoryToolError, RetryPolicy
-from hms_memory_tool.core._commands import positive_option
-from hms_memory_tool.hms_backend import DEFAULT_TIMEOUT, open_hms_backend
-from hms_memory_tool.paths import MEMORY_ROOT
-from hms_memory_tool.recall import (
+from hms_memory_tool.core import (
     DEFAULT_RECALL_K,
+    DeleteCommand,
+    HolographicMemoryError,
+    MemoryBackend,
+    MemoryEngine,
+    MemoryToolError,
     RecallHit,
-    format_recall,
-    parse_recall_input,
-    recall_tool_param,
+    RetryPolicy,
+    recall_tool_definition,
 )
+from hms_memory_tool.core._commands import positive_option
+from hms_memory_tool.hms_backend import DEFAULT_TIMEOUT, connect_hms_backend
+from hms_memory_tool.paths import MEMORY_ROOT
 
 
-def _recall_of(backend: MemoryBackend) -> Any:
-    recall = getattr(backend, "recall", None)
-    if not callable(recall):
-        raise TypeError(
-            f"recall needs a backend that can search, such as hms-mcp's; {type(backend).__name__} "
-            "has no recall(query, k) method"
+def _check_recall(engine: MemoryEngine) -> None:
+    """Refuses a recall tool over a backend that cannot recall when the tool is set up, not
+    when Claude calls it."""
+    if not engine.can_recall:
+        raise HolographicMemoryError(
+            "unsupported",
+            "recall_tool() needs a backend that can recall, such as hms-mcp's (connect()); "
+            f"this tool's backend ({type(engine.backend).__name__}) has no recall.",
         )
-    return recall
 
 
 #: What :meth:`HolographicMemoryTool.clear_all_memory` returns.
@@ -63,7 +73,7 @@ async def _clear_all(engine: MemoryEngine) -> str:
     )
     for name in names:
         try:
-            await engine.delete({"command": "delete", "path": f"{MEMORY_ROOT}/{name}"})
+            await engine.run(DeleteCommand(f"{MEMORY_ROOT}/{name}"))
         except MemoryToolError as error:
             if error.code != "not_found":  # someone else deleted it first: still cleared
                 raise
@@ -110,7 +120,7 @@ class HolographicMemoryTool(BetaAsyncAbstractMemoryTool):
         token: str | None = None,
         namespace: str | None = None,
         max_file_bytes: int | None = None,
-        timeout: float | None = DEFAULT_TIMEOUT,
+        timeout: float | None = DEFAULT_TIMEOUT,  # noqa: ASYNC109 - per call, not for this function
         cache_control: BetaCacheControlEphemeralParam | None = None,
     ) -> AsyncIterator[HolographicMemoryTool]:
         """Connects to hms-mcp; an async context manager yielding the tool. On exit the
@@ -127,7 +137,7 @@ class HolographicMemoryTool(BetaAsyncAbstractMemoryTool):
         :param timeout: seconds a call waits for the server before failing (``None``: no limit).
         """
         positive_option("max_file_bytes", max_file_bytes)  # before a server starts
-        async with open_hms_backend(
+        async with connect_hms_backend(
             command=command,
             args=args,
             env=env,
@@ -185,32 +195,34 @@ class HolographicMemoryTool(BetaAsyncAbstractMemoryTool):
         return await _clear_all(self.engine)
 
     async def recall(self, query: str, k: int = DEFAULT_RECALL_K) -> builtins.list[RecallHit]:
-        """The memory files most relevant to ``query``, best first (at most ``k``, 1 to 50)."""
-        query, k = parse_recall_input({"query": query, "k": k})
-        hits = await _recall_of(self.engine.backend)(query, k)
-        return cast(builtins.list[RecallHit], hits)
+        """The memory files most relevant to ``query``, best first (at most ``k``, 1 to 50).
+        A backend that cannot recall raises :class:`~hms_memory_tool.core.MemoryToolError`
+        (code ``unsupported``)."""
+        return await self.engine.recall_hits(query, k)
 
     def recall_tool(self) -> AsyncMemoryRecallTool:
-        """The companion ``memory_recall`` tool, for the same tool runner."""
-        _recall_of(self.engine.backend)
+        """The companion ``memory_recall`` tool, for the same tool runner. Raises
+        :class:`~hms_memory_tool.errors.HolographicMemoryError` (code ``unsupported``) at once
+        when the backend cannot recall."""
+        _check_recall(self.engine)
         return AsyncMemoryRecallTool(self)
 
 
 class AsyncMemoryRecallTool(BetaAsyncBuiltinFunctionTool):
     """The ``memory_recall`` tool of a :class:`HolographicMemoryTool`, for the async runner.
-    ``call(input)`` returns the text of :func:`~hms_memory_tool.recall.format_recall`."""
+    ``call(input)`` returns the engine's recall text (see
+    :func:`~hms_memory_tool.core.format_recall`)."""
 
     def __init__(self, memory: HolographicMemoryTool) -> None:
         self._memory = memory
 
     @override
     def to_dict(self) -> BetaToolParam:
-        return cast(BetaToolParam, recall_tool_param())
+        return cast(BetaToolParam, recall_tool_definition())
 
     @override
     async def call(self, input: object) -> str:
-        query, k = parse_recall_input(input)
-        return format_recall(await self._memory.recall(query, k))
+        return await self._memory.engine.recall(input)
 
 
 class HolographicMemoryToolSync(BetaAbstractMemoryTool):
@@ -265,7 +277,7 @@ class HolographicMemoryToolSync(BetaAbstractMemoryTool):
         loop = LoopThread()
         try:
             backend = loop.hold(
-                open_hms_backend(
+                connect_hms_backend(
                     command=command,
                     args=args,
                     env=env,
@@ -341,29 +353,30 @@ class HolographicMemoryToolSync(BetaAbstractMemoryTool):
         return self._loop.run(_clear_all(self.engine))
 
     def recall(self, query: str, k: int = DEFAULT_RECALL_K) -> builtins.list[RecallHit]:
-        """The memory files most relevant to ``query``, best first (at most ``k``, 1 to 50)."""
-        query, k = parse_recall_input({"query": query, "k": k})
-        recall = _recall_of(self.engine.backend)
-        return cast(builtins.list[RecallHit], self._loop.run(recall(query, k)))
+        """The memory files most relevant to ``query``, best first (at most ``k``, 1 to 50);
+        see :meth:`HolographicMemoryTool.recall`."""
+        return self._loop.run(self.engine.recall_hits(query, k))
 
     def recall_tool(self) -> MemoryRecallTool:
-        """The companion ``memory_recall`` tool, for the same tool runner."""
-        _recall_of(self.engine.backend)
+        """The companion ``memory_recall`` tool, for the same tool runner. Raises
+        :class:`~hms_memory_tool.errors.HolographicMemoryError` (code ``unsupported``) at once
+        when the backend cannot recall."""
+        _check_recall(self.engine)
         return MemoryRecallTool(self)
 
 
 class MemoryRecallTool(BetaBuiltinFunctionTool):
     """The ``memory_recall`` tool of a :class:`HolographicMemoryToolSync`, for the sync
-    runner. ``call(input)`` returns the text of :func:`~hms_memory_tool.recall.format_recall`."""
+    runner. ``call(input)`` returns the engine's recall text (see
+    :func:`~hms_memory_tool.core.format_recall`)."""
 
     def __init__(self, memory: HolographicMemoryToolSync) -> None:
         self._memory = memory
 
     @override
     def to_dict(self) -> BetaToolParam:
-        return cast(BetaToolParam, recall_tool_param())
+        return cast(BetaToolParam, recall_tool_definition())
 
     @override
     def call(self, input: object) -> str:
-        query, k = parse_recall_input(input)
-        return format_recall(self._memory.recall(query, k))
+        return self._memory._loop.run(self._memory.engine.recall(input))

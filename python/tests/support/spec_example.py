@@ -1,5 +1,5 @@
 # The Python example of the product spec (claude-memory-tool.md, "Use"), exactly as written.
-# tests/test_spec_example.py runs it with the model endpoint pointed at the scripted model
+# tests/e2e/test_spec_example.py runs it with the model endpoint pointed at the scripted model
 # (ANTHROPIC_BASE_URL) and an hms-mcp on PATH; nothing else is changed.
 import anthropic
 from hms_memory_tool import HolographicMemoryToolSync

@@ -36,7 +36,10 @@ async function load(): Promise<Embedder | undefined> {
       code: "EMBEDDER_NOT_INSTALLED",
       message:
         "hybrid recall needs the @hms/embedder package (it brings ONNX Runtime), which is not " +
-        `installed next to hms-mcp: install it (npm install @hms/embedder) or run without --model-dir. (${(error as Error).message})`,
+        "installed next to hms-mcp or did not load: install it with " +
+        "`ONNXRUNTIME_NODE_INSTALL=skip npm install @hms/embedder` (the variable stops " +
+        "onnxruntime-node's install script from downloading a CUDA add-on hms-mcp does not use, " +
+        `so the install works offline), or run without --model-dir. (${(error as Error).message})`,
     });
     return undefined;
   }

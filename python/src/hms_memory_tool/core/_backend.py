@@ -7,9 +7,12 @@ strings, retries). The methods are those of the TypeScript ``MemoryBackend`` in 
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+import builtins
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol, TypeAlias, runtime_checkable
+
+from hms_memory_tool.paths import HmsError
 
 #: A version token. The engine never does arithmetic on it or orders it; it only hands back
 #: what the backend gave it, for a compare-and-set. hms-mcp uses integers.
@@ -48,17 +51,35 @@ class FileEntry:
     version: MemoryVersion
 
 
-class MemoryBackendError(Exception):
+@dataclass(frozen=True)
+class RecallHit:
+    """One memory file found by :meth:`RecallBackend.recall`."""
+
+    path: str
+    """The file's path, e.g. ``/memories/customers/acme.md``."""
+    score: float
+    """Relevance in [0, 1], higher is better, comparable only between the hits of one query:
+    in hms-mcp's lexical build the hit's BM25 score divided by the best hit's (the best scores
+    1), in the hybrid build the fused score."""
+    excerpt: str
+    """A verbatim passage of the file around the match."""
+    line_start: int
+    """The first line of the passage, 1-based."""
+    line_end: int
+    """The last line of the passage, 1-based, inclusive."""
+
+
+class MemoryBackendError(HmsError):
     """A backend refused an operation, for one of the reasons the engine acts on.
 
-    - ``NOT_FOUND``: the file (or, for a prefix move, any file under the prefix; for the tree
-      operations, the path and everything under it) is absent.
-    - ``EXISTS``: a create-if-absent (or a move destination) found the path taken.
+    - ``NOT_FOUND``: the file (for the tree operations: the path and everything under it) is
+      absent.
+    - ``EXISTS``: a create-if-absent (or a tree move's destination) found the path taken.
     - ``VERSION_CONFLICT``: the file exists but is not at the expected version.
     - ``TOO_LARGE``: the text is over the backend's limit (``limit``, when known).
 
-    The refusals of a backend that keeps the tree well formed (``enforces_tree``,
-    ``move_tree``; hms-mcp's ``PATH_CONFLICT`` and ``INVALID_ARGUMENT`` with details):
+    The refusals of a backend that offers :attr:`MemoryBackend.tree` (hms-mcp's
+    ``PATH_CONFLICT`` and ``INVALID_ARGUMENT`` with details):
 
     - ``IS_DIRECTORY``: a create found files under the path (it is a directory).
     - ``UNDER_FILE``: the path would lie under a file; ``file`` names it (the shortest one).
@@ -67,7 +88,9 @@ class MemoryBackendError(Exception):
       the first such new path, in code point order.
 
     Any other failure (network, disk, ...) is raised as whatever error it is; the engine lets
-    it through unchanged.
+    it through unchanged. It is an :class:`~hms_memory_tool.paths.HmsError` but not a tool
+    error: the engine turns the refusals it expects into
+    :class:`~hms_memory_tool.core.MemoryToolError`.
     """
 
     code: MemoryBackendErrorCode
@@ -94,9 +117,25 @@ class MemoryBackendError(Exception):
         self.key = key
 
 
-def is_memory_backend_error(error: object, code: MemoryBackendErrorCode | None = None) -> bool:
-    """Whether ``error`` is a :class:`MemoryBackendError` (with ``code``, if given)."""
-    return isinstance(error, MemoryBackendError) and (code is None or error.code == code)
+class TreeOperations(Protocol):
+    """The tree capability of a :class:`MemoryBackend` (the TypeScript ``tree``): a file or a
+    whole directory deleted or moved in one atomic step. A backend that offers it also keeps
+    the tree well formed on :meth:`MemoryBackend.create`."""
+
+    async def delete_tree(self, path: str) -> int:
+        """Deletes the file ``path`` (if any) and every file under ``path/`` in one step;
+        returns the count; ``NOT_FOUND`` if there were none."""
+        ...
+
+    async def move_tree(self, source: str, destination: str) -> int:
+        """Renames the file ``source`` (if any) to ``destination`` and every file under
+        ``source/`` to the same place under ``destination/`` in one step; returns the count.
+        The first failing check, in this order, decides the refusal, and nothing changes:
+        ``NOT_FOUND`` (nothing to move), ``EXISTS`` (the same path), ``INTO_ITSELF`` (a
+        directory into itself), ``EXISTS`` (the destination is a file or a directory),
+        ``UNDER_FILE`` (with ``file``), ``INVALID_KEY`` (with ``key``). Moved files get new
+        versions."""
+        ...
 
 
 @runtime_checkable
@@ -107,17 +146,22 @@ class MemoryBackend(Protocol):
     Directories are implicit: a directory exists while some key lies under it, so the backend
     stores files only. Each call is atomic on its own.
 
-    Optional atomic operations: a backend may also have ``delete_prefix``, ``move`` and
-    ``move_prefix`` (see :class:`AtomicOperations`), and the tree capabilities
-    ``enforces_tree``, ``delete_tree`` and ``move_tree`` (see :class:`TreeOperations`);
-    absent or ``None`` means not offered, and the engine then checks before a create, and
-    lists and deletes, or copies and deletes, file by file. The engine prefers the tree
-    operations to the older ones when a backend offers both.
+    One optional capability, :attr:`tree` (``None`` when not offered): with it a delete or a
+    rename is one call and ``create`` keeps the tree well formed; without it the engine checks
+    before a create, and lists and deletes, or copies then deletes, file by file.
     """
 
     @property
     def max_file_bytes(self) -> int | None:
         """The largest text stored, in UTF-8 bytes, or ``None`` for no limit of its own."""
+        ...
+
+    @property
+    def tree(self) -> TreeOperations | None:
+        """The tree operations, or ``None``. When offered, ``create`` also refuses a path with
+        files under it (``IS_DIRECTORY``) or under a file (``UNDER_FILE``, with ``file``: the
+        shortest such ancestor below ``/memories``), after ``EXISTS``, in its own atomic step;
+        the engine then makes no checks of its own before a create."""
         ...
 
     async def read(self, path: str) -> StoredFile | None:
@@ -132,8 +176,8 @@ class MemoryBackend(Protocol):
     async def create(self, path: str, content: str) -> MemoryVersion:
         """Stores a new file only if ``path`` does not exist; returns its version, which must
         differ from every version ``path`` had before (even after a delete). Raises ``EXISTS``
-        if it does, ``TOO_LARGE`` if ``content`` is over the limit; with ``enforces_tree``,
-        also ``IS_DIRECTORY`` or ``UNDER_FILE``."""
+        if it does, ``TOO_LARGE`` if ``content`` is over the limit; with :attr:`tree`, also
+        ``IS_DIRECTORY`` or ``UNDER_FILE``."""
         ...
 
     async def update(
@@ -150,33 +194,11 @@ class MemoryBackend(Protocol):
         ...
 
 
-class AtomicOperations(Protocol):
-    """The optional atomic operations of a :class:`MemoryBackend`."""
+@runtime_checkable
+class RecallBackend(MemoryBackend, Protocol):
+    """A :class:`MemoryBackend` that can also search its files (hms-mcp's can): what
+    :meth:`~hms_memory_tool.core.MemoryEngine.recall` needs."""
 
-    delete_prefix: Callable[[str], Awaitable[int]] | None
-    """Deletes every file whose key starts with the prefix in one step; returns the count."""
-    move: Callable[[str, str, MemoryVersion | None], Awaitable[None]] | None
-    """Renames one file (``NOT_FOUND``, ``VERSION_CONFLICT``, ``EXISTS``)."""
-    move_prefix: Callable[[str, str], Awaitable[int]] | None
-    """Renames every file under a prefix in one step (``NOT_FOUND``, ``EXISTS``)."""
-
-
-class TreeOperations(Protocol):
-    """The optional tree capabilities of a :class:`MemoryBackend` (those of the TypeScript
-    ``enforcesTree``, ``deleteTree`` and ``moveTree``)."""
-
-    enforces_tree: bool
-    """``create`` keeps the tree well formed in its own atomic step: after ``EXISTS``, it
-    refuses a path with files under it (``IS_DIRECTORY``) or under a file (``UNDER_FILE``, with
-    ``file``: the shortest such ancestor below ``/memories``). The engine then makes no checks
-    of its own before a create."""
-    delete_tree: Callable[[str], Awaitable[int]] | None
-    """Deletes the file ``path`` (if any) and every file under ``path/`` in one step; returns
-    the count; ``NOT_FOUND`` if there were none."""
-    move_tree: Callable[[str, str], Awaitable[int]] | None
-    """Renames the file ``source`` (if any) to ``destination`` and every file under
-    ``source/`` to the same place under ``destination/`` in one step; returns the count. The
-    first failing check, in this order, decides the refusal, and nothing changes:
-    ``NOT_FOUND`` (nothing to move), ``EXISTS`` (the same path), ``INTO_ITSELF`` (a directory
-    into itself), ``EXISTS`` (the destination is a file or a directory), ``UNDER_FILE`` (with
-    ``file``), ``INVALID_KEY`` (with ``key``). Moved files get new versions."""
+    async def recall(self, query: str, k: int) -> builtins.list[RecallHit]:
+        """The memory files most relevant to ``query``, best first, at most ``k``."""
+        ...

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, NoReturn, cast
+from typing import Final, NoReturn
 
 from hms_memory_tool.paths import (
     MEMORY_ROOT,
@@ -13,7 +13,6 @@ from hms_memory_tool.paths import (
     ancestor_paths,
     base_name,
     check_memory_path,
-    is_same_or_under,
     is_under,
     rebase_path,
     utf8_byte_length,
@@ -25,22 +24,27 @@ from ._backend import (
     MemoryBackend,
     MemoryBackendError,
     MemoryVersion,
+    RecallBackend,
+    RecallHit,
     StoredFile,
 )
 from ._commands import (
-    CommandInput,
-    command_name,
-    integer_parameter,
-    optional_text_parameter,
-    path_parameter,
+    Command,
+    CreateCommand,
+    DeleteCommand,
+    InsertCommand,
+    RenameCommand,
+    StrReplaceCommand,
+    ViewCommand,
+    parse_command,
+    parse_command_as,
     positive_option,
-    text_parameter,
-    view_range_parameter,
 )
 from ._concurrent import gather
 from ._errors import MemoryToolError
 from ._format import numbered_line, split_lines
 from ._known_files import KnownFiles
+from ._recall import DEFAULT_RECALL_K, format_recall, parse_recall_input
 from ._render import render_directory, render_file
 from ._retry import DEFAULT_RETRY_POLICY, RETRY, RetryPolicy, _Retry, with_retries
 
@@ -65,11 +69,14 @@ class _Copy:
 
 
 class MemoryEngine:
-    """Runs the memory tool's commands against any :class:`MemoryBackend`.
+    """Runs the memory tool's commands, and ``memory_recall``, against any
+    :class:`MemoryBackend`.
 
-    Every method takes the command as the Anthropic SDK delivers it (a ``dict`` decoded from
-    JSON, or one of the SDK's ``BetaMemoryTool20250818*Command`` models), validates all of it
-    before storage is touched, and returns the result string or raises
+    Every command method takes the command as the Anthropic SDK delivers it (a ``dict``
+    decoded from JSON, or one of the SDK's ``BetaMemoryTool20250818*Command`` models) or as an
+    already checked :data:`~hms_memory_tool.core.Command`. It is parsed once
+    (:func:`~hms_memory_tool.core.parse_command`: every field checked before storage is
+    touched), then run; the result string is returned, a refusal raised as
     :class:`MemoryToolError`.
 
     :param max_file_bytes: largest memory file in UTF-8 bytes; can only lower the backend's
@@ -101,23 +108,86 @@ class MemoryEngine:
         """The size limit in force: the smaller of the backend's and the options' limits."""
         limits = [
             limit
-            for limit in (self._own_max_file_bytes, getattr(self.backend, "max_file_bytes", None))
-            if isinstance(limit, int)
+            for limit in (self._own_max_file_bytes, self.backend.max_file_bytes)
+            if limit is not None
         ]
         return min(limits) if limits else DEFAULT_MAX_FILE_BYTES
 
+    @property
+    def can_recall(self) -> bool:
+        """Whether the backend can recall (a :class:`RecallBackend`), so that :meth:`recall`
+        can run."""
+        return isinstance(self.backend, RecallBackend)
+
     async def execute(self, command: object) -> str:
-        """Runs any command, dispatching on its ``command`` field."""
-        name = command_name(command_input(command))
-        handler: Callable[[object], Awaitable[str]] = getattr(self, name)
-        return await handler(command)
+        """Runs any command, which its ``command`` field names."""
+        return await self.run(parse_command(command))
+
+    async def run(self, command: Command) -> str:
+        """Runs a checked command."""
+        if isinstance(command, ViewCommand):
+            return await self._view(command)
+        if isinstance(command, CreateCommand):
+            return await self._create(command)
+        if isinstance(command, StrReplaceCommand):
+            return await self._str_replace(command)
+        if isinstance(command, InsertCommand):
+            return await self._insert(command)
+        if isinstance(command, DeleteCommand):
+            return await self._delete(command)
+        return await self._rename(command)
 
     async def view(self, command: object) -> str:
         """``view``: a directory listing (2 levels) or a file's numbered lines."""
-        data = _as_input(command)
-        path = path_parameter(data, "view", "path")
-        view_range = view_range_parameter(data)
+        return await self.run(parse_command_as("view", command))
 
+    async def create(self, command: object) -> str:
+        """``create``: a new file; refuses to overwrite, to replace a directory or to nest in
+        a file."""
+        return await self.run(parse_command_as("create", command))
+
+    async def str_replace(self, command: object) -> str:
+        """``str_replace``: replaces the one occurrence of ``old_str`` (anywhere, across
+        lines)."""
+        return await self.run(parse_command_as("str_replace", command))
+
+    async def insert(self, command: object) -> str:
+        """``insert``: inserts lines after line ``insert_line`` (0: at the top)."""
+        return await self.run(parse_command_as("insert", command))
+
+    async def delete(self, command: object) -> str:
+        """``delete``: a file, or a directory with everything under it; never ``/memories``."""
+        return await self.run(parse_command_as("delete", command))
+
+    async def rename(self, command: object) -> str:
+        """``rename``: moves a file or a whole directory to a path that does not exist yet."""
+        return await self.run(parse_command_as("rename", command))
+
+    async def recall(self, tool_input: object) -> str:
+        """``memory_recall``: ``tool_input`` as Claude sent it (``query``, optional ``k``),
+        checked in full by :func:`~hms_memory_tool.core.parse_recall_input`; returns the text
+        of the memory files most relevant to the query (see
+        :func:`~hms_memory_tool.core.format_recall`). Raises ``unsupported`` when the backend
+        cannot recall."""
+        request = parse_recall_input(tool_input)
+        return format_recall(await self._recall_hits(request.query, request.k))
+
+    async def recall_hits(self, query: str, k: int = DEFAULT_RECALL_K) -> list[RecallHit]:
+        """The memory files most relevant to ``query``, best first: at most ``k`` (1 to 50),
+        both checked as :meth:`recall` checks them."""
+        request = parse_recall_input({"query": query, "k": k})
+        return await self._recall_hits(request.query, request.k)
+
+    async def _recall_hits(self, query: str, k: int) -> list[RecallHit]:
+        backend = self.backend
+        if not isinstance(backend, RecallBackend):
+            raise MemoryToolError("unsupported", messages.RECALL_UNSUPPORTED)
+        return list(await backend.recall(query, k))
+
+    # ----- the commands, checked
+
+    async def _view(self, command: ViewCommand) -> str:
+        path, view_range = command.path, command.view_range
         if path == MEMORY_ROOT:
             if view_range is not None:
                 raise MemoryToolError("invalid_argument", messages.view_range_on_directory(path))
@@ -140,19 +210,14 @@ class MemoryEngine:
             raise MemoryToolError("invalid_argument", messages.view_range_on_directory(path))
         return render_directory(path, entries, self._max_view_chars)
 
-    async def create(self, command: object) -> str:
-        """``create``: a new file; refuses to overwrite, to replace a directory or to nest in
-        a file."""
-        data = _as_input(command)
-        path = path_parameter(data, "create", "path")
-        text = text_parameter(data, "create", "file_text")
-
+    async def _create(self, command: CreateCommand) -> str:
+        path, text = command.path, command.file_text
         if path == MEMORY_ROOT:
             raise MemoryToolError("is_a_directory", messages.create_directory(path))
         self._check_size(path, text)
-        if not getattr(self.backend, "enforces_tree", False):
+        if self.backend.tree is None:
             # Both checks at once: one round trip to a remote backend instead of two. (A
-            # backend that enforces the tree makes them in the create itself, with no race.)
+            # backend with the tree operations makes them in the create itself, with no race.)
             is_directory, file = await gather(self._is_directory(path), self._file_ancestor(path))
             if is_directory:
                 raise MemoryToolError("is_a_directory", messages.create_directory(path))
@@ -173,15 +238,8 @@ class MemoryEngine:
             self._raise_write_error(error, path, text)
         return messages.created(path)
 
-    async def str_replace(self, command: object) -> str:
-        """``str_replace``: replaces the one occurrence of ``old_str`` (anywhere, across
-        lines)."""
-        data = _as_input(command)
-        path = path_parameter(data, "str_replace", "path")
-        old_str = text_parameter(data, "str_replace", "old_str")
-        new_str = optional_text_parameter(data, "str_replace", "new_str") or ""
-        if old_str == "":
-            raise MemoryToolError("invalid_argument", messages.empty_old_str(path))
+    async def _str_replace(self, command: StrReplaceCommand) -> str:
+        path, old_str, new_str = command.path, command.old_str, command.new_str
 
         def change(content: str) -> tuple[str, Callable[[], str]]:
             starts = _occurrences(content, old_str)
@@ -214,12 +272,8 @@ class MemoryEngine:
 
         return await self._edit(path, change)
 
-    async def insert(self, command: object) -> str:
-        """``insert``: inserts lines after line ``insert_line`` (0: at the top)."""
-        data = _as_input(command)
-        path = path_parameter(data, "insert", "path")
-        line = integer_parameter(data, "insert", "insert_line")
-        text = text_parameter(data, "insert", "insert_text")
+    async def _insert(self, command: InsertCommand) -> str:
+        path, line, text = command.path, command.insert_line, command.insert_text
 
         def change(content: str) -> tuple[str, Callable[[], str]]:
             lines = split_lines(content)
@@ -232,33 +286,21 @@ class MemoryEngine:
 
         return await self._edit(path, change)
 
-    async def delete(self, command: object) -> str:
-        """``delete``: a file, or a directory with everything under it; never ``/memories``."""
-        data = _as_input(command)
-        path = path_parameter(data, "delete", "path")
+    async def _delete(self, command: DeleteCommand) -> str:
+        path = command.path
         if path == MEMORY_ROOT:
             raise MemoryToolError("forbidden", messages.DELETE_ROOT)
         self._known.forget(path)
 
-        delete_tree = _optional(self.backend, "delete_tree")
-        if delete_tree is not None:
+        tree = self.backend.tree
+        if tree is not None:
             # The file and everything under it in one atomic call.
             try:
-                await delete_tree(path)
+                await tree.delete_tree(path)
             except MemoryBackendError as error:
                 if error.code == "NOT_FOUND":
                     raise MemoryToolError("not_found", messages.delete_not_found(path)) from error
                 raise
-            return messages.deleted(path)
-        delete_prefix = _optional(self.backend, "delete_prefix")
-        if delete_prefix is not None:
-            # The file and everything under it at once (one round trip to a remote backend):
-            # the path existed if either removed something.
-            file_deleted, count = await gather(
-                self._delete_if_present(path), delete_prefix(path + "/")
-            )
-            if not file_deleted and count == 0:
-                raise MemoryToolError("not_found", messages.delete_not_found(path))
             return messages.deleted(path)
 
         file, is_directory = await gather(self.backend.read(path), self._is_directory(path))
@@ -271,22 +313,19 @@ class MemoryEngine:
                 await _ignore_not_found(self.backend.delete(entry.path))
         return messages.deleted(path)
 
-    async def rename(self, command: object) -> str:
-        """``rename``: moves a file or a whole directory to a path that does not exist yet."""
-        data = _as_input(command)
-        source = path_parameter(data, "rename", "old_path")
-        destination = path_parameter(data, "rename", "new_path")
+    async def _rename(self, command: RenameCommand) -> str:
+        source, destination = command.old_path, command.new_path
         if source == MEMORY_ROOT:
             raise MemoryToolError("forbidden", messages.RENAME_ROOT)
         if destination == MEMORY_ROOT:
             raise MemoryToolError("already_exists", messages.destination_exists(destination))
         self._known.forget(source)
 
-        move_tree = _optional(self.backend, "move_tree")
-        if move_tree is not None:
+        tree = self.backend.tree
+        if tree is not None:
             # One atomic call that makes the checks below itself, in the same order.
             try:
-                await move_tree(source, destination)
+                await tree.move_tree(source, destination)
             except MemoryBackendError as error:
                 await self._raise_move_tree_error(error, source, destination)
             return messages.renamed(source, destination)
@@ -386,14 +425,9 @@ class MemoryEngine:
         return result()
 
     async def _move_file(self, source: str, destination: str, file: StoredFile) -> None:
-        move = _optional(self.backend, "move")
-        if move is not None:
-            try:
-                await move(source, destination)
-            except MemoryBackendError as error:
-                self._raise_move_error(error, source, destination)
-            return
-        copy = await self._copy(source, destination, file, (source, destination))
+        """Copies one file, then deletes the original; undoes the copy if the original kept
+        changing."""
+        copy = await self._copy(source, destination, file)
         if await self._delete_original(copy):
             await _ignore_not_found(self.backend.delete(copy.destination, copy.destination_version))
             raise MemoryToolError("conflict", messages.conflict(source, self._retry.attempts))
@@ -401,23 +435,15 @@ class MemoryEngine:
     async def _move_directory(
         self, source: str, destination: str, moves: Sequence[tuple[str, str]]
     ) -> None:
-        move_prefix = _optional(self.backend, "move_prefix")
-        if move_prefix is not None:
-            try:
-                await move_prefix(source + "/", destination + "/")
-            except MemoryBackendError as error:
-                self._raise_move_error(error, source, destination)
-            return
-        # Copy everything first; on any failure, delete the copies made so far.
+        """Copies every file first; on any failure, deletes the copies made so far. Then
+        deletes the originals, leaving in place (and reporting) those that kept changing."""
         copies: list[_Copy] = []
         try:
             for move_source, move_destination in moves:
                 file = await self.backend.read(move_source)
                 if file is None:
                     continue  # deleted meanwhile: nothing to move
-                copies.append(
-                    await self._copy(move_source, move_destination, file, (source, destination))
-                )
+                copies.append(await self._copy(move_source, move_destination, file))
         except Exception:
             for copy in copies:
                 with contextlib.suppress(Exception):
@@ -425,7 +451,6 @@ class MemoryEngine:
                         self.backend.delete(copy.destination, copy.destination_version)
                     )
             raise
-        # Then delete the originals.
         left: list[str] = []
         for copy in copies:
             if await self._delete_original(copy):
@@ -436,33 +461,15 @@ class MemoryEngine:
         if left:
             raise MemoryToolError("conflict", messages.rename_partial(source, destination, left))
 
-    async def _copy(
-        self, source: str, destination: str, file: StoredFile, rename: tuple[str, str]
-    ) -> _Copy:
-        """Copies one file of a rename of ``rename[0]`` to ``rename[1]``. A backend that
-        enforces the tree can refuse the copy when another writer changed the destination's
-        tree since the checks: that is reported as the check would have."""
-        rename_source, rename_destination = rename
+    async def _copy(self, source: str, destination: str, file: StoredFile) -> _Copy:
+        """Copies one file of a rename (a create: never over a file another writer made at
+        the destination since the checks)."""
         try:
             version = await self.backend.create(destination, file.content)
         except MemoryBackendError as error:
             if error.code == "EXISTS":
                 raise MemoryToolError(
                     "already_exists", messages.destination_exists(destination)
-                ) from error
-            if error.code == "IS_DIRECTORY":
-                raise MemoryToolError(
-                    "already_exists", messages.destination_exists(rename_destination)
-                ) from error
-            if error.code == "UNDER_FILE":
-                blocking = await self._file_named_by(error, destination)
-                if is_same_or_under(blocking, rename_destination):
-                    raise MemoryToolError(
-                        "already_exists", messages.destination_exists(rename_destination)
-                    ) from error
-                raise MemoryToolError(
-                    "not_a_directory",
-                    messages.rename_under_file(rename_source, rename_destination, blocking),
                 ) from error
             self._raise_write_error(error, destination, file.content)
         return _Copy(source, destination, file.version, version)
@@ -501,16 +508,6 @@ class MemoryEngine:
         candidates = ancestor_paths(path)[1:]
         files = await gather(*(self.backend.read(candidate) for candidate in candidates))
         return next((c for c, f in zip(candidates, files, strict=True) if f is not None), None)
-
-    async def _delete_if_present(self, path: str) -> bool:
-        """Deletes the file ``path``; whether there was one."""
-        try:
-            await self.backend.delete(path)
-        except MemoryBackendError as error:
-            if error.code == "NOT_FOUND":
-                return False
-            raise
-        return True
 
     async def _file_named_by(self, error: MemoryBackendError, path: str) -> str:
         """The file an ``UNDER_FILE`` refusal about ``path`` names; looked up (one more round
@@ -565,47 +562,6 @@ class MemoryEngine:
                 ) from error
         raise error
 
-    def _raise_move_error(
-        self, error: MemoryBackendError, source: str, destination: str
-    ) -> NoReturn:
-        """Raises a refused atomic move as the engine reports it, or as it is."""
-        if error.code == "NOT_FOUND":
-            raise MemoryToolError("not_found", messages.rename_not_found(source)) from error
-        if error.code == "EXISTS":
-            message = messages.destination_exists(destination)
-            raise MemoryToolError("already_exists", message) from error
-        raise error
-
-
-def command_input(command: object) -> object:
-    """The command as a JSON-like mapping.
-
-    A ``dict`` (as the tool runner passes it) is used as is. One of the Anthropic SDK's
-    ``BetaMemoryTool20250818*Command`` models (a pydantic model) becomes the mapping of the
-    fields it was given, so an absent field stays absent. Anything else is returned unchanged
-    (and refused by the checks as "not an object").
-    """
-    if isinstance(command, Mapping):
-        return command
-    fields_set = getattr(command, "model_fields_set", None)
-    if isinstance(fields_set, (set, frozenset)):
-        values: dict[str, Any] = vars(command)
-        data: dict[str, object] = {name: values[name] for name in fields_set if name in values}
-        extra = getattr(command, "__pydantic_extra__", None)
-        if isinstance(extra, dict):
-            data.update(cast(dict[str, object], extra))
-        if "command" not in data and isinstance(values.get("command"), str):
-            data["command"] = values["command"]  # a Literal default, e.g. command="view"
-        return data
-    return command
-
-
-def _as_input(command: object) -> CommandInput:
-    data = command_input(command)
-    if not isinstance(data, Mapping):
-        command_name(data)  # raises the invalid_command error
-    return cast(CommandInput, data)
-
 
 def _occurrences(haystack: str, needle: str) -> list[int]:
     """Start indexes of every occurrence of ``needle``, overlapping ones included."""
@@ -625,17 +581,9 @@ async def _ignore_not_found(operation: Awaitable[object]) -> None:
             raise
 
 
-def _optional(backend: object, name: str) -> Callable[..., Awaitable[Any]] | None:
-    """An optional atomic operation of ``backend``, or ``None`` when it is not offered."""
-    operation = getattr(backend, name, None)
-    return cast("Callable[..., Awaitable[Any]] | None", operation) if callable(operation) else None
-
-
 __all__ = [
     "DEFAULT_CAS_ATTEMPTS",
     "DEFAULT_MAX_FILE_BYTES",
     "DEFAULT_MAX_VIEW_CHARS",
-    "FileEntry",
     "MemoryEngine",
-    "command_input",
 ]

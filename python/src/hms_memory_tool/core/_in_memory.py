@@ -11,21 +11,10 @@ from typing import Literal
 
 from hms_memory_tool.paths import MEMORY_ROOT, check_memory_path, utf8_byte_length
 
-from ._backend import FileEntry, MemoryBackendError, MemoryVersion, StoredFile
+from ._backend import FileEntry, MemoryBackendError, MemoryVersion, StoredFile, TreeOperations
 
 #: The backend operations, as named to :class:`InMemoryBackend`'s ``before_operation``.
-BackendOperation = Literal[
-    "read",
-    "list",
-    "create",
-    "update",
-    "delete",
-    "delete_prefix",
-    "move",
-    "move_prefix",
-    "delete_tree",
-    "move_tree",
-]
+BackendOperation = Literal["read", "list", "create", "update", "delete", "delete_tree", "move_tree"]
 
 BeforeOperation = Callable[[BackendOperation, str], "Awaitable[None] | None"]
 
@@ -45,14 +34,9 @@ class InMemoryBackend:
 
     :param files: files to start with, path to text, stored as given (see :meth:`load`).
     :param max_file_bytes: largest text stored, in UTF-8 bytes (no limit by default).
-    :param atomic_operations: whether to offer ``delete_prefix``, ``move`` and
-        ``move_prefix``, and (unless ``tree_operations`` is ``False``) the tree ones (default
-        ``True``); with ``False`` the engine checks the tree itself and its copy-then-delete
-        fallbacks run instead.
-    :param tree_operations: whether to offer the tree capabilities too (``delete_tree``,
-        ``move_tree``, and ``create`` keeping the tree well formed: ``enforces_tree``) when
-        ``atomic_operations`` is on (default ``True``). With ``False`` the backend is one of
-        the older kind.
+    :param tree: whether to offer the tree operations (:attr:`tree`; ``create`` then keeps the
+        tree well formed). With ``False`` the engine checks the tree itself and deletes and
+        renames file by file, which is how to exercise that path (default ``True``).
     :param before_operation: called (and awaited, if it returns an awaitable) at the start of
         every operation, before it looks at the data; each operation then runs to completion
         without yielding, so it is atomic. Raising there makes the operation fail unchanged.
@@ -63,8 +47,7 @@ class InMemoryBackend:
         *,
         files: Mapping[str, str] | None = None,
         max_file_bytes: int | None = None,
-        atomic_operations: bool = True,
-        tree_operations: bool = True,
+        tree: bool = True,
         before_operation: BeforeOperation | None = None,
     ) -> None:
         self._max_file_bytes = max_file_bytes
@@ -72,20 +55,9 @@ class InMemoryBackend:
         self._last_version = 0
         self._hook = before_operation
         self.load(files or {})
-        self.delete_prefix: Callable[[str], Awaitable[int]] | None = None
-        self.move: Callable[[str, str, MemoryVersion | None], Awaitable[None]] | None = None
-        self.move_prefix: Callable[[str, str], Awaitable[int]] | None = None
-        self.delete_tree: Callable[[str], Awaitable[int]] | None = None
-        self.move_tree: Callable[[str, str], Awaitable[int]] | None = None
-        #: Whether ``create`` keeps the tree well formed (with the tree operations).
-        self.enforces_tree = atomic_operations and tree_operations
-        if atomic_operations:
-            self.delete_prefix = self._delete_all_under
-            self.move = self._move_one
-            self.move_prefix = self._move_all_under
-        if self.enforces_tree:
-            self.delete_tree = self._delete_with_all_under
-            self.move_tree = self._move_with_all_under
+        #: The tree operations, or ``None`` when built with ``tree=False``. Tests may replace
+        #: it to play a backend whose tree operations misbehave.
+        self.tree: TreeOperations | None = _InMemoryTree(self) if tree else None
 
     @property
     def max_file_bytes(self) -> int | None:
@@ -108,7 +80,7 @@ class InMemoryBackend:
         await self._before("create", path)
         if path in self._records:
             raise MemoryBackendError("EXISTS", path)
-        if self.enforces_tree:
+        if self.tree is not None:
             if self._keys_under(path + "/"):
                 raise MemoryBackendError(
                     "IS_DIRECTORY", path, f"IS_DIRECTORY: {path} is a directory"
@@ -154,45 +126,6 @@ class InMemoryBackend:
     def snapshot(self) -> dict[str, str]:
         """Every file, path to text, in code point order of path."""
         return {key: self._records[key].content for key in self._keys_under("")}
-
-    async def _delete_all_under(self, prefix: str) -> int:
-        await self._before("delete_prefix", prefix)
-        keys = self._keys_under(prefix)
-        for key in keys:
-            del self._records[key]
-        return len(keys)
-
-    async def _move_one(
-        self, source: str, destination: str, expected_version: MemoryVersion | None = None
-    ) -> None:
-        await self._before("move", source)
-        record = self._records.get(source)
-        if record is None:
-            raise MemoryBackendError("NOT_FOUND", source)
-        if expected_version is not None and record.version != expected_version:
-            raise MemoryBackendError("VERSION_CONFLICT", source)
-        if destination in self._records:
-            raise MemoryBackendError("EXISTS", destination)
-        del self._records[source]
-        self._store(destination, record.content)
-
-    async def _move_all_under(self, source_prefix: str, destination_prefix: str) -> int:
-        await self._before("move_prefix", source_prefix)
-        if destination_prefix.startswith(source_prefix):
-            raise ValueError(
-                f"cannot move {source_prefix} into {destination_prefix}, which lies inside it"
-            )
-        keys = self._keys_under(source_prefix)
-        if not keys:
-            raise MemoryBackendError("NOT_FOUND", source_prefix)
-        moves = [(key, destination_prefix + key[len(source_prefix) :]) for key in keys]
-        for _, destination in moves:
-            if destination in self._records:
-                raise MemoryBackendError("EXISTS", destination)
-        for source, destination in moves:
-            record = self._records.pop(source)
-            self._store(destination, record.content)
-        return len(moves)
 
     async def _delete_with_all_under(self, path: str) -> int:
         await self._before("delete_tree", path)
@@ -278,3 +211,16 @@ class InMemoryBackend:
             result = self._hook(operation, path)
             if inspect.isawaitable(result):
                 await result
+
+
+class _InMemoryTree:
+    """The tree operations of an :class:`InMemoryBackend`."""
+
+    def __init__(self, backend: InMemoryBackend) -> None:
+        self._backend = backend
+
+    async def delete_tree(self, path: str) -> int:
+        return await self._backend._delete_with_all_under(path)
+
+    async def move_tree(self, source: str, destination: str) -> int:
+        return await self._backend._move_with_all_under(source, destination)

@@ -1,137 +1,157 @@
-"""Every result and error string the engine produces, in one place.
+"""Every result and error string the engine produces, in one place: the Python side of
+``@hms/memory-core`` ``src/messages.ts``.
 
-A 1:1 mirror of ``@hms/memory-core`` ``src/messages.ts``; the shared vectors
-(``packages/memory-core/vectors/commands.json``) pin every string in both languages.
+The templates live in ``messages.json``, a copy, shipped in the wheel, of
+``packages/memory-core/messages.json`` (a test fails when the two differ), so both languages
+word everything from one file; this module only fills them, and makes the choices (plurals)
+from the file's ``words``. The shared vectors (``packages/memory-core/vectors/commands.json``)
+pin every string in both languages.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Final
+import json
+from collections.abc import Mapping, Sequence
+from importlib.resources import files
+from typing import Any, Final
+
+from hms_memory_tool.paths._rules import fill as _fill
+
+
+def _load() -> dict[str, Any]:
+    text = files(__package__ or "hms_memory_tool.core").joinpath("messages.json").read_text("utf-8")
+    data = json.loads(text)
+    if not isinstance(data, dict) or data.get("format") != 1:
+        raise ValueError("messages.json: expected an object with format 1")
+    return data
+
+
+_DATA: Final = _load()
+#: The templates of ``messages.json``, by name.
+TEMPLATES: Final[Mapping[str, str]] = {name: str(text) for name, text in _DATA["messages"].items()}
+_WORDS: Final[Mapping[str, Mapping[str, str]]] = _DATA["words"]
 
 #: At most this many line numbers are listed for several matches.
-MAX_LISTED_MATCHES: Final = 50
+MAX_LISTED_MATCHES: Final[int] = _DATA["max_listed_matches"]
+
+
+def _message(name: str, **values: str | int) -> str:
+    return _fill(TEMPLATES[name], values)
+
+
+def _word(name: str, count: int) -> str:
+    """The form of ``name`` for ``count`` things (``one`` for exactly 1, else ``other``)."""
+    forms = _WORDS[name]
+    return forms["one"] if count == 1 else forms["other"]
+
 
 # ----- results
 
 
 def directory_header(path: str) -> str:
-    return (
-        f"Here're the files and directories up to 2 levels deep in {path}, "
-        "excluding hidden items and node_modules:"
-    )
+    return _message("directory_header", path=path)
 
 
 def file_header(path: str) -> str:
-    return f"Here's the content of {path} with line numbers:"
+    return _message("file_header", path=path)
 
 
-EMPTY_FILE: Final = "(this file is empty)"
-EMPTIED_FILE: Final = "(the file is now empty)"
+EMPTY_FILE: Final = TEMPLATES["empty_file"]
+EMPTIED_FILE: Final = TEMPLATES["emptied_file"]
 
 
 def file_truncated(path: str, last_shown: int, total: int, max_chars: int, end: int) -> str:
-    return (
-        f"[Output truncated after line {last_shown} of {total} to stay within {max_chars} "
-        f"characters. To continue, view {path} with view_range [{last_shown + 1}, {end}].]"
+    return _message(
+        "file_truncated",
+        path=path,
+        last_shown=last_shown,
+        total=total,
+        max=max_chars,
+        next=last_shown + 1,
+        end=end,
     )
 
 
 def directory_truncated(path: str, shown: int, total: int, max_chars: int) -> str:
-    return (
-        f"[Output truncated after {shown} of {total} entries to stay within {max_chars} "
-        f"characters. To see the rest, view a subdirectory of {path}.]"
-    )
+    return _message("directory_truncated", path=path, shown=shown, total=total, max=max_chars)
 
 
 def created(path: str) -> str:
-    return f"File created successfully at: {path}"
+    return _message("created", path=path)
 
 
-REPLACED: Final = (
-    "The memory file has been edited. Here is the snippet showing the change (with line numbers):"
-)
+REPLACED: Final = TEMPLATES["replaced"]
 
 
 def inserted(path: str) -> str:
-    return f"The file {path} has been edited."
+    return _message("inserted", path=path)
 
 
 def deleted(path: str) -> str:
-    return f"Successfully deleted {path}"
+    return _message("deleted", path=path)
 
 
 def renamed(source: str, destination: str) -> str:
-    return f"Successfully renamed {source} to {destination}"
+    return _message("renamed", **{"from": source, "to": destination})
 
 
 # ----- errors: existence and kind
 
 
 def not_found(path: str) -> str:
-    return f"The path {path} does not exist. Please provide a valid path."
+    return _message("not_found", path=path)
 
 
 def delete_not_found(path: str) -> str:
-    return f"The path {path} does not exist"
+    return _message("delete_not_found", path=path)
 
 
 def rename_not_found(path: str) -> str:
-    return f"The path {path} does not exist"
+    return _message("rename_not_found", path=path)
 
 
 def not_a_file(path: str) -> str:
-    return f"The path {path} is not a file."
+    return _message("not_a_file", path=path)
 
 
 def already_exists(path: str) -> str:
-    return f"File {path} already exists"
+    return _message("already_exists", path=path)
 
 
 def destination_exists(path: str) -> str:
-    return f"The destination {path} already exists"
+    return _message("destination_exists", path=path)
 
 
 def create_directory(path: str) -> str:
-    return (
-        f"Cannot create {path} because it is a directory. Create a file inside it instead "
-        f"(a path starting with {path}/)."
-    )
+    return _message("create_directory", path=path)
 
 
 def create_under_file(path: str, file: str) -> str:
-    return (
-        f"Cannot create {path} because {file} is a file, not a directory. Choose a path that "
-        f"is not inside {file}."
-    )
+    return _message("create_under_file", path=path, file=file)
 
 
 def rename_under_file(source: str, destination: str, file: str) -> str:
-    return (
-        f"Cannot rename {source} to {destination} because {file} is a file, not a directory. "
-        f"Choose a destination that is not inside {file}."
-    )
+    return _message("rename_under_file", **{"from": source, "to": destination, "file": file})
 
 
 def view_range_on_directory(path: str) -> str:
-    return (
-        f"The `view_range` parameter only applies to files, and {path} is a directory. "
-        "View it without view_range."
-    )
+    return _message("view_range_on_directory", path=path)
 
 
 # ----- errors: forbidden operations
 
-DELETE_ROOT: Final = "Cannot delete the /memories directory itself"
-RENAME_ROOT: Final = "Cannot rename the /memories directory itself"
+DELETE_ROOT: Final = TEMPLATES["delete_root"]
+RENAME_ROOT: Final = TEMPLATES["rename_root"]
 
 
 def rename_into_itself(source: str, destination: str) -> str:
-    return f"Cannot rename {source} to {destination}: a directory cannot be moved inside itself."
+    return _message("rename_into_itself", **{"from": source, "to": destination})
 
 
 def rename_invalid_destination(source: str, destination: str, reason: str) -> str:
-    return f"Cannot rename {source} to {destination}: {reason}"
+    return _message(
+        "rename_invalid_destination", **{"from": source, "to": destination, "reason": reason}
+    )
 
 
 # ----- errors: ranges
@@ -139,74 +159,63 @@ def rename_invalid_destination(source: str, destination: str, reason: str) -> st
 
 def view_range(start: int, end: int, path: str, lines: int) -> str:
     if lines == 0:
-        return (
-            f"Invalid `view_range` parameter: [{start}, {end}]. The file {path} is empty, so "
-            "it has no lines to show; view it without view_range."
-        )
-    plural = "" if lines == 1 else "s"
-    return (
-        f"Invalid `view_range` parameter: [{start}, {end}]. It should be [start, end] with "
-        f"1 <= start <= end <= {lines}, or [start, -1] with 1 <= start <= {lines} to read to "
-        f"the end; {path} has {lines} line{plural}."
+        return _message("view_range_of_empty_file", start=start, end=end, path=path)
+    return _message(
+        "view_range",
+        start=start,
+        end=end,
+        path=path,
+        lines=lines,
+        lines_word=_word("lines_word", lines),
     )
 
 
 def insert_line(line: int, lines: int) -> str:
-    return (
-        f"Invalid `insert_line` parameter: {line}. It should be within the range of lines of "
-        f"the file: [0, {lines}]"
-    )
+    return _message("insert_line", line=line, lines=lines)
 
 
 # ----- errors: str_replace
 
 
 def empty_old_str(path: str) -> str:
-    return (
-        "Invalid `old_str` parameter: it is empty. Give the exact text to replace, with "
-        f"enough surrounding text to appear only once in {path}."
-    )
+    return _message("empty_old_str", path=path)
 
 
 def no_match(old_str: str, path: str) -> str:
-    return f"No replacement was performed, old_str `{old_str}` did not appear verbatim in {path}."
+    return _message("no_match", old_str=old_str, path=path)
 
 
 def multiple_matches(old_str: str, lines: Sequence[int]) -> str:
-    return (
-        f"No replacement was performed. Multiple occurrences of old_str `{old_str}` in lines: "
-        f"{_list_lines(lines)}. Please ensure it is unique"
-    )
+    return _message("multiple_matches", old_str=old_str, lines=_list_lines(lines))
 
 
 # ----- errors: size and concurrency
 
 
 def too_large(path: str, size: int, limit: int) -> str:
-    return (
-        f"Cannot write {path}: the new content would be {size} bytes, over the {limit}-byte "
-        "limit for a memory file. Split the content across several smaller files."
-    )
+    return _message("too_large", path=path, bytes=size, limit=limit)
 
 
 def conflict(path: str, attempts: int) -> str:
-    return (
-        f"Could not change {path}: other writers changed it at the same time, and all "
-        f"{attempts} attempts to apply this change lost the race. Nothing was changed; view it "
-        "and try again."
-    )
+    return _message("conflict", path=path, attempts=attempts)
+
+
+RECALL_UNSUPPORTED: Final = TEMPLATES["recall_unsupported"]
 
 
 def rename_partial(source: str, destination: str, left: Sequence[str]) -> str:
-    files = "file" if len(left) == 1 else "files"
-    pronoun = "it" if len(left) == 1 else "them"
-    return (
-        f"Renamed {source} to {destination} except {len(left)} {files} that other writers kept "
-        f"changing, left in place: {', '.join(left)}. View and rename {pronoun} again."
-    )
+    values: dict[str, str | int] = {
+        "from": source,
+        "to": destination,
+        "count": len(left),
+        "files_word": _word("files_word", len(left)),
+        "left": ", ".join(left),
+        "them_word": _word("them_word", len(left)),
+    }
+    return _message("rename_partial", **values)
 
 
 def _list_lines(lines: Sequence[int]) -> str:
     shown = ", ".join(str(line) for line in lines[:MAX_LISTED_MATCHES])
     more = len(lines) - MAX_LISTED_MATCHES
-    return f"{shown}, and {more} more" if more > 0 else shown
+    return _message("listed_lines_and_more", shown=shown, more=more) if more > 0 else shown

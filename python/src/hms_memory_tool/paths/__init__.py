@@ -23,6 +23,7 @@ from ._helpers import (
     path_names,
     rebase_path,
 )
+from ._hms_error import HmsError
 from ._text import compare_code_points, display_path, utf8_byte_length
 from ._validate import (
     MAX_DEPTH,
@@ -44,6 +45,7 @@ __all__ = [
     "MEMORY_PATH_RULES",
     "MEMORY_ROOT",
     "MISSING",
+    "HmsError",
     "MemoryPathError",
     "MemoryPathRule",
     "ancestor_paths",

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Final, Literal
+from typing import Final, Literal, cast, get_args
+
+from ._hms_error import HmsError
+from ._rules import REASONS, RULES
 
 #: The name of a rule a memory path broke; see :data:`MEMORY_PATH_RULES`.
 MemoryPathRule = Literal[
@@ -23,28 +26,20 @@ MemoryPathRule = Literal[
     "too-deep",
 ]
 
-#: Every rule, in the order they are checked. When a path breaks several, the error names the
+#: Every rule, in the order they are checked (the ``rules`` of ``rules.json``, which must name
+#: each :data:`MemoryPathRule` exactly once). When a path breaks several, the error names the
 #: first one here (for segment rules: the first offending segment from the left).
-MEMORY_PATH_RULES: Final[tuple[MemoryPathRule, ...]] = (
-    "not-a-string",
-    "nul",
-    "invalid-unicode",
-    "control-character",
-    "invisible-character",
-    "lookalike-character",
-    "backslash",
-    "percent-encoded",
-    "outside-memories",
-    "empty-segment",
-    "dot-segment",
-    "hidden-segment",
-    "name-too-long",
-    "path-too-long",
-    "too-deep",
+MEMORY_PATH_RULES: Final[tuple[MemoryPathRule, ...]] = tuple(
+    cast(MemoryPathRule, rule) for rule in RULES
 )
+if sorted(MEMORY_PATH_RULES) != sorted(get_args(MemoryPathRule)):
+    raise ValueError("rules.json: rules must list every memory path rule exactly once")
+for _reason in REASONS.values():
+    if _reason.rule not in MEMORY_PATH_RULES:
+        raise ValueError(f"rules.json: {_reason.rule!r} is not a memory path rule")
 
 
-class MemoryPathError(ValueError):
+class MemoryPathError(HmsError, ValueError):
     """A memory path was refused.
 
     ``rule`` says which rule it broke (stable, for programs); the message names the path and

@@ -6,9 +6,10 @@ import re
 from typing import Final
 
 from ._characters import UNSAFE_TO_SHOW, code_point_label
+from ._rules import DISPLAY_CODE_POINTS
 
 #: The longest path shown in full in a message, in code points.
-MAX_DISPLAY_CODE_POINTS: Final = 512
+MAX_DISPLAY_CODE_POINTS: Final = DISPLAY_CODE_POINTS
 
 
 def utf8_byte_length(text: str) -> int:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from typing import Final
+from collections.abc import Mapping
+from typing import Final, cast
 
 from ._characters import (
     LOOKALIKES,
@@ -15,19 +16,29 @@ from ._characters import (
     is_surrogate,
 )
 from ._errors import MEMORY_PATH_RULES, MemoryPathError, MemoryPathRule
+from ._rules import DEPTH, MESSAGES, NAME_BYTES, PATH_BYTES, REASONS, ROOT, fill
 from ._text import display_path, utf8_byte_length
 
 #: The memory directory. Every memory path is this or lies under it.
-MEMORY_ROOT: Final = "/memories"
+MEMORY_ROOT: Final = ROOT
 #: Longest name (one segment between slashes), in UTF-8 bytes.
-MAX_NAME_BYTES: Final = 128
+MAX_NAME_BYTES: Final = NAME_BYTES
 #: Longest whole path, ``/memories`` included, in UTF-8 bytes.
-MAX_PATH_BYTES: Final = 240
+MAX_PATH_BYTES: Final = PATH_BYTES
 #: Most levels below ``/memories`` (``/memories/a`` is one level, ``/memories`` zero).
-MAX_DEPTH: Final = 16
+MAX_DEPTH: Final = DEPTH
 
 _ROOT_PREFIX: Final = MEMORY_ROOT + "/"
 _PERCENT_ESCAPE: Final = re.compile(r"%[0-9A-Fa-f]{2}")
+
+#: A refusal before it is worded as a whole message: the rule and the reason's text.
+_Problem = tuple[MemoryPathRule, str]
+
+
+def _reason(name: str, /, **values: str | int) -> _Problem:
+    """The rule a reason of ``rules.json`` names, and its template filled with ``values``."""
+    reason = REASONS[name]
+    return cast(MemoryPathRule, reason.rule), fill(reason.text, values)
 
 
 class _Missing:
@@ -58,81 +69,46 @@ def check_memory_path(path: object) -> MemoryPathError | None:
     Never raises. See the package README for the rules.
     """
     if not isinstance(path, str):
-        return MemoryPathError(
-            "not-a-string",
-            path,
-            "Invalid memory path: expected a string such as /memories/notes.md, "
-            f"got {_describe_value(path)}.",
-        )
+        message = fill(MESSAGES["not_a_string"], {"value": _describe_value(path)})
+        return MemoryPathError("not-a-string", path, message)
 
-    def fail(rule: MemoryPathRule, reason: str) -> MemoryPathError:
-        return MemoryPathError(rule, path, f"Invalid memory path {display_path(path)}: {reason}")
+    def fail(problem: _Problem) -> MemoryPathError:
+        rule, reason = problem
+        message = fill(MESSAGES["invalid_path"], {"path": display_path(path), "reason": reason})
+        return MemoryPathError(rule, path, message)
 
     problem = _check_characters(path)
     if problem is not None:
-        return fail(*problem)
+        return fail(problem)
 
     if "\\" in path:
-        return fail(
-            "backslash",
-            'it contains a backslash (\\). Memory paths separate names with "/" only; '
-            'replace the backslash with "/" or remove it.',
-        )
+        return fail(_reason("backslash"))
     escape = _PERCENT_ESCAPE.search(path)
     if escape is not None:
-        return fail(
-            "percent-encoded",
-            f"it contains the percent-escape {escape.group(0)}. Memory paths are used exactly "
-            "as written and never URL-decoded, so write the character itself instead of a "
-            "%XX escape.",
-        )
+        return fail(_reason("percent_encoded", escape=escape.group(0)))
     if path != MEMORY_ROOT and not path.startswith(_ROOT_PREFIX):
-        return fail(
-            "outside-memories",
-            "memory paths must be /memories or start with /memories/, for example "
-            "/memories/notes.md.",
-        )
+        return fail(_reason("outside_memories"))
 
     names = [] if path == MEMORY_ROOT else path[len(_ROOT_PREFIX) :].split("/")
     for name in names:
         if name == "":
-            return fail(
-                "empty-segment",
-                'it contains an empty name (a doubled "/" or a "/" at the end). '
-                'Remove the extra "/".',
-            )
+            return fail(_reason("empty_segment"))
         if name in (".", ".."):
-            return fail(
-                "dot-segment",
-                f'it contains a "{name}" segment, and relative segments are not allowed. '
-                'Write the full path from /memories without "." or ".." segments.',
-            )
+            return fail(_reason("dot_segment", name=name))
         if name.startswith("."):
-            return fail(
-                "hidden-segment",
-                f'the name {display_path(name)} starts with ".", and hidden names are not '
-                "allowed. Choose a name that does not start with a dot.",
-            )
+            return fail(_reason("hidden_segment", name=display_path(name)))
         name_bytes = utf8_byte_length(name)
         if name_bytes > MAX_NAME_BYTES:
             return fail(
-                "name-too-long",
-                f"the name {display_path(name)} is {name_bytes} bytes long, over the limit of "
-                f"{MAX_NAME_BYTES} bytes for one name (counted in UTF-8). Choose a shorter name.",
+                _reason(
+                    "name_too_long", name=display_path(name), bytes=name_bytes, limit=MAX_NAME_BYTES
+                )
             )
     path_bytes = utf8_byte_length(path)
     if path_bytes > MAX_PATH_BYTES:
-        return fail(
-            "path-too-long",
-            f"it is {path_bytes} bytes long, over the limit of {MAX_PATH_BYTES} bytes for a "
-            "whole path (counted in UTF-8). Use shorter names or fewer levels.",
-        )
+        return fail(_reason("path_too_long", bytes=path_bytes, limit=MAX_PATH_BYTES))
     if len(names) > MAX_DEPTH:
-        return fail(
-            "too-deep",
-            f"it is {len(names)} levels below /memories, over the limit of {MAX_DEPTH} "
-            "levels. Use a flatter layout with fewer nested directories.",
-        )
+        return fail(_reason("too_deep", depth=len(names), limit=MAX_DEPTH))
     return None
 
 
@@ -153,67 +129,48 @@ def is_valid_memory_path(path: object) -> bool:
     return check_memory_path(path) is None
 
 
-_RANK: Final = {rule: index for index, rule in enumerate(MEMORY_PATH_RULES)}
+_RANK: Final[Mapping[str, int]] = {rule: index for index, rule in enumerate(MEMORY_PATH_RULES)}
 _NUL_RANK: Final = _RANK["nul"]
 
 
-def _check_characters(path: str) -> tuple[MemoryPathRule, str] | None:
+def _check_characters(path: str) -> _Problem | None:
     """One pass over the code points: the problem whose rule comes first in
     MEMORY_PATH_RULES, and within a rule the leftmost offending character."""
-    best: tuple[MemoryPathRule, str] | None = None
+    best: _Problem | None = None
     best_rank = len(MEMORY_PATH_RULES)
 
     for match in REFUSED_CHARACTERS.finditer(path):
         ch = match.group(0)
         cp = ord(ch)
-        rule: MemoryPathRule | None = None
+        reason: str | None = None
         if cp == 0:
-            rule = "nul"
-        elif is_surrogate(cp) or is_noncharacter(cp):
-            rule = "invalid-unicode"
+            reason = "nul"
+        elif is_surrogate(cp):
+            reason = "unpaired_surrogate"
+        elif is_noncharacter(cp):
+            reason = "noncharacter"
         elif is_control(cp):
-            rule = "control-character"
+            reason = "control_character"
         elif is_invisible(cp):
-            rule = "invisible-character"
+            reason = "invisible_character"
         elif cp in LOOKALIKES:
-            rule = "lookalike-character"
-        if rule is not None and _RANK[rule] < best_rank:
-            best_rank = _RANK[rule]
-            best = (rule, _character_reason(rule, cp, ch))
+            reason = "lookalike_character"
+        if reason is None:
+            continue
+        rank = _RANK[REASONS[reason].rule]
+        if rank < best_rank:
+            best_rank = rank
+            best = _character_problem(reason, cp, ch)
         if best_rank == _NUL_RANK:
             break  # NUL outranks everything else
     return best
 
 
-def _character_reason(rule: MemoryPathRule, cp: int, ch: str) -> str:
-    label = code_point_label(cp)
-    if rule == "nul":
-        return "it contains a NUL character (U+0000), which is never allowed. Remove it."
-    if rule == "invalid-unicode":
-        if is_surrogate(cp):
-            return (
-                f"it contains {label}, an unpaired surrogate, which is not valid Unicode text. "
-                "Use only complete characters."
-            )
-        return (
-            f"it contains {label}, a Unicode noncharacter, which is not meant for text "
-            "exchange. Remove it."
-        )
-    if rule == "control-character":
-        return (
-            f"it contains the control character {label}. Names may not contain control "
-            "characters such as tabs, newlines or escape codes; remove it."
-        )
-    if rule == "invisible-character":
-        return (
-            f"it contains {label}, an invisible or text-direction character that can make a "
-            "path look like a different one. Remove it."
-        )
-    lookalike = LOOKALIKES[cp]
-    return (
-        f'it contains {label} ({ch}), a look-alike of "{lookalike}" that some systems convert '
-        f'into "{lookalike}". Use plain ASCII "/" between names and plain "." in names.'
-    )
+def _character_problem(reason: str, cp: int, ch: str) -> _Problem:
+    values: Mapping[str, str] = {"code_point": code_point_label(cp)}
+    if reason == "lookalike_character":
+        values = {**values, "character": ch, "looks_like": LOOKALIKES[cp]}
+    return _reason(reason, **values)
 
 
 def _describe_value(value: object) -> str:

@@ -1,0 +1,42 @@
+// After the build: the licence of every third-party package bundled into dist/cli.js (the MCP
+// SDK, zod, commander, pino, ...), in dist/THIRD-PARTY-LICENSES.txt. Their MIT and ISC licences
+// ask that a copy carry their notice; the bundle is such a copy. Reads the esbuild metafile
+// tsup wrote, then removes it (it is not shipped).
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const dist = join(dirname(fileURLToPath(import.meta.url)), "..", "dist");
+const metafiles = readdirSync(dist).filter((name) => /^metafile-.*\.json$/.test(name));
+if (metafiles.length === 0)
+  throw new Error("bundled-licenses: no metafile in dist/; run tsup first");
+
+const packages = new Map();
+for (const name of metafiles) {
+  const meta = JSON.parse(readFileSync(join(dist, name), "utf8"));
+  for (const input of Object.keys(meta.inputs)) {
+    // The last node_modules/<name> or node_modules/@scope/<name> in the path is the package.
+    const match = /^(.*node_modules\/)((?:@[^/]+\/)?[^/]+)\//.exec(input);
+    if (match === null) continue;
+    const directory = join(process.cwd(), match[1], match[2]);
+    if (!packages.has(match[2])) packages.set(match[2], directory);
+  }
+  rmSync(join(dist, name));
+}
+
+const sections = [];
+for (const [name, directory] of [...packages].sort(([a], [b]) => (a < b ? -1 : 1))) {
+  const manifest = JSON.parse(readFileSync(join(directory, "package.json"), "utf8"));
+  const licenseFile = readdirSync(directory).find((file) => /^(licen[cs]e|copying)/i.test(file));
+  if (licenseFile === undefined && !existsSync(join(directory, "package.json"))) continue;
+  const text = licenseFile
+    ? readFileSync(join(directory, licenseFile), "utf8").trim()
+    : `(no licence file in the package; its package.json says ${manifest.license})`;
+  sections.push(`${name}@${manifest.version} (${manifest.license})\n\n${text}`);
+}
+const header = "hms-mcp's dist/cli.js bundles the following packages. Their licences follow.\n";
+writeFileSync(
+  join(dist, "THIRD-PARTY-LICENSES.txt"),
+  `${header}\n${sections.map((s) => `${"=".repeat(78)}\n${s}\n`).join("\n")}`,
+);
+console.error(`bundled-licenses: ${sections.length} packages in dist/THIRD-PARTY-LICENSES.txt`);

@@ -1,0 +1,158 @@
+/**
+ * The tools primitive: tools/list (the contract's tools, from @hms/protocol) and tools/call
+ * (the namespace check, argument validation, the call's store, and the result or tool error).
+ */
+import { NAMESPACE_ARGUMENT, TOOL_SCHEMAS, toolJsonSchemas } from "@hms/protocol";
+import { checkNamespace } from "@hms/store";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { z } from "zod";
+import { errorResult, ToolError, toToolError } from "./errors.js";
+import { openStore, type Runtime } from "./runtime.js";
+import { RUNNERS, type ToolContext, type ToolOutput } from "./tools.js";
+
+/** A tool as this server runs it: its input schema (with `namespace` if enabled) and runner. */
+interface ServedTool {
+  readonly input: z.ZodObject;
+  readonly run: (
+    args: Record<string, unknown>,
+    context: ToolContext,
+  ) => ToolOutput | Promise<ToolOutput>;
+}
+
+const servedTools = new Map<boolean, Map<string, ServedTool>>();
+const toolLists = new Map<boolean, Tool[]>();
+
+/** Each tool's input schema and runner, computed once per mode (not per connection). */
+function serveTools(namespaceArg: boolean): Map<string, ServedTool> {
+  let served = servedTools.get(namespaceArg);
+  if (served === undefined) {
+    served = new Map();
+    for (const tool of TOOL_SCHEMAS) {
+      const input: z.ZodObject = namespaceArg
+        ? tool.input.extend({ [NAMESPACE_ARGUMENT.name]: NAMESPACE_ARGUMENT.schema })
+        : tool.input;
+      // The input schema has accepted the arguments before the runner sees them.
+      served.set(tool.name, { input, run: RUNNERS[tool.name] as ServedTool["run"] });
+    }
+    servedTools.set(namespaceArg, served);
+  }
+  return served;
+}
+
+/**
+ * The contract's tools, in its order, each with the JSON Schemas the protocol derives:
+ * computed at the first tools/list of a mode and kept (deriving them takes a while, and a
+ * client that only calls tools never needs them).
+ */
+function listTools(namespaceArg: boolean): Tool[] {
+  let tools = toolLists.get(namespaceArg);
+  if (tools === undefined) {
+    tools = TOOL_SCHEMAS.map((tool): Tool => {
+      const schemas = toolJsonSchemas(tool, namespaceArg);
+      return {
+        name: tool.name,
+        title: tool.title,
+        description: tool.description,
+        inputSchema: schemas.input as Tool["inputSchema"],
+        outputSchema: schemas.output as Tool["outputSchema"],
+        annotations: { title: tool.title, ...tool.annotations },
+      };
+    });
+    toolLists.set(namespaceArg, tools);
+  }
+  return tools;
+}
+
+/** One readable line per validation problem: `path: message`. */
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const path = issue.path.join(".");
+      if (issue.code === "unrecognized_keys") {
+        return `unknown argument${issue.keys.length > 1 ? "s" : ""} ${issue.keys.join(", ")}`;
+      }
+      return path ? `${path}: ${issue.message}` : issue.message;
+    })
+    .join("; ");
+}
+
+/** Refuses a `namespace` argument unless the server was started with --namespace-arg. */
+function checkNamespaceAllowed(runtime: Runtime, args: Record<string, unknown>): void {
+  if (NAMESPACE_ARGUMENT.name in args && !runtime.namespaceArg) {
+    throw new ToolError(
+      "NAMESPACE_DISABLED",
+      "this server serves only its own namespace; start it with --namespace-arg to let calls choose a namespace",
+    );
+  }
+}
+
+/** The store a validated call addresses. */
+function contextFor(runtime: Runtime, namespaceArg: unknown): ToolContext {
+  const namespace = namespaceArg === undefined ? runtime.namespace : checkNamespace(namespaceArg);
+  return {
+    store: openStore(runtime, namespace),
+    namespace,
+    server: runtime.server,
+    semantic: runtime.semantic,
+  };
+}
+
+/** Answers tools/list and tools/call on `server` from `runtime`'s stores. */
+export function registerTools(server: Server, runtime: Runtime): void {
+  const served = serveTools(runtime.namespaceArg);
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: listTools(runtime.namespaceArg),
+  }));
+
+  // Tools answer synchronously except hybrid recall, which waits for the embedding worker; a
+  // synchronous tool stays synchronous here, so its answer is not delayed behind another's.
+  server.setRequestHandler(
+    CallToolRequestSchema,
+    (request): CallToolResult | Promise<CallToolResult> => {
+      const { name } = request.params;
+      const tool = served.get(name);
+      if (tool === undefined) {
+        throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+      }
+      const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+      const failed = (thrown: unknown): CallToolResult => {
+        const { error, unexpected } = toToolError(thrown);
+        if (unexpected) runtime.log.error({ err: thrown, tool: name }, "tool call failed");
+        else runtime.log.debug({ tool: name, code: error.code }, error.message);
+        return errorResult(error);
+      };
+      const succeeded = (output: ToolOutput): CallToolResult => ({
+        content: [{ type: "text", text: output.text }],
+        structuredContent: output.structured,
+      });
+      try {
+        return runtime.calls.run(() => {
+          checkNamespaceAllowed(runtime, args);
+          const parsed = tool.input.safeParse(args);
+          if (!parsed.success) {
+            throw new ToolError("INVALID_ARGUMENT", describeIssues(parsed.error));
+          }
+          // The schemas only check values, never change them. Zod's parse copies objects, and
+          // its copy of a record loses a "__proto__" key (assigning it sets the prototype), so
+          // each tool gets the caller's own values, which the schema has just accepted.
+          const { [NAMESPACE_ARGUMENT.name]: namespace, ...toolArgs } = Object.fromEntries(
+            Object.keys(parsed.data).map((name) => [name, args[name]]),
+          );
+          const output = tool.run(toolArgs, contextFor(runtime, namespace));
+          return output instanceof Promise ? output.then(succeeded, failed) : succeeded(output);
+        });
+      } catch (thrown) {
+        return failed(thrown);
+      }
+    },
+  );
+}

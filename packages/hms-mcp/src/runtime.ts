@@ -1,0 +1,119 @@
+/**
+ * What every connection of a server shares: the namespaces' stores, the embedding model of
+ * hybrid recall, the calls in flight. Opened once from the configuration; each call reaches
+ * its namespace's store through it.
+ */
+import { EmbeddingModelMismatchError, type MemoryStore, Namespaces } from "@hms/store";
+import type { Logger } from "pino";
+import { CallTracker } from "./call-tracker.js";
+import { type Config, ConfigError, DEFAULT_RECALL_WAIT_MS } from "./config.js";
+import { ToolError } from "./errors.js";
+import type { Semantic } from "./semantic/semantic.js";
+import { SERVER_INFO } from "./version.js";
+
+/** The part of the server every connection shares. */
+export interface Runtime {
+  readonly namespaces: Namespaces;
+  /** The namespace of calls that name none. */
+  readonly namespace: string;
+  /** Whether tools take a `namespace` argument. */
+  readonly namespaceArg: boolean;
+  readonly server: { readonly name: string; readonly version: string };
+  readonly log: Logger;
+  /** Tracks each request that touches a store, and refuses them once the server is stopping. */
+  readonly calls: CallTracker;
+  /** Hybrid recall's model and indexer, when the server runs with --model-dir. */
+  readonly semantic: Semantic | undefined;
+}
+
+/**
+ * Opens the runtime of `config`: loads the embedding model when there is one (hybrid recall)
+ * and opens the default namespace's store, so a broken data directory fails here, not at the
+ * first call. Throws ConfigError when the model cannot be loaded or the store's vectors come
+ * from another model.
+ */
+export async function openRuntime(config: Config, log: Logger): Promise<Runtime> {
+  let semantic: Semantic | undefined;
+  if (config.modelDir !== undefined) {
+    // Hybrid recall's code (the worker thread's client, the indexer) is loaded only with a model:
+    // a lexical server starts without it.
+    const [{ Semantic }, { ModelUnavailableError }] = await Promise.all([
+      import("./semantic/semantic.js"),
+      import("./semantic/worker-client.js"),
+    ]);
+    try {
+      semantic = await Semantic.start({
+        modelDir: config.modelDir,
+        threads: config.embedThreads,
+        reembed: config.reembed ?? false,
+        recallWaitMs: config.recallWaitMs ?? DEFAULT_RECALL_WAIT_MS,
+        log,
+      });
+    } catch (error) {
+      if (error instanceof ModelUnavailableError) {
+        throw new ConfigError(`--model-dir ${config.modelDir}: ${error.message}`);
+      }
+      throw error;
+    }
+    log.info({ model: semantic.modelId, modelDir: config.modelDir }, "hybrid recall: model loaded");
+  }
+  const namespaces = new Namespaces({
+    dataDir: config.dataDir,
+    maxTextBytes: config.maxTextBytes,
+    maxOpen: config.maxOpenNamespaces,
+    busyTimeoutMs: config.busyTimeoutMs,
+    synchronous: config.synchronous,
+    embeddings: semantic?.storeOptions,
+    onOpen: (name, store) => semantic?.watch(name, store),
+  });
+  try {
+    namespaces.get(config.namespace);
+  } catch (error) {
+    await semantic?.close();
+    if (error instanceof EmbeddingModelMismatchError) {
+      throw new ConfigError(modelMismatchMessage(config.namespace, error));
+    }
+    throw error;
+  }
+  return {
+    namespaces,
+    namespace: config.namespace,
+    namespaceArg: config.namespaceArg,
+    server: SERVER_INFO,
+    log,
+    calls: new CallTracker(),
+    semantic,
+  };
+}
+
+/** Closes the model and the stores; call it once the runtime's calls have finished. */
+export async function closeRuntime(runtime: Runtime): Promise<void> {
+  await runtime.semantic?.close();
+  runtime.namespaces.close();
+}
+
+/**
+ * The store of `namespace`. A store whose vectors another embedding model made cannot be
+ * served hybrid; the refusal says what to do (a server-side configuration matter: INTERNAL).
+ */
+export function openStore(runtime: Runtime, namespace: string): MemoryStore {
+  try {
+    return runtime.namespaces.get(namespace);
+  } catch (error) {
+    if (error instanceof EmbeddingModelMismatchError) {
+      throw new ToolError("INTERNAL", modelMismatchMessage(namespace, error));
+    }
+    throw error;
+  }
+}
+
+/** What to say when a namespace's vectors come from another model. */
+function modelMismatchMessage(namespace: string, error: EmbeddingModelMismatchError): string {
+  return (
+    `namespace ${namespace} holds vectors made by the embedding model ${error.stored}, and this ` +
+    `server runs ${error.requested}; vectors of two models cannot be compared, so it is not ` +
+    `served. Run hms-mcp with ${error.stored}'s model directory, or restart it with --reembed ` +
+    `to replace every vector of the namespace with ${error.requested}'s (its memories are ` +
+    "ranked lexically until they are re-embedded)."
+  );
+}

@@ -1,0 +1,88 @@
+/**
+ * Memory files written straight into an hms-mcp store's SQLite file, bypassing the server, so
+ * a test can start from a state the server refuses to create but must serve: a file and a
+ * directory of one name (`PATH_CONFLICT` on every write that would make it). A store written
+ * before the server kept the memory-file tree well formed can hold that state, and the memory
+ * tool must still show it.
+ *
+ * This knows the store's file layout and schema (packages/store: `namespaces/ns-<hash>.sqlite`,
+ * schema version 4 or later) and nothing else of the server; it refuses an older schema. It
+ * writes in one transaction under SQLite's own locking, so a server may be running on the
+ * store (it reads the store on every call and caches nothing of it).
+ */
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+
+/** The SQLite file of `namespace` under hms-mcp's `dataDir` (as packages/store names it). */
+export function storeFile(dataDir: string, namespace = "default"): string {
+  const digest = createHash("sha256").update(namespace, "utf8").digest("hex");
+  return join(dataDir, "namespaces", `ns-${digest.slice(0, 32)}.sqlite`);
+}
+
+/**
+ * Writes `files` (path to text) into the store of `namespace` as memory files (tagged
+ * `memory-file`), each with the next version of the store's clock, without any check. The
+ * store must exist (a server has served the namespace once) and the paths must be free.
+ */
+export function writeSeedFiles(
+  dataDir: string,
+  files: Record<string, string>,
+  namespace = "default",
+): void {
+  const file = storeFile(dataDir, namespace);
+  if (!existsSync(file)) {
+    throw new Error(`writeSeedFiles: no store at ${file}; let a server serve it first`);
+  }
+  const db = new Database(file, { fileMustExist: true, timeout: 10_000 });
+  try {
+    const schema = db.pragma("user_version", { simple: true }) as number;
+    if (schema < 4) throw new Error(`writeSeedFiles: schema ${schema} has no version clock`);
+    const tick = db.prepare("UPDATE version_clock SET value = value + 1 RETURNING value");
+    const insert = db.prepare(`
+      INSERT INTO memories (key, text, tags, metadata, version, hash, bytes, created_at, updated_at)
+      VALUES (@key, @text, '["memory-file"]', '{}', @version, @hash, @bytes, @at, @at)`);
+    const tag = db.prepare("INSERT INTO memory_tags (tag, memory_id) VALUES ('memory-file', ?)");
+    db.transaction(() => {
+      const at = new Date().toISOString();
+      for (const [key, text] of Object.entries(files)) {
+        const { value: version } = tick.get() as { value: number };
+        const hash = `sha256:${createHash("sha256").update(text, "utf8").digest("hex")}`;
+        const bytes = Buffer.byteLength(text, "utf8");
+        const { lastInsertRowid } = insert.run({ key, text, version, hash, bytes, at });
+        tag.run(lastInsertRowid);
+      }
+    }).immediate();
+  } finally {
+    db.close();
+  }
+}
+
+/** The part of a memory backend {@link seedFilesIn} uses (structurally a `MemoryBackend`). */
+interface Creates {
+  create(path: string, content: string): Promise<unknown>;
+}
+
+/**
+ * A `seedFiles` for the shared command vectors against hms-mcp serving `dataDir`: creates each
+ * starting file through the backend, and writes one the server refuses because it would make a
+ * file and a directory of one name (`IS_DIRECTORY` or `UNDER_FILE`) into the store directly
+ * with {@link writeSeedFiles}.
+ */
+export function seedFilesIn(
+  dataDir: string,
+  namespace = "default",
+): (backend: Creates, files: Record<string, string>) => Promise<void> {
+  return async (backend, files) => {
+    for (const [path, text] of Object.entries(files)) {
+      try {
+        await backend.create(path, text);
+      } catch (error) {
+        const code = (error as { code?: unknown } | null)?.code;
+        if (code !== "IS_DIRECTORY" && code !== "UNDER_FILE") throw error;
+        writeSeedFiles(dataDir, { [path]: text }, namespace);
+      }
+    }
+  };
+}

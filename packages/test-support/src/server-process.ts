@@ -1,0 +1,139 @@
+/**
+ * The hms-mcp program under test, as a process: where it is (`HMS_MCP_BIN`, else the
+ * workspace build), a clean environment for it, temporary data directories, an HTTP server
+ * process, and an `hms-mcp` command on PATH.
+ *
+ * This package does not depend on hms-mcp (hms-mcp's tests use it, so that would be a cycle):
+ * it finds the workspace's `packages/hms-mcp` beside its own directory, and a package whose
+ * tests start the server lists `hms-mcp` itself, so that it is built first.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, dirname, join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+
+/** The workspace's `packages/hms-mcp/package.json` (this file is in `packages/test-support/*`). */
+const HMS_MCP_MANIFEST = fileURLToPath(new URL("../../hms-mcp/package.json", import.meta.url));
+
+/**
+ * The hms-mcp program the tests run: `HMS_MCP_BIN` when set, else the workspace build
+ * (`packages/hms-mcp/dist/cli.js`), found through the package's own `bin` field.
+ */
+export function hmsMcpBin(): string {
+  const configured = process.env.HMS_MCP_BIN;
+  if (configured) return resolve(configured);
+  const { bin } = JSON.parse(readFileSync(HMS_MCP_MANIFEST, "utf8")) as {
+    bin: Record<string, string>;
+  };
+  return resolve(dirname(HMS_MCP_MANIFEST), bin["hms-mcp"] as string);
+}
+
+/** How to start hms-mcp as a process: a `.js` file runs under this Node, anything else as is. */
+export function hmsMcpCommand(args: string[] = []): { command: string; args: string[] } {
+  const bin = hmsMcpBin();
+  return /\.[cm]?js$/.test(bin)
+    ? { command: process.execPath, args: [bin, ...args] }
+    : { command: bin, args };
+}
+
+/**
+ * This process's environment without any `HMS_MCP_*` variable (so a developer's settings do not
+ * leak into a test server), plus `extra`.
+ */
+export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value !== undefined && !name.startsWith("HMS_MCP_")) env[name] = value;
+  }
+  return { ...env, ...extra };
+}
+
+/** A fresh temporary directory and a function that removes it. */
+export function tempDir(prefix = "hms-test-"): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Waits for a child process to exit; resolves with its exit code (null after a signal). */
+export function exited(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((done) => child.once("exit", (code) => done(code)));
+}
+
+/** An hms-mcp process serving streamable HTTP on a free loopback port. */
+export interface HttpServer {
+  /** The MCP endpoint, e.g. `http://127.0.0.1:41234/mcp`. */
+  readonly url: string;
+  readonly child: ChildProcess;
+  /** Everything the server wrote on stderr so far. */
+  stderr(): string;
+  /** SIGTERM, then waits for the exit; resolves with the exit code (null after a signal). */
+  stop(): Promise<number | null>;
+}
+
+/**
+ * Starts `hms-mcp --transport http --port 0 --data-dir DIR [args]` and resolves once it says
+ * where it listens (an info-level log line, so `--log-level` in `args` must be info, debug
+ * or trace). `env` is added to a clean environment (e.g. `HMS_MCP_TOKEN`).
+ */
+export async function startHttpServer(options: {
+  dataDir: string;
+  args?: string[];
+  env?: Record<string, string>;
+}): Promise<HttpServer> {
+  const level = options.args?.[options.args.indexOf("--log-level") + 1];
+  if (options.args?.includes("--log-level") && !["info", "debug", "trace"].includes(level ?? "")) {
+    throw new Error(
+      "startHttpServer reads the info-level 'listening on' line: use --log-level info, debug or trace",
+    );
+  }
+  const { command, args } = hmsMcpCommand([
+    "--transport",
+    "http",
+    "--port",
+    "0",
+    "--data-dir",
+    options.dataDir,
+    ...(options.args ?? []),
+  ]);
+  const child = spawn(command, args, {
+    env: cleanEnv(options.env),
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    const lines = createInterface({ input: child.stderr as NodeJS.ReadableStream });
+    lines.on("line", (line) => {
+      stderr += `${line}\n`;
+      const match = /listening on (http:\/\/[^\s"]+)/.exec(line);
+      if (match) resolveUrl(match[1] as string);
+    });
+    child.once("exit", (code) => reject(new Error(`hms-mcp exited with ${code}:\n${stderr}`)));
+  });
+  return {
+    url,
+    child,
+    stderr: () => stderr,
+    stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      return exited(child);
+    },
+  };
+}
+
+/**
+ * A directory holding an executable `hms-mcp` that runs the program under test, to put first
+ * on PATH where code under test looks for `hms-mcp` by name. Returns the directory and a PATH
+ * value with it in front.
+ */
+export function hmsMcpOnPath(): { dir: string; path: string; remove: () => void } {
+  const { dir, remove } = tempDir("hms-mcp-bin-");
+  const { command, args } = hmsMcpCommand();
+  const quoted = [command, ...args].map((part) => `'${part.replaceAll("'", "'\\''")}'`).join(" ");
+  const script = join(dir, "hms-mcp");
+  writeFileSync(script, `#!/bin/sh\nexec ${quoted} "$@"\n`);
+  chmodSync(script, 0o755);
+  return { dir, path: [dir, process.env.PATH ?? ""].join(delimiter), remove };
+}

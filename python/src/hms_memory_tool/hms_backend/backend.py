@@ -1,0 +1,304 @@
+"""The memory backend over hms-mcp: the Python side of ``@hms/memory-backend-hms``
+``backend.ts``.
+
+:class:`HmsMemoryBackend` is a :class:`~hms_memory_tool.core.MemoryBackend` (with the tree
+operations and recall) over one MCP client session with hms-mcp; :func:`connect_hms_backend
+<hms_memory_tool.hms_backend.connect_hms_backend>` makes one. The mapping is the one of
+docs/design/hms-mcp-protocol.md:
+
+=========================  ======================================================================
+MemoryBackend              hms-mcp tool
+=========================  ======================================================================
+``read(path)``             ``get {key}``; ``NOT_FOUND`` gives ``None``
+``list(prefix, limit)``    ``list {prefix, tag: "memory-file", limit, cursor}``, every page
+``create(path, text)``     ``remember {key, text, tags: ["memory-file"], if_absent: true}``
+``update(path, text, v)``  ``remember {key, text, expected_version: v}``
+``delete(path, v)``        ``forget {key, expected_version?}``
+``tree.delete_tree(p)``    ``forget {key, tree: true}``
+``tree.move_tree(a, b)``   ``move {from, to, tree: true}``
+``max_file_bytes``         ``stats`` → ``max_text_bytes``
+``recall(query, k)``       ``recall {query, k, tag: "memory-file"}``
+=========================  ======================================================================
+
+Every structured answer is held to its tool's output schema (from ``protocol.json``); one
+that does not fit is an :class:`HmsMcpError` with code ``PROTOCOL``. Refusals, from the code
+that starts the error text (one of the contract's error codes, else ``INTERNAL``) and the
+details in ``_meta["hms-mcp/error"]``:
+
+==================================================  ================================================
+hms-mcp                                             MemoryBackendError
+==================================================  ================================================
+``NOT_FOUND``, ``EXISTS``, ``VERSION_CONFLICT``     the same code
+``TOO_LARGE`` (``limit``)                           ``TOO_LARGE`` with ``limit``
+``PATH_CONFLICT`` ``conflict: "directory"``         ``IS_DIRECTORY``
+``PATH_CONFLICT`` ``conflict: "file"``, ``path``    ``UNDER_FILE`` with ``file=path``
+``INVALID_ARGUMENT`` ``reason: "into_itself"``      ``INTO_ITSELF``
+``INVALID_ARGUMENT`` ``reason: "invalid_key"``      ``INVALID_KEY`` with ``key``
+anything else                                       :class:`HmsMcpError`
+==================================================  ================================================
+"""
+
+from __future__ import annotations
+
+import builtins
+import re
+from collections.abc import Mapping
+from typing import Any, Final, cast
+
+import anyio
+import mcp_types
+from mcp import Client
+from mcp.shared.exceptions import MCPError
+
+from hms_memory_tool.core import (
+    FileEntry,
+    MemoryBackendError,
+    MemoryBackendErrorCode,
+    MemoryVersion,
+    RecallHit,
+    StoredFile,
+)
+from hms_memory_tool.protocol import (
+    ERROR_CODES,
+    ERROR_META_KEY,
+    MAX_PAGE,
+    MEMORY_FILE_TAG,
+    output_problem,
+)
+
+from .errors import CONNECTION_LOST, HmsConnectionError, HmsMcpError
+
+_ERROR_TEXT: Final = re.compile(r"^([A-Z_]+): (.*)\Z", re.DOTALL)
+#: hms-mcp's codes that are the same refusal for the engine.
+_BACKEND_CODES: Final = frozenset({"NOT_FOUND", "EXISTS", "VERSION_CONFLICT", "TOO_LARGE"})
+
+
+class HmsMemoryBackend:
+    """A memory backend over one MCP client session with hms-mcp.
+
+    Made by :func:`~hms_memory_tool.hms_backend.connect_hms_backend`, which also starts or
+    reaches the server and checks that it speaks this client's protocol version. It always
+    offers the tree operations (:attr:`tree`) and recall. Every call adds ``namespace`` when
+    one was given. Refusals the engine acts on are raised as
+    :class:`~hms_memory_tool.core.MemoryBackendError`; everything else as :class:`HmsMcpError`
+    (or :class:`~hms_memory_tool.hms_backend.HmsConnectionError` when the connection is gone).
+    """
+
+    def __init__(
+        self,
+        client: Client,
+        *,
+        namespace: str | None,
+        max_text_bytes: int,
+        timeout: float | None,
+        shared_state: dict[str, str] | None = None,
+    ) -> None:
+        self._client = client
+        self._namespace = namespace
+        self._max_text_bytes = max_text_bytes
+        self._timeout = timeout
+        # "closed": why, once the connection is gone; shared by every namespace's view of it.
+        self._shared_state = shared_state if shared_state is not None else {}
+        self._tree = HmsTreeOperations(self)
+
+    @property
+    def max_file_bytes(self) -> int:
+        """The server's ``max_text_bytes``."""
+        return self._max_text_bytes
+
+    @property
+    def tree(self) -> HmsTreeOperations:
+        """The tree forms of ``forget`` and ``move``; hms-mcp keeps the memory-file tree well
+        formed on ``remember``."""
+        return self._tree
+
+    @property
+    def namespace(self) -> str | None:
+        """The namespace every call names, or ``None`` for the server's own."""
+        return self._namespace
+
+    def for_namespace(self, namespace: str | None) -> HmsMemoryBackend:
+        """A backend over the same connection that names ``namespace`` in every call (on a
+        server started with ``--namespace-arg``): one connection can serve many users'
+        stores. It shares the connection, so it closes with this one."""
+        return HmsMemoryBackend(
+            self._client,
+            namespace=namespace,
+            max_text_bytes=self._max_text_bytes,
+            timeout=self._timeout,
+            shared_state=self._shared_state,
+        )
+
+    async def read(self, path: str) -> StoredFile | None:
+        try:
+            record = await self.call("get", {"key": path})
+        except MemoryBackendError as error:
+            if error.code == "NOT_FOUND":
+                return None
+            raise
+        return StoredFile(record["text"], record["version"])
+
+    async def list(self, prefix: str, limit: int | None = None) -> builtins.list[FileEntry]:
+        entries: builtins.list[FileEntry] = []
+        cursor: str | None = None
+        while True:
+            wanted = MAX_PAGE if limit is None else min(MAX_PAGE, limit - len(entries))
+            arguments: dict[str, Any] = {"prefix": prefix, "tag": MEMORY_FILE_TAG, "limit": wanted}
+            if cursor is not None:
+                arguments["cursor"] = cursor
+            page = await self.call("list", arguments)
+            entries.extend(
+                FileEntry(item["key"], item["bytes"], item["version"]) for item in page["items"]
+            )
+            cursor = page["next_cursor"]
+            if cursor is None or (limit is not None and len(entries) >= limit):
+                return entries
+
+    async def create(self, path: str, content: str) -> MemoryVersion:
+        result = await self.call(
+            "remember",
+            {"key": path, "text": content, "tags": [MEMORY_FILE_TAG], "if_absent": True},
+        )
+        return cast(int, result["version"])
+
+    async def update(
+        self, path: str, content: str, expected_version: MemoryVersion
+    ) -> MemoryVersion:
+        result = await self.call(
+            "remember", {"key": path, "text": content, "expected_version": expected_version}
+        )
+        return cast(int, result["version"])
+
+    async def delete(self, path: str, expected_version: MemoryVersion | None = None) -> None:
+        arguments: dict[str, Any] = {"key": path}
+        if expected_version is not None:
+            arguments["expected_version"] = expected_version
+        await self.call("forget", arguments)
+
+    async def recall(self, query: str, k: int) -> builtins.list[RecallHit]:
+        """The memory files most relevant to ``query``, best first (``recall`` of hms-mcp,
+        restricted to the ``memory-file`` tag)."""
+        result = await self.call("recall", {"query": query, "k": k, "tag": MEMORY_FILE_TAG})
+        return [
+            RecallHit(
+                path=hit["key"],
+                score=float(hit["score"]),
+                excerpt=hit["excerpt"],
+                line_start=hit["line_start"],
+                line_end=hit["line_end"],
+            )
+            for hit in result["hits"]
+        ]
+
+    async def stats(self) -> dict[str, Any]:
+        """hms-mcp's ``stats`` of the namespace."""
+        return await self.call("stats", {})
+
+    async def call(self, tool: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
+        """Calls an hms-mcp tool and returns its structured content (held to the tool's output
+        schema), raising its refusal."""
+        closed = self._shared_state.get("closed")
+        if closed is not None:
+            raise HmsConnectionError("CONNECTION_CLOSED", closed)
+        payload = dict(arguments)
+        if self._namespace is not None:
+            payload["namespace"] = self._namespace
+        try:
+            result = await self._client.call_tool(tool, payload, read_timeout_seconds=self._timeout)
+        except MCPError as error:
+            raise self._connection_error(tool, error) from error
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError) as error:
+            raise self._connection_lost(tool, repr(error)) from error
+        if result.is_error:
+            raise _refusal(tool, payload, result)
+        content = result.structured_content
+        if not isinstance(content, dict):
+            raise HmsMcpError(
+                "PROTOCOL", f"hms-mcp answered {tool} without structured content; is it hms-mcp?"
+            )
+        problem = output_problem(tool, content)
+        if problem is not None:
+            raise HmsMcpError(
+                "PROTOCOL",
+                f"hms-mcp answered {tool} with content that breaks its output schema"
+                f"{problem.where}: {problem.message}; is it hms-mcp?",
+            )
+        return cast(dict[str, Any], content)
+
+    def mark_closed(self, reason: str) -> None:
+        """Makes every later call fail at once with ``reason``."""
+        self._shared_state.setdefault("closed", reason)
+
+    def _connection_error(self, tool: str, error: MCPError) -> HmsMcpError:
+        if error.code == mcp_types.REQUEST_TIMEOUT:
+            return HmsConnectionError(
+                "TIMEOUT",
+                f"hms-mcp did not answer the {tool} call within {self._timeout:g} seconds. The "
+                "server may be overloaded or stuck; nothing is known about whether the change "
+                "was made. View the file and try again.",
+            )
+        if error.code == mcp_types.CONNECTION_CLOSED:
+            return self._connection_lost(tool, error.message)
+        return HmsMcpError(
+            "PROTOCOL",
+            f"hms-mcp refused the {tool} call: {error.message} (MCP error {error.code}).",
+        )
+
+    def _connection_lost(self, tool: str, detail: str) -> HmsConnectionError:
+        self.mark_closed(CONNECTION_LOST)
+        return HmsConnectionError(
+            "CONNECTION_CLOSED", f"{CONNECTION_LOST} The {tool} call failed with: {detail}"
+        )
+
+
+class HmsTreeOperations:
+    """The tree operations of an :class:`HmsMemoryBackend`: the tree forms of ``forget`` and
+    ``move``, each one call and one transaction on the server."""
+
+    def __init__(self, backend: HmsMemoryBackend) -> None:
+        self._backend = backend
+
+    async def delete_tree(self, path: str) -> int:
+        result = await self._backend.call("forget", {"key": path, "tree": True})
+        return cast(int, result["deleted"])
+
+    async def move_tree(self, source: str, destination: str) -> int:
+        result = await self._backend.call("move", {"from": source, "to": destination, "tree": True})
+        return cast(int, result["moved"])
+
+
+def _refusal(
+    tool: str, arguments: Mapping[str, Any], result: mcp_types.CallToolResult
+) -> Exception:
+    """A refused call as the error the engine acts on, or as an :class:`HmsMcpError`."""
+    text = "".join(
+        block.text for block in result.content if isinstance(block, mcp_types.TextContent)
+    )
+    match = _ERROR_TEXT.match(text)
+    code = match.group(1) if match and match.group(1) in ERROR_CODES else "INTERNAL"
+    found = (result.meta or {}).get(ERROR_META_KEY)
+    details: Mapping[str, Any] = found if isinstance(found, dict) else {}
+    path = str(arguments.get("key", arguments.get("from", "")))
+    if code in _BACKEND_CODES:
+        limit = details.get("limit")
+        return MemoryBackendError(
+            cast(MemoryBackendErrorCode, code),
+            path,
+            text,
+            limit=limit if isinstance(limit, int) and not isinstance(limit, bool) else None,
+        )
+    if code == "PATH_CONFLICT":
+        if details.get("conflict") == "directory":
+            return MemoryBackendError("IS_DIRECTORY", path, text)
+        if details.get("conflict") == "file":
+            file = details.get("path")
+            return MemoryBackendError(
+                "UNDER_FILE", path, text, file=file if isinstance(file, str) else None
+            )
+    if code == "INVALID_ARGUMENT":
+        if details.get("reason") == "into_itself":
+            return MemoryBackendError("INTO_ITSELF", path, text)
+        key = details.get("key")
+        if details.get("reason") == "invalid_key" and isinstance(key, str):
+            return MemoryBackendError("INVALID_KEY", path, text, key=key)
+    return HmsMcpError(code, f"hms-mcp refused the {tool} call: {text}")

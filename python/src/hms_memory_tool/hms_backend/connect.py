@@ -1,0 +1,161 @@
+"""Connecting to hms-mcp: the Python side of ``@hms/memory-backend-hms`` ``connect.ts``."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import AsyncExitStack, asynccontextmanager
+from typing import Final
+
+import anyio
+import httpx2
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
+
+from hms_memory_tool.protocol import PROTOCOL_VERSION, stated_protocol_version
+
+from .backend import HmsMemoryBackend
+from .errors import CLOSED, CONNECTION_LOST, HmsConnectionError, HmsMcpError
+from .find_server import ServerCommand, find_server, server_environment
+
+#: Seconds a call may wait for hms-mcp's answer before it fails (``timeout=``).
+DEFAULT_TIMEOUT: Final = 60.0
+
+_CONNECT_FAILURES: Final = (
+    MCPError,
+    OSError,
+    httpx2.HTTPError,
+    anyio.BrokenResourceError,
+    anyio.ClosedResourceError,
+)
+
+
+@asynccontextmanager
+async def connect_hms_backend(
+    *,
+    command: str | None = None,
+    args: Sequence[str] = (),
+    env: Mapping[str, str] | None = None,
+    url: str | None = None,
+    token: str | None = None,
+    namespace: str | None = None,
+    timeout: float | None = DEFAULT_TIMEOUT,  # noqa: ASYNC109 - per call, not for this function
+) -> AsyncIterator[HmsMemoryBackend]:
+    """Connects to hms-mcp and yields a backend over it; closes the connection (and stops a
+    server process it started) on exit.
+
+    With ``url``, connects to a running server over streamable HTTP, sending
+    ``Authorization: Bearer {token}`` (``token`` defaults to ``HMS_MCP_TOKEN``). Otherwise
+    starts ``command`` with ``args`` (default: :func:`find_server`) and talks over its stdio.
+
+    The server must state the protocol version this client speaks (see
+    :func:`check_protocol_version`); then one ``stats`` call gives its ``max_text_bytes``.
+    """
+    if url is not None and command is not None:
+        raise ValueError(
+            "give either command= (start a server) or url= (use a running one), not both"
+        )
+    if url is None and token is not None:
+        raise ValueError(
+            "token= is for url= (a server over HTTP); a server started over stdio needs none"
+        )
+    if namespace is not None and (not isinstance(namespace, str) or namespace == ""):
+        raise ValueError(f"namespace must be a non-empty string, got {namespace!r}")
+    try:
+        async with _connected(
+            command=command,
+            args=args,
+            env=env,
+            url=url,
+            token=token,
+            namespace=namespace,
+            timeout=timeout,
+        ) as backend:
+            yield backend
+    except BaseExceptionGroup as group:
+        # The MCP client's task groups wrap whatever is raised inside them (an error of ours,
+        # or of the code using the tool) in exception groups; hand on the one error itself.
+        sole = _sole_exception(group)
+        if sole is None:
+            raise
+        raise sole from None
+
+
+def check_protocol_version(experimental: object, where: str) -> None:
+    """Refuses (:class:`HmsMcpError` with code ``PROTOCOL``) a server whose ``initialize``
+    result does not state this client's protocol version in
+    ``capabilities.experimental["hms-mcp"]["protocolVersion"]``; ``where`` names the server."""
+    stated = stated_protocol_version(experimental)
+    if stated == PROTOCOL_VERSION:
+        return
+    if stated is None:
+        raise HmsMcpError(
+            "PROTOCOL",
+            f"{where} is not hms-mcp: it states no hms-mcp protocol version in its "
+            f"capabilities (this client needs protocol {PROTOCOL_VERSION}).",
+        )
+    raise HmsMcpError(
+        "PROTOCOL",
+        f"{where} speaks hms-mcp protocol {stated}; this client needs protocol "
+        f"{PROTOCOL_VERSION}. Install versions of hms-mcp and this package that match.",
+    )
+
+
+def _sole_exception(group: BaseExceptionGroup[BaseException]) -> BaseException | None:
+    error: BaseException = group
+    while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
+        error = error.exceptions[0]
+    return None if isinstance(error, BaseExceptionGroup) else error
+
+
+@asynccontextmanager
+async def _connected(
+    *,
+    command: str | None,
+    args: Sequence[str],
+    env: Mapping[str, str] | None,
+    url: str | None,
+    token: str | None,
+    namespace: str | None,
+    timeout: float | None,  # noqa: ASYNC109 - per call, not for this function
+) -> AsyncIterator[HmsMemoryBackend]:
+    async with AsyncExitStack() as stack:
+        if url is not None:
+            bearer = token if token is not None else os.environ.get("HMS_MCP_TOKEN")
+            headers = {"Authorization": f"Bearer {bearer}"} if bearer else None
+            http = await stack.enter_async_context(
+                httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30.0, read=300.0))
+            )
+            client = Client(
+                streamable_http_client(url, http_client=http), read_timeout_seconds=timeout
+            )
+            where = url
+        else:
+            server = ServerCommand(command, tuple(args)) if command is not None else find_server()
+            parameters = StdioServerParameters(
+                command=server.command, args=list(server.args), env=server_environment(env)
+            )
+            client = Client(parameters, read_timeout_seconds=timeout)
+            where = " ".join([server.command, *server.args])
+        try:
+            await stack.enter_async_context(client)
+        except BaseException as error:
+            cause = _sole_exception(error) if isinstance(error, BaseExceptionGroup) else error
+            if isinstance(cause, _CONNECT_FAILURES):
+                raise HmsConnectionError(
+                    "CONNECTION_CLOSED", f"Could not connect to hms-mcp ({where}): {cause!r}"
+                ) from cause
+            raise
+        check_protocol_version(client.server_capabilities.experimental, where)
+        backend = HmsMemoryBackend(client, namespace=namespace, max_text_bytes=0, timeout=timeout)
+        stats = await backend.stats()
+        backend._max_text_bytes = stats["max_text_bytes"]
+        try:
+            yield backend
+        except BaseException:
+            # The connection failed under the tool (or the code using it raised).
+            backend.mark_closed(CONNECTION_LOST)
+            raise
+        backend.mark_closed(CLOSED)

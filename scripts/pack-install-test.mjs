@@ -1,0 +1,333 @@
+#!/usr/bin/env node
+// The packages as a user gets them: packs every publishable package (pnpm pack, after a
+// build), installs the tarballs with npm into a new project in a temporary folder outside the
+// workspace (their other dependencies come from the npm registry), and from there
+// - runs the installed `hms-mcp --version`;
+// - runs the TypeScript quick start (examples/quickstart/src/main.ts, copied) offline, which
+//   starts the installed hms-mcp;
+// - type-checks every entry point of every installed package, from ESM and CommonJS, with
+//   tsc --strict, skipLibCheck off and no DOM library, as a strict application would;
+// - requires every entry point from CommonJS;
+// - builds the Python wheel, installs it in a new venv for each Python version CI tests, and
+//   runs the Python quick start (examples/quickstart-python/quickstart.py, copied) against
+//   the installed `hms-mcp` on PATH;
+// - installs the lowest zod and MCP SDK our ranges allow (npm picked the newest for the run
+//   above), checks npm keeps one copy of each, and runs both quick starts again.
+// No workspace path is used by what runs, and HMS_MCP_BIN is unset.
+//
+// The Messages API is the one stand-in: @hms/scripted-model (private, from this workspace's
+// build) is packed and installed beside our packages, since the TypeScript quick start
+// imports it; the Python quick start runs its command from that installed copy.
+// The optional @hms/embedder (hybrid recall) is packed and checked by check-packages.mjs but
+// not installed: hms-mcp's lexical build never loads it, and its onnxruntime-node install
+// script downloads from a host CI cannot reach.
+//
+//   node scripts/pack-install-test.mjs [--tarballs DIR]    (DIR: tarballs packed before)
+//   KEEP=1 keeps the temporary folder and prints its path.
+import { execFileSync, spawnSync } from "node:child_process";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, dirname, join, resolve } from "node:path";
+import { pack, publishablePackages, ROOT, workspacePackages } from "./publishable.mjs";
+
+/** The Python versions CI has and tests; check-python-package.py holds the metadata to it. */
+const PYTHON_VERSIONS = JSON.parse(
+  readFileSync(join(ROOT, "scripts/python-versions.json"), "utf8"),
+);
+const SHARED = ["zod", "@modelcontextprotocol/sdk"];
+// KEEP: keep the temporary folder; UV: the uv to run (default: uv on PATH).
+const { KEEP, UV = "uv", npm_config_nodedir: NODEDIR } = process.env;
+const started = Date.now();
+const args = process.argv.slice(2);
+const work = mkdtempSync(join(tmpdir(), "hms-pack-install-"));
+const app = join(work, "app");
+
+function step(message) {
+  console.error(`pack-install [${((Date.now() - started) / 1000).toFixed(0)}s] ${message}`);
+}
+
+function run(command, commandArgs, options = {}) {
+  const result = spawnSync(command, commandArgs, {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    ...options,
+  });
+  if (result.status !== 0) {
+    throw new Error(
+      `${command} ${commandArgs.join(" ")} exited with ${result.status ?? result.signal}\n${result.stdout}\n${result.stderr}`,
+    );
+  }
+  return result;
+}
+
+/** The environment of a user's shell: nothing that points at this workspace's builds. */
+function userEnv(extra = {}) {
+  const env = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (name === "ANTHROPIC_API_KEY" || name === "ANTHROPIC_BASE_URL") continue;
+    if (name.startsWith("HMS_MCP_") || name.startsWith("QUICKSTART_")) continue;
+    if (name.startsWith("npm_") || name === "INIT_CWD" || name === "PNPM_SCRIPT_SRC_DIR") continue;
+    env[name] = value;
+  }
+  return { ...env, ...extra };
+}
+
+/**
+ * npm's environment. better-sqlite3's install script fetches a prebuilt binary from a host CI
+ * cannot reach, then builds from source (minutes on CI's two cores). The workspace's build of
+ * the same release, for this Node, is offered to it as a local prebuild (prebuild-install's
+ * own mechanism): what a user's install would download. Any other release builds from source,
+ * against the headers installed with Node.
+ */
+function npmEnv() {
+  const extra = { npm_config_update_notifier: "false" };
+  const nodedir = NODEDIR ?? dirname(dirname(process.execPath));
+  if (existsSync(join(nodedir, "include/node/node_api.h"))) extra.npm_config_nodedir = nodedir;
+  const sqlite = realpathSync(join(ROOT, "packages/store/node_modules/better-sqlite3"));
+  const binary = "build/Release/better_sqlite3.node";
+  if (existsSync(join(sqlite, binary))) {
+    const { version } = JSON.parse(readFileSync(join(sqlite, "package.json"), "utf8"));
+    const prebuilds = join(work, "prebuilds");
+    const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+    if (!existsSync(join(prebuilds, name))) {
+      mkdirSync(prebuilds, { recursive: true });
+      execFileSync("tar", ["czf", join(prebuilds, name), "-C", sqlite, binary]);
+    }
+    extra.npm_config_better_sqlite3_local_prebuilds = prebuilds;
+  }
+  return userEnv(extra);
+}
+
+function expectIncludes(output, expected, what) {
+  if (!output.includes(expected)) {
+    throw new Error(`${what}: expected to find\n${expected}\nin\n${output}`);
+  }
+}
+
+function manifestOf(tarball) {
+  return JSON.parse(
+    execFileSync("tar", ["xzf", tarball, "-O", "package/package.json"], { encoding: "utf8" }),
+  );
+}
+
+function installedVersion(name) {
+  return JSON.parse(readFileSync(join(app, "node_modules", name, "package.json"), "utf8")).version;
+}
+
+/** The TypeScript quick start, offline, from the installed packages. */
+function typescriptQuickstart() {
+  const { stdout, stderr } = run(join(app, "node_modules/.bin/tsx"), ["src/main.ts"], {
+    cwd: app,
+    env: userEnv(),
+    timeout: 120_000,
+  });
+  if (stderr !== "") throw new Error(`the TypeScript quick start wrote to stderr:\n${stderr}`);
+  checkQuickstart(stdout, "TypeScript", '{"command":"view","path":"/memories"}');
+}
+
+/** What both quick starts print: conversation 1 creates the file, 2 recalls and views it. */
+function checkQuickstart(stdout, language, viewInput) {
+  const what = `the ${language} quick start`;
+  expectIncludes(stdout, "ANTHROPIC_API_KEY is not set, so this runs OFFLINE", what);
+  const [, first = "", second = ""] = stdout.split(/^=== Conversation \d.*===$/m);
+  expectIncludes(first, `Claude -> memory: ${viewInput}`, what);
+  expectIncludes(first, "File created successfully at: /memories/customers/acme-corp.md", what);
+  expectIncludes(second, "Claude -> memory_recall:", what);
+  expectIncludes(second, "1. /memories/customers/acme-corp.md (lines 1-2, score 1.0000)", what);
+  expectIncludes(second, "     2\t- Prefers email follow-ups (not phone calls).", what);
+  expectIncludes(
+    stdout,
+    "=== view /memories ===\nHere're the files and directories up to 2 levels deep in /memories, excluding hidden items and node_modules:\n58B\t/memories\n58B\t/memories/customers/\n58B\t/memories/customers/acme-corp.md\n",
+    what,
+  );
+  if (/^\s*error:/m.test(stdout)) throw new Error(`${what} reported a tool error:\n${stdout}`);
+}
+
+/** tsc --strict, skipLibCheck off, no DOM library, over every entry point (ESM and CJS). */
+function typecheck(entryPoints) {
+  const esm = entryPoints.map((spec, i) => `import * as entry${i} from "${spec}";`);
+  esm.push(
+    'import { startServer, type Config } from "hms-mcp";',
+    'import { HolographicMemoryTool } from "holographic-memory-claude-tool";',
+    "export const uses: [typeof startServer, Config | undefined, typeof HolographicMemoryTool] = [startServer, undefined, HolographicMemoryTool];",
+    `export { ${entryPoints.map((_, i) => `entry${i}`).join(", ")} };`,
+  );
+  writeFileSync(join(app, "src/consumer.mts"), `${esm.join("\n")}\n`);
+  const cjs = entryPoints.map((spec, i) => `import entry${i} = require("${spec}");`);
+  cjs.push(`export = [${entryPoints.map((_, i) => `entry${i}`).join(", ")}];`);
+  writeFileSync(join(app, "src/consumer.cts"), `${cjs.join("\n")}\n`);
+  const tsc = join(app, "node_modules/.bin/tsc");
+  const flags = ["--noEmit", "--strict", "--skipLibCheck", "false", "--module", "nodenext"];
+  flags.push("--moduleResolution", "nodenext", "--target", "es2022", "--lib", "es2023");
+  flags.push("--types", "node");
+  run(tsc, [...flags, "src/consumer.mts", "src/consumer.cts", "src/main.ts"], { cwd: app });
+}
+
+/** The Python quick start in a new venv per Python version, with the installed hms-mcp. */
+function pythonQuickstart(wheel, versions) {
+  // The quick start finds the scripted stand-in at <its folder>/../../packages/scripted-model;
+  // that is the installed copy here. hms-mcp is not there, so it takes hms-mcp from PATH.
+  const root = join(work, "py");
+  const example = join(root, "examples/quickstart-python");
+  mkdirSync(example, { recursive: true });
+  mkdirSync(join(root, "packages"), { recursive: true });
+  for (const file of ["quickstart.py", "scripted-replies.json"]) {
+    copyFileSync(join(ROOT, "examples/quickstart-python", file), join(example, file));
+  }
+  if (!existsSync(join(root, "packages/scripted-model"))) {
+    symlinkSync(
+      join(app, "node_modules/@hms/scripted-model"),
+      join(root, "packages/scripted-model"),
+    );
+  }
+  for (const version of versions) {
+    const venv = join(work, `venv-${version}`);
+    const env = userEnv({ UV_PYTHON_DOWNLOADS: "never" });
+    if (!existsSync(venv)) {
+      run(UV, ["venv", "--quiet", "--python", version, venv], { env });
+      run(UV, ["pip", "install", "--quiet", "--python", join(venv, "bin/python"), wheel], { env });
+    }
+    const path = [join(app, "node_modules/.bin"), process.env.PATH].join(delimiter);
+    const { stdout } = run(join(venv, "bin/python"), [join(example, "quickstart.py")], {
+      cwd: root,
+      env: userEnv({ PATH: path }),
+      timeout: 180_000,
+    });
+    checkQuickstart(stdout, `Python ${version}`, '{"command": "view", "path": "/memories"}');
+    step(`Python ${version}: the quick start ran against the installed wheel and hms-mcp`);
+  }
+}
+
+try {
+  step(`working in ${work}`);
+  const packs = join(work, "packs");
+  mkdirSync(packs);
+  let tarballs;
+  if (args[0] === "--tarballs") {
+    const dir = resolve(args[1]);
+    tarballs = readdirSync(dir)
+      .filter((file) => file.endsWith(".tgz"))
+      .map((file) => join(dir, file));
+  } else {
+    tarballs = publishablePackages().map((pkg) => pack(pkg.dir, packs));
+  }
+  const standIn = workspacePackages().find((pkg) => pkg.name === "@hms/scripted-model");
+  const scripted = pack(standIn.dir, packs);
+  const ours = tarballs.map((tarball) => ({ tarball, manifest: manifestOf(tarball) }));
+  const installed = ours.filter(({ manifest }) => manifest.name !== "@hms/embedder");
+  step(`packed ${ours.length} packages and the scripted stand-in for the Messages API`);
+
+  mkdirSync(join(app, "src"), { recursive: true });
+  writeFileSync(
+    join(app, "package.json"),
+    `${JSON.stringify({ name: "user-app", private: true, type: "module" }, null, 2)}\n`,
+  );
+  const example = JSON.parse(readFileSync(join(ROOT, "examples/quickstart/package.json"), "utf8"));
+  const tools = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).devDependencies;
+  const registry = [
+    `@anthropic-ai/sdk@${example.dependencies["@anthropic-ai/sdk"]}`,
+    `tsx@${example.dependencies.tsx}`,
+    `typescript@${tools.typescript}`,
+    `@types/node@${tools["@types/node"]}`,
+  ];
+  run(
+    "npm",
+    [
+      "install",
+      "--no-audit",
+      "--no-fund",
+      ...installed.map((p) => p.tarball),
+      scripted,
+      ...registry,
+    ],
+    { cwd: app, env: npmEnv(), timeout: 900_000 },
+  );
+  step(
+    `npm installed ${installed.length} tarballs (all but @hms/embedder) and ${registry.join(", ")}`,
+  );
+
+  const hmsMcp = installed.find(({ manifest }) => manifest.name === "hms-mcp").manifest;
+  const version = run(join(app, "node_modules/.bin/hms-mcp"), ["--version"], { env: userEnv() });
+  if (version.stdout.trim() !== hmsMcp.version) {
+    throw new Error(`hms-mcp --version printed ${version.stdout.trim()}, not ${hmsMcp.version}`);
+  }
+
+  for (const file of ["main.ts", "scripted-replies.json"]) {
+    copyFileSync(join(ROOT, "examples/quickstart/src", file), join(app, "src", file));
+  }
+  const entryPoints = installed.flatMap(({ manifest }) =>
+    Object.keys(manifest.exports ?? { ".": null })
+      .filter((key) => !key.endsWith(".json"))
+      .map((key) => (key === "." ? manifest.name : `${manifest.name}/${key.slice(2)}`)),
+  );
+  const requireAll = `for (const spec of ${JSON.stringify(entryPoints)}) require(spec);`;
+  // @hms/store/internal's types name better-sqlite3's, which a user installs to use it (it
+  // says so); every other entry point must type-check without any @types package of ours.
+  const typed = entryPoints.filter((spec) => spec !== "@hms/store/internal");
+
+  const pass = (label) => {
+    typescriptQuickstart();
+    step(`${label}: the TypeScript quick start ran against the installed hms-mcp`);
+    typecheck(typed);
+    step(`${label}: ${typed.length} entry points type-check (ESM and CJS, strict, no DOM)`);
+    run(process.execPath, ["--input-type=commonjs", "-e", requireAll], {
+      cwd: app,
+      env: userEnv(),
+    });
+    for (const name of SHARED) {
+      const copies = run("npm", ["ls", name, "--all", "--parseable"], { cwd: app, env: npmEnv() })
+        .stdout.trim()
+        .split("\n")
+        .filter(Boolean);
+      if (copies.length !== 1)
+        throw new Error(`${copies.length} copies of ${name}:\n${copies.join("\n")}`);
+    }
+  };
+  const shared = () => SHARED.map((name) => `${name}@${installedVersion(name)}`).join(", ");
+  pass(`newest in range (${shared()})`);
+
+  const wheels = join(work, "wheel");
+  run(UV, ["build", "--quiet", "--wheel", "--out-dir", wheels, join(ROOT, "python")], {
+    env: userEnv({ UV_PYTHON_DOWNLOADS: "never" }),
+  });
+  const wheel = join(
+    wheels,
+    readdirSync(wheels).find((file) => file.endsWith(".whl")),
+  );
+  pythonQuickstart(wheel, PYTHON_VERSIONS);
+
+  // The floors of our ranges, as an application that pinned them would have them.
+  const floors = new Map();
+  for (const { manifest } of installed) {
+    for (const name of SHARED) {
+      const range = manifest.dependencies?.[name];
+      if (range) floors.set(name, range.replace(/^\^/, ""));
+    }
+  }
+  const lowest = [...floors].filter(([name, floor]) => installedVersion(name) !== floor);
+  if (lowest.length === 0) {
+    step(`the lowest versions in range are the newest (${shared()}): nothing more to run`);
+  } else {
+    run("npm", ["install", "--no-audit", "--no-fund", ...lowest.map(([n, v]) => `${n}@${v}`)], {
+      cwd: app,
+      env: npmEnv(),
+    });
+    pass(`lowest in range (${shared()})`);
+    pythonQuickstart(wheel, PYTHON_VERSIONS.slice(0, 1));
+  }
+  step("passed");
+} finally {
+  if (KEEP) console.error(`pack-install: kept ${work}`);
+  else rmSync(work, { recursive: true, force: true });
+}
