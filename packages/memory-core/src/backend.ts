@@ -141,9 +141,9 @@ export interface RecallHit {
   readonly score: number;
   /** A verbatim passage of the file around the match. */
   readonly excerpt: string;
-  /** The first line of the passage, 1-based. */
+  /** The first line of the range to view, 1-based; the range holds the excerpt. */
   readonly lineStart: number;
-  /** The last line of the passage, 1-based, inclusive. */
+  /** The last line of the range to view, 1-based, inclusive. */
   readonly lineEnd: number;
 }
 
