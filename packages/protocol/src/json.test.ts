@@ -2,6 +2,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { protocolJson, protocolJsonText } from "./json.js";
+import { TOOL_NAMES } from "./tools.js";
 import { PROTOCOL_VERSION } from "./version.js";
 
 const committed = (path: string) => readFileSync(new URL(path, import.meta.url), "utf8");
@@ -25,17 +26,8 @@ describe("protocol.json", () => {
     expect(json.protocol_version).toBe(PROTOCOL_VERSION);
     expect(json.error_codes).toContain("VERSION_CONFLICT");
     expect(json.limits.max_recall_k).toBe(50);
-    expect(Object.keys(json.tools)).toEqual([
-      "remember",
-      "recall",
-      "search",
-      "get",
-      "list",
-      "forget",
-      "move",
-      "stats",
-      "export",
-    ]);
+    // Every tool, in tools/list order (tools.test.ts pins the names themselves).
+    expect(Object.keys(json.tools)).toEqual(TOOL_NAMES);
     expect(Object.keys(json.tools.move?.input_schema.properties ?? {})).toContain("tree");
   });
 });
