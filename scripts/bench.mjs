@@ -23,6 +23,9 @@ const benches = {
   // length, latency; lexical and hybrid (--data DIR, --conversations N, --limit N, --modes,
   // --granularities, --model-dir DIR, --data-dir DIR to keep the stores, --out FILE).
   locomo: { package: "@hms/bench", script: "bench:locomo" },
+  // Attacks on a shared server (floods, oversize messages, growth...), one per file in
+  // packages/hms-mcp/bench/attacks/: `pnpm bench attack <name> [args...]`.
+  attack: { package: "hms-mcp", script: "bench:attack" },
 };
 
 const [name, ...args] = process.argv.slice(2);
