@@ -41,7 +41,7 @@ export interface Config {
   readonly reembed?: boolean | undefined;
   /** ONNX Runtime threads of the embedding worker; undefined lets the embedder choose. */
   readonly embedThreads?: number | undefined;
-  /** Longest a recall waits for memories written just before it to be embedded, in ms. */
+  /** Longest a recall waits for its own connection's recent writes to be embedded, in ms. */
   readonly recallWaitMs?: number | undefined;
 }
 
@@ -220,8 +220,9 @@ export function buildCommand(version: string): Command {
     .addOption(
       new Option(
         "--recall-wait <ms>",
-        "hybrid recall: longest a recall waits for memories written just before it to be " +
-          "embedded; memories still waiting are ranked lexically",
+        "hybrid recall: longest a recall waits for the memories its own connection (stdio " +
+          "pipe or HTTP session) wrote just before it to be embedded, never for others' " +
+          "writes or a backlog; memories still waiting are ranked lexically",
       )
         .env("HMS_MCP_RECALL_WAIT")
         .default(DEFAULT_RECALL_WAIT_MS)

@@ -40,7 +40,11 @@ export function registerPrompts(server: Server, runtime: Runtime): void {
       let hits: ReturnType<MemoryStore["recall"]>["hits"];
       try {
         const store = openStore(runtime, runtime.namespace);
-        hits = (await recallMemories({ store, semantic: runtime.semantic }, query, { k })).hits;
+        hits = (
+          await recallMemories({ store, semantic: runtime.semantic, caller: server }, query, {
+            k,
+          })
+        ).hits;
       } catch (error) {
         throw new McpError(ErrorCode.InvalidParams, (error as Error).message);
       }

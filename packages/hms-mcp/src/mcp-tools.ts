@@ -94,14 +94,15 @@ function checkNamespaceAllowed(runtime: Runtime, args: Record<string, unknown>):
   }
 }
 
-/** The store a validated call addresses. */
-function contextFor(runtime: Runtime, namespaceArg: unknown): ToolContext {
+/** The store a validated call addresses; `caller` is the connection's server (one per connection). */
+function contextFor(runtime: Runtime, namespaceArg: unknown, caller: Server): ToolContext {
   const namespace = namespaceArg === undefined ? runtime.namespace : checkNamespace(namespaceArg);
   return {
     store: openStore(runtime, namespace),
     namespace,
     server: runtime.server,
     semantic: runtime.semantic,
+    caller,
   };
 }
 
@@ -147,7 +148,7 @@ export function registerTools(server: Server, runtime: Runtime): void {
           const { [NAMESPACE_ARGUMENT.name]: namespace, ...toolArgs } = Object.fromEntries(
             Object.keys(parsed.data).map((name) => [name, args[name]]),
           );
-          const output = tool.run(toolArgs, contextFor(runtime, namespace));
+          const output = tool.run(toolArgs, contextFor(runtime, namespace, server));
           return output instanceof Promise ? output.then(succeeded, failed) : succeeded(output);
         });
       } catch (thrown) {

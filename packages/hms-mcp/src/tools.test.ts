@@ -359,7 +359,13 @@ describe("every tool", () => {
       namespace: "default",
       max_text_bytes: 32768,
       limits: { max_key_bytes: 512, max_tags: 32, max_tag_bytes: 64, max_metadata_bytes: 8192 },
-      recall: { build: "lexical", model: null, pending: 0 },
+      recall: {
+        build: "lexical",
+        model: null,
+        pending: 0,
+        embedded: 0,
+        embedded_per_second: null,
+      },
       schema_version: SCHEMA_VERSION,
       server: { name: "hms-mcp" },
     });

@@ -16,6 +16,8 @@ export interface ToolContext {
   readonly server: { readonly name: string; readonly version: string };
   /** The embedding model's side of recall, when the server runs with one. */
   readonly semantic: Semantic | undefined;
+  /** The connection (stdio pipe or HTTP session) making the call; hybrid recall waits for its writes. */
+  readonly caller: object;
 }
 
 /** A tool's successful result: structured content and a short text for people and models. */
@@ -56,7 +58,7 @@ function treeWithVersion(): ToolError {
  * tool the protocol gains without a runner here is a compile error.
  */
 export const RUNNERS: { readonly [T in ToolName]: ToolRunner<T> } = {
-  remember(args, { store, semantic }) {
+  remember(args, { store, semantic, caller }) {
     const result = store.remember({
       key: args.key,
       text: args.text,
@@ -65,7 +67,7 @@ export const RUNNERS: { readonly [T in ToolName]: ToolRunner<T> } = {
       expectedVersion: args.expected_version,
       ifAbsent: args.if_absent,
     });
-    semantic?.written();
+    semantic?.written(store, result.key, caller);
     const verb = result.created ? "Created" : "Replaced";
     return {
       structured: { ...result },
@@ -201,10 +203,13 @@ export const RUNNERS: { readonly [T in ToolName]: ToolRunner<T> } = {
     const counts = store.stats();
     // The store knows its configured build; only the server knows the worker has stopped.
     const failure = semantic?.failure ?? null;
+    const progress = semantic?.progress(store) ?? { embedded: 0, perSecond: null };
     const recall = {
       ...counts.recall,
       ...(failure === null ? {} : { build: "lexical" as const }),
       failure,
+      embedded: progress.embedded,
+      embedded_per_second: progress.perSecond,
     };
     const { limits } = store;
     const structured = {
