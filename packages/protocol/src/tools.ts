@@ -309,9 +309,10 @@ export const stats = {
           "Memories that have vectors (0 in the lexical build). With `pending`, indexing " +
             "progress: embedded / (embedded + pending). Absent from servers before it was added.",
         ),
+      // No minimum: with one, the JSON Schema would be an anyOf, which the Python client's
+      // schema subset does not read.
       embedded_per_second: z
         .number()
-        .min(0)
         .nullable()
         .optional()
         .describe(

@@ -69,7 +69,9 @@ export class Semantic {
       threads: options.threads,
       fetchHint: FETCH_HINT,
       passages: PASSAGES,
-      passagesPerCall: 4,
+      // Two full passages, or up to eight short ones: long texts gain nothing from bigger runs
+      // (the embedder's README), and a query waits behind at most one call.
+      tokensPerCall: 256,
     });
     return new Semantic(worker, options);
   }
