@@ -38,7 +38,7 @@ export interface SemanticOptions {
   readonly threads: number | undefined;
   /** Replace another model's vectors instead of refusing the store. */
   readonly reembed: boolean;
-  /** Longest a recall waits for the memories written just before it, in ms. */
+  /** Longest a recall waits for its own connection's recent writes to be embedded, in ms. */
   readonly recallWaitMs: number;
   readonly log: Logger;
 }

@@ -55,6 +55,11 @@ function longText(i: number): string {
   );
 }
 
+/** Nearly 32 KB: as many passages as a memory is embedded as (64). */
+function bigText(): string {
+  return Array.from({ length: 70 }, (_, i) => longText(i).slice(0, 440)).join("\n");
+}
+
 async function bulkWrite(client: Client): Promise<void> {
   for (let i = 0; i < BULK; i++) {
     await ok(client, "remember", { key: `garden/${i}`, text: longText(i) });
@@ -89,8 +94,11 @@ describe("hybrid recall waits only for its own connection's writes", { timeout: 
 
   it("sees its own write semantically right away, embedded ahead of a backlog written after it", async () => {
     const { bulk, mine } = await twoSessions();
+    // One job of 64 passages keeps the indexer busy while the rest is written, so when it
+    // ends my memory is still queued, older than the whole bulk: newest-first order alone
+    // would embed all of the bulk before it.
+    await ok(bulk, "remember", { key: "garden/big", text: bigText() });
     await ok(mine, "remember", { key: "crm/acme", text: ACME });
-    // Written after mine, so the newest-first queue would embed all of it before mine.
     await bulkWrite(bulk);
 
     const recall = await ok<Recall>(mine, "recall", { query: CONTACT, k: 1 });
