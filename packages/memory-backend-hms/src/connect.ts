@@ -93,8 +93,9 @@ async function openSession(
   connection: HmsConnection | undefined,
   timeoutMs: number,
 ): Promise<HmsSession> {
-  const client = new Client({ name: packageJson.name, version: packageJson.version });
+  const client = newClient();
   let transport: Transport;
+  let reopen: (() => Promise<{ client: Client; end: () => Promise<void> }>) | undefined;
   let where: string;
   let stderrTail = "";
   let pid: () => number | undefined = () => undefined;
@@ -114,6 +115,19 @@ async function openSession(
     endSession = () => http.terminateSession();
     transport = http;
     where = `hms-mcp at ${url.href}`;
+    const at = where;
+    reopen = async () => {
+      const fresh = newClient();
+      const next = new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+      await fresh.connect(next, { timeout: timeoutMs });
+      try {
+        checkProtocol(fresh, at);
+      } catch (error) {
+        await fresh.close().catch(() => undefined);
+        throw error;
+      }
+      return { client: fresh, end: () => next.terminateSession() };
+    };
   } else {
     const stdio = connection as StdioConnection | undefined;
     if (stdio !== undefined && (typeof stdio.command !== "string" || stdio.command === "")) {
@@ -146,12 +160,15 @@ async function openSession(
     closedReason: undefined,
     close: async () => {
       await endSession().catch(() => undefined);
-      await client.close();
+      await session.client.close();
     },
   };
-  client.onclose = () => {
-    session.closedReason ??= CONNECTION_LOST;
+  const watch = (watched: Client) => {
+    watched.onclose = () => {
+      if (session.client === watched) session.closedReason ??= CONNECTION_LOST;
+    };
   };
+  watch(client);
 
   try {
     await client.connect(transport, { timeout: timeoutMs });
@@ -176,21 +193,52 @@ async function openSession(
     );
   }
 
-  // The protocol version, stated in the initialize answer: checked once, here.
-  const stated = statedProtocolVersion(client.getServerCapabilities()?.experimental);
-  if (stated !== PROTOCOL_VERSION) {
+  // The protocol version, stated in the initialize answer: checked here, and again on a new
+  // session after the server forgot this one.
+  try {
+    checkProtocol(client, where);
+  } catch (error) {
     await session.close().catch(() => undefined); // over HTTP this also ends the session
-
-    throw new HmsMcpError(
-      "PROTOCOL",
-      stated === undefined
-        ? `${where} is not hms-mcp: it states no hms-mcp protocol version in its ` +
-            `capabilities (this client needs protocol ${PROTOCOL_VERSION}).`
-        : `${where} speaks hms-mcp protocol ${stated}; this client needs protocol ` +
-            `${PROTOCOL_VERSION}. Install versions of hms-mcp and this package that match.`,
-    );
+    throw error;
+  }
+  if (reopen !== undefined) {
+    const open = reopen;
+    let pending: Promise<void> | undefined;
+    session.reconnect = (stale) => {
+      if (session.client !== stale) return Promise.resolve(); // another call did it
+      pending ??= (async () => {
+        try {
+          const fresh = await open();
+          session.client = fresh.client;
+          endSession = fresh.end;
+          watch(fresh.client);
+          await stale.close().catch(() => undefined);
+        } finally {
+          pending = undefined;
+        }
+      })();
+      return pending;
+    };
   }
   return session;
+}
+
+function newClient(): Client {
+  return new Client({ name: packageJson.name, version: packageJson.version });
+}
+
+/** Refuses a server that does not state this client's protocol version at initialize. */
+function checkProtocol(client: Client, where: string): void {
+  const stated = statedProtocolVersion(client.getServerCapabilities()?.experimental);
+  if (stated === PROTOCOL_VERSION) return;
+  throw new HmsMcpError(
+    "PROTOCOL",
+    stated === undefined
+      ? `${where} is not hms-mcp: it states no hms-mcp protocol version in its ` +
+          `capabilities (this client needs protocol ${PROTOCOL_VERSION}).`
+      : `${where} speaks hms-mcp protocol ${stated}; this client needs protocol ` +
+          `${PROTOCOL_VERSION}. Install versions of hms-mcp and this package that match.`,
+  );
 }
 
 function positive(name: string, value: number | undefined): number | undefined {
