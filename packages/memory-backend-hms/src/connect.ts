@@ -6,7 +6,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import packageJson from "../package.json" with { type: "json" };
 import { HmsMemoryBackend, type HmsSession } from "./backend.js";
 import { CONNECTION_LOST, HmsConnectionError, HmsMcpError } from "./errors.js";
-import { findHmsMcp, serverEnvironment } from "./find-server.js";
+import { findHmsMcp, INSTALL_HINT, serverEnvironment } from "./find-server.js";
 
 /** Start an hms-mcp process and talk MCP over its stdin and stdout. */
 export interface StdioConnection {
@@ -40,7 +40,7 @@ export type HmsConnection = StdioConnection | HttpConnection;
 
 /** Options of {@link connectHmsBackend}. */
 export interface ConnectHmsBackendOptions {
-  /** Default: start `HMS_MCP_BIN`, else `hms-mcp` on PATH, over stdio. */
+  /** Default: start `HMS_MCP_BIN`, else `hms-mcp` in node_modules, else on PATH, over stdio. */
   connection?: HmsConnection;
   /** The store to use, on a server started with `--namespace-arg` (one per user or agent). */
   namespace?: string;
@@ -100,6 +100,7 @@ async function openSession(
   let stderrTail = "";
   let pid: () => number | undefined = () => undefined;
   let endSession: () => Promise<void> = async () => {};
+  let stdioCommand: string | undefined;
   if (connection !== undefined && "url" in connection && connection.url !== undefined) {
     if ("command" in connection) {
       throw new TypeError(
@@ -135,6 +136,7 @@ async function openSession(
     }
     const server = stdio ?? findHmsMcp();
     const args = [...(server.args ?? [])];
+    stdioCommand = server.command;
     const stdioTransport = new StdioClientTransport({
       command: server.command,
       args,
@@ -177,12 +179,15 @@ async function openSession(
     await client.close().catch(() => undefined);
     const status = (error as { code?: unknown } | null)?.code;
     const detail =
-      status === 401 || status === 403
-        ? `it refused the request (HTTP ${status}): pass the server's token as connection.token ` +
-          `or set HMS_MCP_TOKEN. (${error instanceof Error ? error.message : String(error)})`
-        : error instanceof Error
-          ? error.message
-          : String(error);
+      status === "ENOENT"
+        ? `there is no program ${JSON.stringify(stdioCommand)} to start (ENOENT). ${INSTALL_HINT} ` +
+          "and leave out connection, or give the program's full path as connection.command."
+        : status === 401 || status === 403
+          ? `it refused the request (HTTP ${status}): pass the server's token as connection.token ` +
+            `or set HMS_MCP_TOKEN. (${error instanceof Error ? error.message : String(error)})`
+          : error instanceof Error
+            ? error.message
+            : String(error);
     const log = stderrTail.trim() ? `\nIts stderr ended with:\n${stderrTail.trim()}` : "";
     throw new HmsConnectionError(
       "CONNECTION_CLOSED",
