@@ -9,6 +9,7 @@ from typing import Final
 
 import anyio
 import httpx2
+from anyio.abc import TaskStatus
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
@@ -103,6 +104,13 @@ def check_protocol_version(experimental: object, where: str) -> None:
     )
 
 
+async def _hold(client: Client, *, task_status: TaskStatus[None]) -> None:
+    """Keeps ``client`` connected until this task is cancelled."""
+    async with client:
+        task_status.started()
+        await anyio.sleep_forever()
+
+
 def _why(cause: BaseException, refused: Sequence[int]) -> str:
     """What a failed connect says: what to do about a refused token or a missing program,
     else the error itself."""
@@ -160,6 +168,20 @@ async def _connected(
                 streamable_http_client(url, http_client=http), read_timeout_seconds=timeout
             )
             where = url
+            # Clients on new sessions (after the server forgot one) run in tasks of their own,
+            # cancelled when the connection closes.
+            sessions = await stack.enter_async_context(anyio.create_task_group())
+            stack.callback(sessions.cancel_scope.cancel)
+            http_url = url
+
+            async def reopen() -> Client:
+                fresh = Client(
+                    streamable_http_client(http_url, http_client=http),
+                    read_timeout_seconds=timeout,
+                )
+                await sessions.start(_hold, fresh)
+                check_protocol_version(fresh.server_capabilities.experimental, where)
+                return fresh
         else:
             server = ServerCommand(command, tuple(args)) if command is not None else find_server()
             parameters = StdioServerParameters(
@@ -178,7 +200,13 @@ async def _connected(
                 ) from cause
             raise
         check_protocol_version(client.server_capabilities.experimental, where)
-        backend = HmsMemoryBackend(client, namespace=namespace, max_text_bytes=0, timeout=timeout)
+        backend = HmsMemoryBackend(
+            client,
+            namespace=namespace,
+            max_text_bytes=0,
+            timeout=timeout,
+            reopen=reopen if url is not None else None,
+        )
         stats = await backend.stats()
         backend._max_text_bytes = stats["max_text_bytes"]
         try:
