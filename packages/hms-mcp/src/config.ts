@@ -1,12 +1,12 @@
 import { isIP } from "node:net";
 import { resolve } from "node:path";
+import { MAX_TEXT_BYTES_CAP } from "@hms/protocol";
 import {
   checkNamespace,
   DEFAULT_LIMITS,
   DEFAULT_MAX_OPEN,
   DEFAULT_NAMESPACE,
   defaultDataDir,
-  MAX_TEXT_BYTES_CEILING,
   SYNCHRONOUS_MODES,
   type SynchronousMode,
 } from "@hms/store";
@@ -64,6 +64,22 @@ function integer(min: number, max: number) {
     }
     return n;
   };
+}
+
+/**
+ * --max-text-bytes: at most MAX_TEXT_BYTES_CAP, so that the answer carrying the largest memory
+ * stays readable by every official MCP client (see @hms/protocol's limits).
+ */
+function maxTextBytes(value: string): number {
+  const n = integer(1, Number.MAX_SAFE_INTEGER)(value);
+  if (n > MAX_TEXT_BYTES_CAP) {
+    throw new InvalidArgumentError(
+      `expected an integer from 1 to ${MAX_TEXT_BYTES_CAP} (1.5 MiB): JSON may write each byte ` +
+        "of a memory as 6 (a control character is \\u00XX), and a larger memory would make " +
+        "answers over the 10 MiB the MCP TypeScript SDK's stdio client reads",
+    );
+  }
+  return n;
 }
 
 function namespaceName(value: string): string {
@@ -165,10 +181,13 @@ export function buildCommand(version: string): Command {
         .argParser(urlPath),
     )
     .addOption(
-      new Option("--max-text-bytes <bytes>", "largest memory text in UTF-8 bytes")
+      new Option(
+        "--max-text-bytes <bytes>",
+        `largest memory text in UTF-8 bytes, at most ${MAX_TEXT_BYTES_CAP} (what every MCP client can read back)`,
+      )
         .env("HMS_MCP_MAX_TEXT_BYTES")
         .default(DEFAULT_LIMITS.maxTextBytes)
-        .argParser(integer(1, MAX_TEXT_BYTES_CEILING)),
+        .argParser(maxTextBytes),
     )
     .addOption(
       new Option("--max-open-namespaces <n>", "most namespace stores kept open at once")

@@ -71,17 +71,37 @@ function listTools(namespaceArg: boolean): Tool[] {
   return tools;
 }
 
-/** One readable line per validation problem: `path: message`. */
+/** Longest name of the caller's (a tool or an argument) a message repeats, in code points. */
+const MAX_ECHOED_NAME = 64;
+/** Most unknown argument names a message lists. */
+const MAX_LISTED_NAMES = 10;
+
+/** A caller's name as a message shows it: cut to {@link MAX_ECHOED_NAME} code points. */
+function echoName(name: string): string {
+  // Enough UTF-16 units for the code points kept, so a huge name is never split whole.
+  const points = Array.from(name.slice(0, MAX_ECHOED_NAME * 2 + 2));
+  return points.length > MAX_ECHOED_NAME ? `${points.slice(0, MAX_ECHOED_NAME).join("")}…` : name;
+}
+
+/** Unknown argument names, listed up to {@link MAX_LISTED_NAMES} with a count of the rest. */
+function unknownArguments(keys: readonly string[]): string {
+  const listed = keys.slice(0, MAX_LISTED_NAMES).map(echoName).join(", ");
+  const more = keys.length - MAX_LISTED_NAMES;
+  return `unknown argument${keys.length > 1 ? "s" : ""} ${listed}${more > 0 ? ` and ${more} more` : ""}`;
+}
+
+/** The validation problems, `path: message` each, the first {@link MAX_LISTED_NAMES} of them. */
 function describeIssues(error: z.ZodError): string {
-  return error.issues
+  const described = error.issues
+    .slice(0, MAX_LISTED_NAMES)
     .map((issue) => {
-      const path = issue.path.join(".");
-      if (issue.code === "unrecognized_keys") {
-        return `unknown argument${issue.keys.length > 1 ? "s" : ""} ${issue.keys.join(", ")}`;
-      }
+      const path = issue.path.map((part) => echoName(String(part))).join(".");
+      if (issue.code === "unrecognized_keys") return unknownArguments(issue.keys);
       return path ? `${path}: ${issue.message}` : issue.message;
     })
     .join("; ");
+  const more = error.issues.length - MAX_LISTED_NAMES;
+  return more > 0 ? `${described}; and ${more} more problems` : described;
 }
 
 /** Refuses a `namespace` argument unless the server was started with --namespace-arg. */
@@ -122,7 +142,7 @@ export function registerTools(server: Server, runtime: Runtime): void {
       const { name } = request.params;
       const tool = served.get(name);
       if (tool === undefined) {
-        throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+        throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${echoName(name)}`);
       }
       const args = (request.params.arguments ?? {}) as Record<string, unknown>;
       const failed = (thrown: unknown): CallToolResult => {

@@ -51,7 +51,13 @@ describe("every tool", () => {
       hash: written.hash,
     });
     expect(result.content[0]).toMatchObject({ type: "text" });
-    expect((result.content[0] as { text: string }).text).toContain("line two");
+    // The text travels once, in the structured content; the text block describes the memory.
+    expect(result.content).toEqual([
+      {
+        type: "text",
+        text: `/memories/notes.md (version ${written.version}, 18 bytes, tags: memory-file); its text is the structured content's text field`,
+      },
+    ]);
   });
 
   it("enforces compare-and-set: EXISTS, VERSION_CONFLICT, NOT_FOUND", async () => {

@@ -2,8 +2,8 @@
  * What each tool does. Names, schemas and annotations are the contract's (`@hms/protocol`);
  * this module only runs a call whose arguments the tool's input schema has accepted.
  */
-import type { ToolArguments, ToolName } from "@hms/protocol";
-import type { MemoryRecord, MemoryStore } from "@hms/store";
+import { MAX_ANSWER_BYTES, type ToolArguments, type ToolName } from "@hms/protocol";
+import type { ExportPage, MemoryRecord, MemoryStore, PageOptions } from "@hms/store";
 import { ToolError } from "./errors.js";
 import { recallMemories } from "./recall.js";
 import type { Semantic } from "./semantic/semantic.js";
@@ -43,6 +43,37 @@ function describeRecord(memory: MemoryRecord): string {
 
 function pageNote(next: string | null): string {
   return next === null ? "" : `\nMore on the next page: cursor ${next}`;
+}
+
+/**
+ * Bytes an export answer may spend on its memories: {@link MAX_ANSWER_BYTES} less room for the
+ * rest of the message (JSON-RPC envelope, text block, next_cursor).
+ */
+const EXPORT_ANSWER_BUDGET = MAX_ANSWER_BYTES - 64 * 1024;
+
+/** How many of `memories`, from the first, fit the budget as JSON (at least one). */
+function memoriesThatFit(memories: readonly MemoryRecord[]): number {
+  let bytes = 0;
+  for (let i = 0; i < memories.length; i++) {
+    // What the transport will send for it: JSON escapes control characters up to 6 bytes each.
+    bytes += Buffer.byteLength(JSON.stringify(memories[i])) + 1;
+    if (bytes > EXPORT_ANSWER_BUDGET) return Math.max(i, 1);
+  }
+  return memories.length;
+}
+
+/**
+ * An export page whose answer stays under {@link MAX_ANSWER_BYTES} as encoded: the store bounds
+ * a page's raw bytes, which escaping can grow sixfold, so an over-budget page is asked for
+ * again with fewer memories (the store then gives its own next_cursor).
+ */
+function exportWithinBudget(store: MemoryStore, options: PageOptions): ExportPage {
+  let page = store.export(options);
+  for (;;) {
+    const fit = memoriesThatFit(page.memories);
+    if (fit === page.memories.length) return page;
+    page = store.export({ ...options, limit: fit });
+  }
 }
 
 /** forget and move refuse `tree` with `expected_version` alike. */
@@ -111,7 +142,12 @@ export const RUNNERS: { readonly [T in ToolName]: ToolRunner<T> } = {
     if (memory === undefined) {
       throw new ToolError("NOT_FOUND", `${args.key} does not exist`, { key: args.key });
     }
-    return { structured: { ...memory }, text: `${describeRecord(memory)}\n\n${memory.text}` };
+    // The text travels once, in the structured content: twice, a large memory's answer would
+    // pass what MCP clients read (see MAX_ANSWER_BYTES).
+    return {
+      structured: { ...memory },
+      text: `${describeRecord(memory)}; its text is the structured content's text field`,
+    };
   },
 
   list(args, { store }) {
@@ -239,7 +275,7 @@ export const RUNNERS: { readonly [T in ToolName]: ToolRunner<T> } = {
   },
 
   export(args, { store }) {
-    const page = store.export({
+    const page = exportWithinBudget(store, {
       prefix: args.prefix,
       tag: args.tag,
       cursor: args.cursor,

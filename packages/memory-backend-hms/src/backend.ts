@@ -23,6 +23,7 @@ import {
   type ToolResult,
 } from "@hms/protocol";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { type CallToolResult, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { CLOSED, CONNECTION_LOST, HmsConnectionError, HmsMcpError } from "./errors.js";
 
@@ -41,7 +42,8 @@ export type HmsStats = ToolResult<"stats">;
  * connection is gone, why.
  */
 export interface HmsSession {
-  readonly client: Client;
+  /** The MCP client; replaced when {@link reconnect} opens a new session. */
+  client: Client;
   /** Per-call time limit in ms. */
   readonly timeoutMs: number;
   /** Where the server is, for messages (`hms-mcp ...` or a URL). */
@@ -52,6 +54,16 @@ export interface HmsSession {
   closedReason: string | undefined;
   /** Closes the connection (and stops a server process it started). */
   close(): Promise<void>;
+  /**
+   * HTTP only: opens a new MCP session in place of `stale` (the client a call found forgotten
+   * by the server), unless another call already has; concurrent callers share one attempt.
+   */
+  reconnect?: (stale: Client) => Promise<void>;
+}
+
+/** Whether the server answered HTTP 404 for this client's session: it does not know it. */
+function sessionForgotten(error: unknown): boolean {
+  return error instanceof StreamableHTTPError && error.code === 404;
 }
 
 const ERROR_TEXT = /^([A-Z_]+): ([\s\S]*)$/;
@@ -226,13 +238,26 @@ export class HmsMemoryBackend implements MemoryBackend {
     }
     const payload: Record<string, unknown> =
       this.namespace === undefined ? args : { ...args, namespace: this.namespace };
-    let result: CallToolResult;
-    try {
-      result = (await session.client.callTool({ name: tool, arguments: payload }, undefined, {
+    const send = async (client: Client) =>
+      (await client.callTool({ name: tool, arguments: payload }, undefined, {
         timeout: session.timeoutMs,
       })) as CallToolResult;
+    let result: CallToolResult;
+    const client = session.client;
+    try {
+      result = await send(client);
     } catch (error) {
-      throw this.#callFailed(tool, error);
+      if (!sessionForgotten(error) || session.reconnect === undefined) {
+        throw this.#callFailed(tool, error);
+      }
+      // The server forgot the session (it restarted, or expired it) and did not run the call,
+      // so sending it again once, on a new session, is safe.
+      try {
+        await session.reconnect(client);
+        result = await send(session.client);
+      } catch (retryError) {
+        throw this.#callFailed(tool, retryError);
+      }
     }
     if (result.isError) throw refusal(tool, payload, result);
     const checked = TOOLS[tool].output.safeParse(result.structuredContent);
@@ -265,6 +290,12 @@ export class HmsMemoryBackend implements MemoryBackend {
           cause: error,
         });
       }
+    }
+    if (session.closedReason === undefined && sessionForgotten(error)) {
+      session.closedReason =
+        `${CONNECTION_LOST} ${session.where} answered the ${tool} call with HTTP 404 (it does ` +
+        "not know this client's session) on a session opened just before, so this client " +
+        "stopped retrying.";
     }
     if (session.closedReason === undefined) {
       const detail = error instanceof Error ? error.message : String(error);
