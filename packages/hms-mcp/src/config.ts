@@ -23,6 +23,8 @@ export interface Config {
   readonly path: string;
   readonly maxTextBytes: number;
   readonly maxOpenNamespaces: number;
+  /** Most namespaces the data directory may hold; undefined: no bound. */
+  readonly maxNamespaces?: number | undefined;
   /** How long a write waits for another process's lock on a store, in ms. */
   readonly busyTimeoutMs: number;
   /** When commits reach the disk: "full" (each commit) or "normal" (at checkpoints). */
@@ -33,8 +35,10 @@ export interface Config {
   readonly allowedOrigins: readonly string[];
   /** Extra Host header values allowed on HTTP requests. */
   readonly allowedHosts: readonly string[];
-  /** Bearer token every HTTP request must carry (from HMS_MCP_TOKEN only). */
+  /** The all-access bearer token (from HMS_MCP_TOKEN only). */
   readonly token: string | undefined;
+  /** HTTP: the tokens file (JSON Lines of named token hashes and their namespaces). */
+  readonly tokensFile?: string | undefined;
   /** The embedding model's directory: hybrid recall. Undefined: lexical recall. */
   readonly modelDir?: string | undefined;
   /** Replace a store's vectors made by another model instead of refusing it (default false). */
@@ -50,6 +54,9 @@ export const DEFAULT_RECALL_WAIT_MS = 2000;
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Shortest token a server listening beyond loopback accepts, in bytes. */
+export const MIN_REMOTE_TOKEN_BYTES = 32;
 
 /** A configuration the server refuses to start with; the message says why and what to do. */
 export class ConfigError extends Error {
@@ -111,152 +118,195 @@ export function isLoopback(host: string): boolean {
   return false;
 }
 
+/** Writes commander's error as one line: `prefix: what is wrong (hint)`. */
+export function oneLineError(prefix: string, hint: string) {
+  return (message: string, write: (text: string) => void): void => {
+    const what = message
+      .replace(/^error: /, "")
+      .replace(/\s*\n\s*/g, " ")
+      .trim();
+    write(`${prefix}: ${what} (${hint})\n`);
+  };
+}
+
 /** The command-line interface: every flag, with its environment variable and default. */
 export function buildCommand(version: string): Command {
-  return new Command("hms-mcp")
-    .description(
-      "MCP server for the Holographic Memory store: durable, versioned, searchable memories " +
-        "over stdio (default) or streamable HTTP.\n\n" +
-        "Environment only: HMS_MCP_TOKEN, the bearer token every HTTP request must carry.\n\n" +
-        "Recall is lexical (BM25) unless --model-dir names an embedding model: then it is " +
-        "hybrid (BM25 plus embeddings). `hms-mcp fetch-model` installs the model and prints " +
-        "its directory.",
-    )
-    .version(version, "-V, --version", "print the version and exit")
-    .helpOption("-h, --help", "print this help and exit")
-    .addOption(
-      new Option("--data-dir <dir>", `where the stores live (default: ${defaultDataDir()})`).env(
-        "HMS_MCP_DATA_DIR",
-      ),
-    )
-    .addOption(
-      new Option("--namespace <name>", "the namespace (store) to serve")
-        .env("HMS_MCP_NAMESPACE")
-        .default(DEFAULT_NAMESPACE)
-        .argParser(namespaceName),
-    )
-    .addOption(
-      new Option(
-        "--namespace-arg",
-        "let every tool take a namespace argument (env: HMS_MCP_NAMESPACE_ARG=1)",
-      ),
-    )
-    .addOption(
-      new Option("--transport <kind>", "stdio or http")
-        .env("HMS_MCP_TRANSPORT")
-        .choices(["stdio", "http"])
-        .default("stdio"),
-    )
-    .addOption(
-      new Option("--host <address>", "HTTP: address to listen on")
-        .env("HMS_MCP_HOST")
-        .default("127.0.0.1"),
-    )
-    .addOption(
-      new Option("--port <port>", "HTTP: port to listen on (0 picks a free one)")
-        .env("HMS_MCP_PORT")
-        .default(8765)
-        .argParser(integer(0, 65535)),
-    )
-    .addOption(
-      new Option("--path <path>", "HTTP: the MCP endpoint's path")
-        .env("HMS_MCP_PATH")
-        .default("/mcp")
-        .argParser(urlPath),
-    )
-    .addOption(
-      new Option("--max-text-bytes <bytes>", "largest memory text in UTF-8 bytes")
-        .env("HMS_MCP_MAX_TEXT_BYTES")
-        .default(DEFAULT_LIMITS.maxTextBytes)
-        .argParser(integer(1, MAX_TEXT_BYTES_CEILING)),
-    )
-    .addOption(
-      new Option("--max-open-namespaces <n>", "most namespace stores kept open at once")
-        .env("HMS_MCP_MAX_OPEN_NAMESPACES")
-        .default(DEFAULT_MAX_OPEN)
-        .argParser(integer(1, 100000)),
-    )
-    .addOption(
-      new Option(
-        "--busy-timeout <ms>",
-        "how long a write waits for another process's lock on a store before UNAVAILABLE",
+  return (
+    new Command("hms-mcp")
+      .description(
+        "MCP server for the Holographic Memory store: durable, versioned, searchable memories " +
+          "over stdio (default) or streamable HTTP.\n\n" +
+          "Environment only: HMS_MCP_TOKEN, a bearer token that opens every namespace over HTTP " +
+          "(--tokens-file adds named tokens limited to some namespaces).\n\n" +
+          "Recall is lexical (BM25) unless --model-dir names an embedding model: then it is " +
+          "hybrid (BM25 plus embeddings). `hms-mcp fetch-model` installs the model and prints " +
+          "its directory.",
       )
-        .env("HMS_MCP_BUSY_TIMEOUT")
-        .default(10000)
-        .argParser(integer(0, 600000)),
-    )
-    .addOption(
-      new Option(
-        "--synchronous <mode>",
-        "full: every acknowledged write is on disk (survives a machine crash); normal: fsync " +
-          "at checkpoints only (survives a crash of hms-mcp, may lose the last writes on power loss)",
+      .version(version, "-V, --version", "print the version and exit")
+      .helpOption("-h, --help", "print this help and exit")
+      .addOption(
+        new Option("--data-dir <dir>", `where the stores live (default: ${defaultDataDir()})`).env(
+          "HMS_MCP_DATA_DIR",
+        ),
       )
-        .env("HMS_MCP_SYNCHRONOUS")
-        .choices([...SYNCHRONOUS_MODES])
-        .default("full"),
-    )
-    .addOption(
-      new Option(
-        "--model-dir <dir>",
-        "hybrid recall: the embedding model's directory, as `hms-mcp fetch-model` prints it " +
-          "(default: none, lexical recall)",
-      ).env("HMS_MCP_MODEL_DIR"),
-    )
-    .addOption(
-      new Option(
-        "--reembed",
-        "hybrid recall: replace the vectors of a store made by another embedding model, " +
-          "re-embedding every memory, instead of refusing the store (env: HMS_MCP_REEMBED=1)",
-      ),
-    )
-    .addOption(
-      new Option(
-        "--embed-threads <n>",
-        "hybrid recall: CPU threads the embedding model uses (default: up to 4, as available)",
+      .addOption(
+        new Option("--namespace <name>", "the namespace (store) to serve")
+          .env("HMS_MCP_NAMESPACE")
+          .default(DEFAULT_NAMESPACE)
+          .argParser(namespaceName),
       )
-        .env("HMS_MCP_EMBED_THREADS")
-        .argParser(integer(1, 64)),
-    )
-    .addOption(
-      new Option(
-        "--recall-wait <ms>",
-        "hybrid recall: longest a recall waits for memories written just before it to be " +
-          "embedded; memories still waiting are ranked lexically",
+      .addOption(
+        new Option(
+          "--namespace-arg",
+          "let every tool take a namespace argument (env: HMS_MCP_NAMESPACE_ARG=1)",
+        ),
       )
-        .env("HMS_MCP_RECALL_WAIT")
-        .default(DEFAULT_RECALL_WAIT_MS)
-        .argParser(integer(0, 60000)),
-    )
-    .addOption(
-      new Option("--log-level <level>", "log level (logs go to stderr)")
-        .env("HMS_MCP_LOG_LEVEL")
-        .choices([...LOG_LEVELS])
-        .default("info"),
-    )
-    .addOption(
-      new Option(
-        "--allow-remote",
-        "HTTP: allow a non-loopback --host (also needs HMS_MCP_TOKEN) (env: HMS_MCP_ALLOW_REMOTE=1)",
-      ),
-    )
-    .addOption(
-      new Option(
-        "--allowed-origins <list>",
-        "HTTP: comma-separated Origin values to accept (browser clients); others get 403",
+      .addOption(
+        new Option("--transport <kind>", "stdio or http")
+          .env("HMS_MCP_TRANSPORT")
+          .choices(["stdio", "http"])
+          .default("stdio"),
       )
-        .env("HMS_MCP_ALLOWED_ORIGINS")
-        .argParser(commaList),
-    )
-    .addOption(
-      new Option(
-        "--allowed-hosts <list>",
-        "HTTP: comma-separated extra Host header values to accept (e.g. a DNS name)",
+      .addOption(
+        new Option("--host <address>", "HTTP: address to listen on")
+          .env("HMS_MCP_HOST")
+          .default("127.0.0.1"),
       )
-        .env("HMS_MCP_ALLOWED_HOSTS")
-        .argParser(commaList),
-    )
-    .showHelpAfterError()
-    .allowExcessArguments(false);
+      .addOption(
+        new Option("--port <port>", "HTTP: port to listen on (0 picks a free one)")
+          .env("HMS_MCP_PORT")
+          .default(8765)
+          .argParser(integer(0, 65535)),
+      )
+      .addOption(
+        new Option("--path <path>", "HTTP: the MCP endpoint's path")
+          .env("HMS_MCP_PATH")
+          .default("/mcp")
+          .argParser(urlPath),
+      )
+      .addOption(
+        new Option("--max-text-bytes <bytes>", "largest memory text in UTF-8 bytes")
+          .env("HMS_MCP_MAX_TEXT_BYTES")
+          .default(DEFAULT_LIMITS.maxTextBytes)
+          .argParser(integer(1, MAX_TEXT_BYTES_CEILING)),
+      )
+      .addOption(
+        new Option("--max-open-namespaces <n>", "most namespace stores kept open at once")
+          .env("HMS_MCP_MAX_OPEN_NAMESPACES")
+          .default(DEFAULT_MAX_OPEN)
+          .argParser(integer(1, 100000)),
+      )
+      .addOption(
+        new Option(
+          "--max-namespaces <n>",
+          "most namespaces the data directory may hold; a write that would create one more is " +
+            "refused (default: no bound)",
+        )
+          .env("HMS_MCP_MAX_NAMESPACES")
+          .argParser(integer(1, 10000000)),
+      )
+      .addOption(
+        new Option(
+          "--busy-timeout <ms>",
+          "how long a write waits for another process's lock on a store before UNAVAILABLE",
+        )
+          .env("HMS_MCP_BUSY_TIMEOUT")
+          .default(10000)
+          .argParser(integer(0, 600000)),
+      )
+      .addOption(
+        new Option(
+          "--synchronous <mode>",
+          "full: every acknowledged write is on disk (survives a machine crash); normal: fsync " +
+            "at checkpoints only (survives a crash of hms-mcp, may lose the last writes on power loss)",
+        )
+          .env("HMS_MCP_SYNCHRONOUS")
+          .choices([...SYNCHRONOUS_MODES])
+          .default("full"),
+      )
+      .addOption(
+        new Option(
+          "--model-dir <dir>",
+          "hybrid recall: the embedding model's directory, as `hms-mcp fetch-model` prints it " +
+            "(default: none, lexical recall)",
+        ).env("HMS_MCP_MODEL_DIR"),
+      )
+      .addOption(
+        new Option(
+          "--reembed",
+          "hybrid recall: replace the vectors of a store made by another embedding model, " +
+            "re-embedding every memory, instead of refusing the store (env: HMS_MCP_REEMBED=1)",
+        ),
+      )
+      .addOption(
+        new Option(
+          "--embed-threads <n>",
+          "hybrid recall: CPU threads the embedding model uses (default: up to 4, as available)",
+        )
+          .env("HMS_MCP_EMBED_THREADS")
+          .argParser(integer(1, 64)),
+      )
+      .addOption(
+        new Option(
+          "--recall-wait <ms>",
+          "hybrid recall: longest a recall waits for memories written just before it to be " +
+            "embedded; memories still waiting are ranked lexically",
+        )
+          .env("HMS_MCP_RECALL_WAIT")
+          .default(DEFAULT_RECALL_WAIT_MS)
+          .argParser(integer(0, 60000)),
+      )
+      .addOption(
+        new Option("--log-level <level>", "log level (logs go to stderr)")
+          .env("HMS_MCP_LOG_LEVEL")
+          .choices([...LOG_LEVELS])
+          .default("info"),
+      )
+      .addOption(
+        new Option(
+          "--allow-remote",
+          "HTTP: allow a non-loopback --host (also needs HMS_MCP_TOKEN of at least 32 bytes or " +
+            "--tokens-file) (env: HMS_MCP_ALLOW_REMOTE=1)",
+        ),
+      )
+      .addOption(
+        new Option(
+          "--tokens-file <file>",
+          "HTTP: named tokens, each limited to some namespaces and read-only or read-write (JSON " +
+            "Lines; `hms-mcp token create` makes an entry); reloaded on change and on SIGHUP",
+        ).env("HMS_MCP_TOKENS_FILE"),
+      )
+      .addOption(
+        new Option(
+          "--allowed-origins <list>",
+          "HTTP: comma-separated Origin values to accept (browser clients); others get 403",
+        )
+          .env("HMS_MCP_ALLOWED_ORIGINS")
+          .argParser(commaList),
+      )
+      .addOption(
+        new Option(
+          "--allowed-hosts <list>",
+          "HTTP: comma-separated extra Host header values to accept (e.g. a DNS name)",
+        )
+          .env("HMS_MCP_ALLOWED_HOSTS")
+          .argParser(commaList),
+      )
+      .addHelpText(
+        "after",
+        [
+          "",
+          "Commands:",
+          "  hms-mcp [options]            serve (the default)",
+          "  hms-mcp fetch-model          install the embedding model of hybrid recall, print its directory",
+          "  hms-mcp token create         make a token and print it once, with the line to add to --tokens-file",
+          "  hms-mcp help [command]       print this help, or a command's",
+        ].join("\n"),
+      )
+      // One line saying what is wrong and where to look, not the whole help after it.
+      .configureOutput({ outputError: oneLineError("hms-mcp", "hms-mcp --help lists every flag") })
+      .allowExcessArguments(false)
+  );
 }
 
 /** Options as commander parsed them. */
@@ -270,12 +320,14 @@ interface ParsedOptions {
   path: string;
   maxTextBytes: number;
   maxOpenNamespaces: number;
+  maxNamespaces?: number;
   busyTimeout: number;
   synchronous: SynchronousMode;
   logLevel: LogLevel;
   allowRemote?: boolean;
   allowedOrigins?: string[];
   allowedHosts?: string[];
+  tokensFile?: string;
   modelDir?: string;
   reembed?: boolean;
   embedThreads?: number;
@@ -306,17 +358,39 @@ export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): C
   if (token !== undefined && token.trim() === "") {
     throw new ConfigError("HMS_MCP_TOKEN is set but empty; set a real token or unset it");
   }
+  const tokensFile = options.tokensFile?.trim();
+  if (tokensFile === "") {
+    throw new ConfigError(
+      "--tokens-file (HMS_MCP_TOKENS_FILE) is empty; name the tokens file or unset it",
+    );
+  }
+  if (tokensFile !== undefined && options.transport !== "http") {
+    throw new ConfigError(
+      "--tokens-file applies to HTTP only (--transport http): a stdio server is its parent's " +
+        "own process and serves it every namespace",
+    );
+  }
   const host = options.host.trim();
   if (host === "") throw new ConfigError("--host must not be empty");
-  if (options.transport === "http" && !isLoopback(host) && (token === undefined || !allowRemote)) {
+  const remote = options.transport === "http" && !isLoopback(host);
+  if (remote && ((token === undefined && tokensFile === undefined) || !allowRemote)) {
     const missing = [
-      token === undefined ? "a token (HMS_MCP_TOKEN)" : undefined,
+      token === undefined && tokensFile === undefined
+        ? "a token (HMS_MCP_TOKEN or --tokens-file)"
+        : undefined,
       allowRemote ? undefined : "--allow-remote",
     ].filter(Boolean);
     throw new ConfigError(
       `refusing to listen on ${host}: it is not a loopback address, and serving memories ` +
-        `beyond this machine needs both a token (set HMS_MCP_TOKEN; clients send ` +
-        `Authorization: Bearer <token>) and --allow-remote. Missing: ${missing.join(" and ")}.`,
+        `beyond this machine needs both a token (set HMS_MCP_TOKEN or --tokens-file; clients ` +
+        `send Authorization: Bearer <token>) and --allow-remote. Missing: ${missing.join(" and ")}.`,
+    );
+  }
+  if (remote && token !== undefined && Buffer.byteLength(token, "utf8") < MIN_REMOTE_TOKEN_BYTES) {
+    throw new ConfigError(
+      `refusing to listen on ${host} with a ${Buffer.byteLength(token, "utf8")}-byte ` +
+        `HMS_MCP_TOKEN: beyond this machine a token must be at least ${MIN_REMOTE_TOKEN_BYTES} ` +
+        "bytes so it cannot be guessed; make one with `hms-mcp token create`",
     );
   }
   return {
@@ -329,6 +403,7 @@ export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): C
     path: options.path,
     maxTextBytes: options.maxTextBytes,
     maxOpenNamespaces: options.maxOpenNamespaces,
+    maxNamespaces: options.maxNamespaces,
     busyTimeoutMs: options.busyTimeout,
     synchronous: options.synchronous,
     logLevel: options.logLevel,
@@ -336,6 +411,7 @@ export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): C
     allowedOrigins: options.allowedOrigins ?? [],
     allowedHosts: options.allowedHosts ?? [],
     token,
+    tokensFile: tokensFile === undefined ? undefined : resolve(tokensFile),
     modelDir: modelDir === undefined ? undefined : resolve(modelDir),
     reembed,
     embedThreads: options.embedThreads,
