@@ -19,8 +19,9 @@ export interface RunningServer {
 /**
  * Starts hms-mcp with `config`: loads the embedding model when there is one (hybrid recall),
  * opens the default namespace's store (so a broken data directory fails at start, not at the
- * first call) and serves stdio or HTTP. Throws ConfigError when the model cannot be loaded or
- * the store's vectors come from another model.
+ * first call) and serves stdio or HTTP. Throws ConfigError, whose message says what to do, when
+ * the tokens file is not valid, the model cannot be loaded, the store's vectors come from
+ * another model, the data directory cannot be used or the address cannot be listened on.
  */
 export async function startServer(
   config: Config,
@@ -28,8 +29,6 @@ export async function startServer(
 ): Promise<RunningServer> {
   const tokens = loadTokens(config);
   const runtime = await openRuntime(config, log);
-  const stopWatching =
-    config.tokensFile === undefined ? undefined : watchTokens(tokens, config.tokensFile, log);
 
   let endpoint: HttpEndpoint | undefined;
   let closeStdio: (() => Promise<void>) | undefined;
@@ -55,6 +54,9 @@ export async function startServer(
     closeStdio = () => server.close();
   }
 
+  // Watched once serving, so a server that failed to start leaves no watcher behind.
+  const stopWatching =
+    config.tokensFile === undefined ? undefined : watchTokens(tokens, config.tokensFile, log);
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {

@@ -100,14 +100,7 @@ export function parseTokensFile(text: string, file: string): Entry[] {
       const named = (value as { name?: unknown } | null)?.name;
       const who = typeof named === "string" ? ` (${JSON.stringify(named.slice(0, 64))})` : "";
       const issue = parsed.error.issues[0] as z.core.$ZodIssue;
-      const field = issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
-      const missing =
-        issue.code === "invalid_type" &&
-        issue.path.length === 1 &&
-        !(String(issue.path[0]) in (value as object));
-      throw new TokensFileError(
-        `${where}${who}: ${field}${missing ? "missing" : field ? issue.message : ENTRY_SHAPE}`,
-      );
+      throw new TokensFileError(`${where}${who}: ${describeIssue(issue, value)}`);
     }
     const entry = parsed.data;
     if (names.has(entry.name)) {
@@ -123,6 +116,20 @@ export function parseTokensFile(text: string, file: string): Entry[] {
     entries.push({ hash: Buffer.from(entry.sha256, "hex"), grant: grantOf(entry) });
   }
   return entries;
+}
+
+/** One entry's first problem: `field: what is wrong`, or the entry's shape. */
+function describeIssue(issue: z.core.$ZodIssue, value: unknown): string {
+  if (issue.code === "unrecognized_keys") {
+    return `unknown field ${issue.keys.join(", ")}; ${ENTRY_SHAPE}`;
+  }
+  if (issue.path.length === 0) return ENTRY_SHAPE;
+  const field = issue.path.join(".");
+  const missing =
+    issue.code === "invalid_type" &&
+    issue.path.length === 1 &&
+    !(String(issue.path[0]) in (value as object));
+  return `${field}: ${missing ? "missing" : issue.message}`;
 }
 
 /** Reads and parses a tokens file; TokensFileError when it cannot be read or is not valid. */
