@@ -81,6 +81,7 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     if (error instanceof EmbeddingModelMismatchError) {
       throw new ConfigError(modelMismatchMessage(config.namespace, error));
     }
+    if (isStoreError(error, "LIMIT_REACHED")) throw new ConfigError(error.message);
     throw new ConfigError(dataDirMessage(config, error));
   }
   return {

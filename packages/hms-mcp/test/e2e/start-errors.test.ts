@@ -75,6 +75,21 @@ describe("a server that cannot start", () => {
     }
   });
 
+  it("says in one line that its namespace cannot be created at --max-namespaces", () => {
+    const full = tempDir();
+    try {
+      expect(run(["--data-dir", full.dir, "--namespace", "first"]).status).toBe(0);
+      const result = run(["--data-dir", full.dir, "--max-namespaces", "1"]);
+      expect(result.status).toBe(2);
+      expectOneLine(
+        result,
+        /^hms-mcp: namespace default cannot be created: this server holds its most namespaces \(1, --max-namespaces\)/,
+      );
+    } finally {
+      full.remove();
+    }
+  });
+
   it("refuses a token shorter than 32 bytes beyond loopback", () => {
     const args = ["--data-dir", data.dir, "--transport", "http", "--host", "0.0.0.0"];
     const result = run([...args, "--allow-remote"], { HMS_MCP_TOKEN: "x".repeat(31) });
