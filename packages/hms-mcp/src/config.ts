@@ -131,182 +131,180 @@ export function oneLineError(prefix: string, hint: string) {
 
 /** The command-line interface: every flag, with its environment variable and default. */
 export function buildCommand(version: string): Command {
-  return (
-    new Command("hms-mcp")
-      .description(
-        "MCP server for the Holographic Memory store: durable, versioned, searchable memories " +
-          "over stdio (default) or streamable HTTP.\n\n" +
-          "Environment only: HMS_MCP_TOKEN, a bearer token that opens every namespace over HTTP " +
-          "(--tokens-file adds named tokens limited to some namespaces).\n\n" +
-          "Recall is lexical (BM25) unless --model-dir names an embedding model: then it is " +
-          "hybrid (BM25 plus embeddings). `hms-mcp fetch-model` installs the model and prints " +
-          "its directory.",
+  // A bad flag is one line saying what is wrong and where to look, not the help after it.
+  return new Command("hms-mcp")
+    .description(
+      "MCP server for the Holographic Memory store: durable, versioned, searchable memories " +
+        "over stdio (default) or streamable HTTP.\n\n" +
+        "Environment only: HMS_MCP_TOKEN, a bearer token that opens every namespace over HTTP " +
+        "(--tokens-file adds named tokens limited to some namespaces).\n\n" +
+        "Recall is lexical (BM25) unless --model-dir names an embedding model: then it is " +
+        "hybrid (BM25 plus embeddings). `hms-mcp fetch-model` installs the model and prints " +
+        "its directory.",
+    )
+    .version(version, "-V, --version", "print the version and exit")
+    .helpOption("-h, --help", "print this help and exit")
+    .addOption(
+      new Option("--data-dir <dir>", `where the stores live (default: ${defaultDataDir()})`).env(
+        "HMS_MCP_DATA_DIR",
+      ),
+    )
+    .addOption(
+      new Option("--namespace <name>", "the namespace (store) to serve")
+        .env("HMS_MCP_NAMESPACE")
+        .default(DEFAULT_NAMESPACE)
+        .argParser(namespaceName),
+    )
+    .addOption(
+      new Option(
+        "--namespace-arg",
+        "let every tool take a namespace argument (env: HMS_MCP_NAMESPACE_ARG=1)",
+      ),
+    )
+    .addOption(
+      new Option("--transport <kind>", "stdio or http")
+        .env("HMS_MCP_TRANSPORT")
+        .choices(["stdio", "http"])
+        .default("stdio"),
+    )
+    .addOption(
+      new Option("--host <address>", "HTTP: address to listen on")
+        .env("HMS_MCP_HOST")
+        .default("127.0.0.1"),
+    )
+    .addOption(
+      new Option("--port <port>", "HTTP: port to listen on (0 picks a free one)")
+        .env("HMS_MCP_PORT")
+        .default(8765)
+        .argParser(integer(0, 65535)),
+    )
+    .addOption(
+      new Option("--path <path>", "HTTP: the MCP endpoint's path")
+        .env("HMS_MCP_PATH")
+        .default("/mcp")
+        .argParser(urlPath),
+    )
+    .addOption(
+      new Option("--max-text-bytes <bytes>", "largest memory text in UTF-8 bytes")
+        .env("HMS_MCP_MAX_TEXT_BYTES")
+        .default(DEFAULT_LIMITS.maxTextBytes)
+        .argParser(integer(1, MAX_TEXT_BYTES_CEILING)),
+    )
+    .addOption(
+      new Option("--max-open-namespaces <n>", "most namespace stores kept open at once")
+        .env("HMS_MCP_MAX_OPEN_NAMESPACES")
+        .default(DEFAULT_MAX_OPEN)
+        .argParser(integer(1, 100000)),
+    )
+    .addOption(
+      new Option(
+        "--max-namespaces <n>",
+        "most namespaces the data directory may hold; a write that would create one more is " +
+          "refused (default: no bound)",
       )
-      .version(version, "-V, --version", "print the version and exit")
-      .helpOption("-h, --help", "print this help and exit")
-      .addOption(
-        new Option("--data-dir <dir>", `where the stores live (default: ${defaultDataDir()})`).env(
-          "HMS_MCP_DATA_DIR",
-        ),
+        .env("HMS_MCP_MAX_NAMESPACES")
+        .argParser(integer(1, 10000000)),
+    )
+    .addOption(
+      new Option(
+        "--busy-timeout <ms>",
+        "how long a write waits for another process's lock on a store before UNAVAILABLE",
       )
-      .addOption(
-        new Option("--namespace <name>", "the namespace (store) to serve")
-          .env("HMS_MCP_NAMESPACE")
-          .default(DEFAULT_NAMESPACE)
-          .argParser(namespaceName),
+        .env("HMS_MCP_BUSY_TIMEOUT")
+        .default(10000)
+        .argParser(integer(0, 600000)),
+    )
+    .addOption(
+      new Option(
+        "--synchronous <mode>",
+        "full: every acknowledged write is on disk (survives a machine crash); normal: fsync " +
+          "at checkpoints only (survives a crash of hms-mcp, may lose the last writes on power loss)",
       )
-      .addOption(
-        new Option(
-          "--namespace-arg",
-          "let every tool take a namespace argument (env: HMS_MCP_NAMESPACE_ARG=1)",
-        ),
+        .env("HMS_MCP_SYNCHRONOUS")
+        .choices([...SYNCHRONOUS_MODES])
+        .default("full"),
+    )
+    .addOption(
+      new Option(
+        "--model-dir <dir>",
+        "hybrid recall: the embedding model's directory, as `hms-mcp fetch-model` prints it " +
+          "(default: none, lexical recall)",
+      ).env("HMS_MCP_MODEL_DIR"),
+    )
+    .addOption(
+      new Option(
+        "--reembed",
+        "hybrid recall: replace the vectors of a store made by another embedding model, " +
+          "re-embedding every memory, instead of refusing the store (env: HMS_MCP_REEMBED=1)",
+      ),
+    )
+    .addOption(
+      new Option(
+        "--embed-threads <n>",
+        "hybrid recall: CPU threads the embedding model uses (default: up to 4, as available)",
       )
-      .addOption(
-        new Option("--transport <kind>", "stdio or http")
-          .env("HMS_MCP_TRANSPORT")
-          .choices(["stdio", "http"])
-          .default("stdio"),
+        .env("HMS_MCP_EMBED_THREADS")
+        .argParser(integer(1, 64)),
+    )
+    .addOption(
+      new Option(
+        "--recall-wait <ms>",
+        "hybrid recall: longest a recall waits for memories written just before it to be " +
+          "embedded; memories still waiting are ranked lexically",
       )
-      .addOption(
-        new Option("--host <address>", "HTTP: address to listen on")
-          .env("HMS_MCP_HOST")
-          .default("127.0.0.1"),
+        .env("HMS_MCP_RECALL_WAIT")
+        .default(DEFAULT_RECALL_WAIT_MS)
+        .argParser(integer(0, 60000)),
+    )
+    .addOption(
+      new Option("--log-level <level>", "log level (logs go to stderr)")
+        .env("HMS_MCP_LOG_LEVEL")
+        .choices([...LOG_LEVELS])
+        .default("info"),
+    )
+    .addOption(
+      new Option(
+        "--allow-remote",
+        "HTTP: allow a non-loopback --host (also needs HMS_MCP_TOKEN of at least 32 bytes or " +
+          "--tokens-file) (env: HMS_MCP_ALLOW_REMOTE=1)",
+      ),
+    )
+    .addOption(
+      new Option(
+        "--tokens-file <file>",
+        "HTTP: named tokens, each limited to some namespaces and read-only or read-write (JSON " +
+          "Lines; `hms-mcp token create` makes an entry); reloaded on change and on SIGHUP",
+      ).env("HMS_MCP_TOKENS_FILE"),
+    )
+    .addOption(
+      new Option(
+        "--allowed-origins <list>",
+        "HTTP: comma-separated Origin values to accept (browser clients); others get 403",
       )
-      .addOption(
-        new Option("--port <port>", "HTTP: port to listen on (0 picks a free one)")
-          .env("HMS_MCP_PORT")
-          .default(8765)
-          .argParser(integer(0, 65535)),
+        .env("HMS_MCP_ALLOWED_ORIGINS")
+        .argParser(commaList),
+    )
+    .addOption(
+      new Option(
+        "--allowed-hosts <list>",
+        "HTTP: comma-separated extra Host header values to accept (e.g. a DNS name)",
       )
-      .addOption(
-        new Option("--path <path>", "HTTP: the MCP endpoint's path")
-          .env("HMS_MCP_PATH")
-          .default("/mcp")
-          .argParser(urlPath),
-      )
-      .addOption(
-        new Option("--max-text-bytes <bytes>", "largest memory text in UTF-8 bytes")
-          .env("HMS_MCP_MAX_TEXT_BYTES")
-          .default(DEFAULT_LIMITS.maxTextBytes)
-          .argParser(integer(1, MAX_TEXT_BYTES_CEILING)),
-      )
-      .addOption(
-        new Option("--max-open-namespaces <n>", "most namespace stores kept open at once")
-          .env("HMS_MCP_MAX_OPEN_NAMESPACES")
-          .default(DEFAULT_MAX_OPEN)
-          .argParser(integer(1, 100000)),
-      )
-      .addOption(
-        new Option(
-          "--max-namespaces <n>",
-          "most namespaces the data directory may hold; a write that would create one more is " +
-            "refused (default: no bound)",
-        )
-          .env("HMS_MCP_MAX_NAMESPACES")
-          .argParser(integer(1, 10000000)),
-      )
-      .addOption(
-        new Option(
-          "--busy-timeout <ms>",
-          "how long a write waits for another process's lock on a store before UNAVAILABLE",
-        )
-          .env("HMS_MCP_BUSY_TIMEOUT")
-          .default(10000)
-          .argParser(integer(0, 600000)),
-      )
-      .addOption(
-        new Option(
-          "--synchronous <mode>",
-          "full: every acknowledged write is on disk (survives a machine crash); normal: fsync " +
-            "at checkpoints only (survives a crash of hms-mcp, may lose the last writes on power loss)",
-        )
-          .env("HMS_MCP_SYNCHRONOUS")
-          .choices([...SYNCHRONOUS_MODES])
-          .default("full"),
-      )
-      .addOption(
-        new Option(
-          "--model-dir <dir>",
-          "hybrid recall: the embedding model's directory, as `hms-mcp fetch-model` prints it " +
-            "(default: none, lexical recall)",
-        ).env("HMS_MCP_MODEL_DIR"),
-      )
-      .addOption(
-        new Option(
-          "--reembed",
-          "hybrid recall: replace the vectors of a store made by another embedding model, " +
-            "re-embedding every memory, instead of refusing the store (env: HMS_MCP_REEMBED=1)",
-        ),
-      )
-      .addOption(
-        new Option(
-          "--embed-threads <n>",
-          "hybrid recall: CPU threads the embedding model uses (default: up to 4, as available)",
-        )
-          .env("HMS_MCP_EMBED_THREADS")
-          .argParser(integer(1, 64)),
-      )
-      .addOption(
-        new Option(
-          "--recall-wait <ms>",
-          "hybrid recall: longest a recall waits for memories written just before it to be " +
-            "embedded; memories still waiting are ranked lexically",
-        )
-          .env("HMS_MCP_RECALL_WAIT")
-          .default(DEFAULT_RECALL_WAIT_MS)
-          .argParser(integer(0, 60000)),
-      )
-      .addOption(
-        new Option("--log-level <level>", "log level (logs go to stderr)")
-          .env("HMS_MCP_LOG_LEVEL")
-          .choices([...LOG_LEVELS])
-          .default("info"),
-      )
-      .addOption(
-        new Option(
-          "--allow-remote",
-          "HTTP: allow a non-loopback --host (also needs HMS_MCP_TOKEN of at least 32 bytes or " +
-            "--tokens-file) (env: HMS_MCP_ALLOW_REMOTE=1)",
-        ),
-      )
-      .addOption(
-        new Option(
-          "--tokens-file <file>",
-          "HTTP: named tokens, each limited to some namespaces and read-only or read-write (JSON " +
-            "Lines; `hms-mcp token create` makes an entry); reloaded on change and on SIGHUP",
-        ).env("HMS_MCP_TOKENS_FILE"),
-      )
-      .addOption(
-        new Option(
-          "--allowed-origins <list>",
-          "HTTP: comma-separated Origin values to accept (browser clients); others get 403",
-        )
-          .env("HMS_MCP_ALLOWED_ORIGINS")
-          .argParser(commaList),
-      )
-      .addOption(
-        new Option(
-          "--allowed-hosts <list>",
-          "HTTP: comma-separated extra Host header values to accept (e.g. a DNS name)",
-        )
-          .env("HMS_MCP_ALLOWED_HOSTS")
-          .argParser(commaList),
-      )
-      .addHelpText(
-        "after",
-        [
-          "",
-          "Commands:",
-          "  hms-mcp [options]            serve (the default)",
-          "  hms-mcp fetch-model          install the embedding model of hybrid recall, print its directory",
-          "  hms-mcp token create         make a token and print it once, with the line to add to --tokens-file",
-          "  hms-mcp help [command]       print this help, or a command's",
-        ].join("\n"),
-      )
-      // One line saying what is wrong and where to look, not the whole help after it.
-      .configureOutput({ outputError: oneLineError("hms-mcp", "hms-mcp --help lists every flag") })
-      .allowExcessArguments(false)
-  );
+        .env("HMS_MCP_ALLOWED_HOSTS")
+        .argParser(commaList),
+    )
+    .addHelpText(
+      "after",
+      [
+        "",
+        "Commands:",
+        "  hms-mcp [options]            serve (the default)",
+        "  hms-mcp fetch-model          install the embedding model of hybrid recall, print its directory",
+        "  hms-mcp token create         make a token and print it once, with the line to add to --tokens-file",
+        "  hms-mcp help [command]       print this help, or a command's",
+      ].join("\n"),
+    )
+    .configureOutput({ outputError: oneLineError("hms-mcp", "hms-mcp --help lists every flag") })
+    .allowExcessArguments(false);
 }
 
 /** Options as commander parsed them. */
