@@ -23,6 +23,8 @@ export interface Config {
   readonly path: string;
   readonly maxTextBytes: number;
   readonly maxOpenNamespaces: number;
+  /** Most namespaces the data directory may hold; undefined: no bound. */
+  readonly maxNamespaces?: number | undefined;
   /** How long a write waits for another process's lock on a store, in ms. */
   readonly busyTimeoutMs: number;
   /** When commits reach the disk: "full" (each commit) or "normal" (at checkpoints). */
@@ -33,8 +35,10 @@ export interface Config {
   readonly allowedOrigins: readonly string[];
   /** Extra Host header values allowed on HTTP requests. */
   readonly allowedHosts: readonly string[];
-  /** Bearer token every HTTP request must carry (from HMS_MCP_TOKEN only). */
+  /** The all-access bearer token (from HMS_MCP_TOKEN only). */
   readonly token: string | undefined;
+  /** HTTP: the tokens file (JSON Lines of named token hashes and their namespaces). */
+  readonly tokensFile?: string | undefined;
   /** The embedding model's directory: hybrid recall. Undefined: lexical recall. */
   readonly modelDir?: string | undefined;
   /** Replace a store's vectors made by another model instead of refusing it (default false). */
@@ -50,6 +54,9 @@ export const DEFAULT_RECALL_WAIT_MS = 2000;
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Shortest token a server listening beyond loopback accepts, in bytes. */
+export const MIN_REMOTE_TOKEN_BYTES = 32;
 
 /** A configuration the server refuses to start with; the message says why and what to do. */
 export class ConfigError extends Error {
@@ -127,13 +134,26 @@ export function isLoopback(host: string): boolean {
   return false;
 }
 
+/** Writes commander's error as one line: `prefix: what is wrong (hint)`. */
+export function oneLineError(prefix: string, hint: string) {
+  return (message: string, write: (text: string) => void): void => {
+    const what = message
+      .replace(/^error: /, "")
+      .replace(/\s*\n\s*/g, " ")
+      .trim();
+    write(`${prefix}: ${what} (${hint})\n`);
+  };
+}
+
 /** The command-line interface: every flag, with its environment variable and default. */
 export function buildCommand(version: string): Command {
+  // A bad flag is one line saying what is wrong and where to look, not the help after it.
   return new Command("hms-mcp")
     .description(
       "MCP server for the Holographic Memory store: durable, versioned, searchable memories " +
         "over stdio (default) or streamable HTTP.\n\n" +
-        "Environment only: HMS_MCP_TOKEN, the bearer token every HTTP request must carry.\n\n" +
+        "Environment only: HMS_MCP_TOKEN, a bearer token that opens every namespace over HTTP " +
+        "(--tokens-file adds named tokens limited to some namespaces).\n\n" +
         "Recall is lexical (BM25) unless --model-dir names an embedding model: then it is " +
         "hybrid (BM25 plus embeddings). `hms-mcp fetch-model` installs the model and prints " +
         "its directory.",
@@ -197,6 +217,15 @@ export function buildCommand(version: string): Command {
     )
     .addOption(
       new Option(
+        "--max-namespaces <n>",
+        "most namespaces the data directory may hold; a write that would create one more is " +
+          "refused (default: no bound)",
+      )
+        .env("HMS_MCP_MAX_NAMESPACES")
+        .argParser(integer(1, 10000000)),
+    )
+    .addOption(
+      new Option(
         "--busy-timeout <ms>",
         "how long a write waits for another process's lock on a store before UNAVAILABLE",
       )
@@ -256,8 +285,16 @@ export function buildCommand(version: string): Command {
     .addOption(
       new Option(
         "--allow-remote",
-        "HTTP: allow a non-loopback --host (also needs HMS_MCP_TOKEN) (env: HMS_MCP_ALLOW_REMOTE=1)",
+        "HTTP: allow a non-loopback --host (also needs HMS_MCP_TOKEN of at least 32 bytes or " +
+          "--tokens-file) (env: HMS_MCP_ALLOW_REMOTE=1)",
       ),
+    )
+    .addOption(
+      new Option(
+        "--tokens-file <file>",
+        "HTTP: named tokens, each limited to some namespaces and read-only or read-write (JSON " +
+          "Lines; `hms-mcp token create` makes an entry); reloaded on change and on SIGHUP",
+      ).env("HMS_MCP_TOKENS_FILE"),
     )
     .addOption(
       new Option(
@@ -275,7 +312,18 @@ export function buildCommand(version: string): Command {
         .env("HMS_MCP_ALLOWED_HOSTS")
         .argParser(commaList),
     )
-    .showHelpAfterError()
+    .addHelpText(
+      "after",
+      [
+        "",
+        "Commands:",
+        "  hms-mcp [options]            serve (the default)",
+        "  hms-mcp fetch-model          install the embedding model of hybrid recall, print its directory",
+        "  hms-mcp token create         make a token and print it once, with the line to add to --tokens-file",
+        "  hms-mcp help [command]       print this help, or a command's",
+      ].join("\n"),
+    )
+    .configureOutput({ outputError: oneLineError("hms-mcp", "hms-mcp --help lists every flag") })
     .allowExcessArguments(false);
 }
 
@@ -290,12 +338,14 @@ interface ParsedOptions {
   path: string;
   maxTextBytes: number;
   maxOpenNamespaces: number;
+  maxNamespaces?: number;
   busyTimeout: number;
   synchronous: SynchronousMode;
   logLevel: LogLevel;
   allowRemote?: boolean;
   allowedOrigins?: string[];
   allowedHosts?: string[];
+  tokensFile?: string;
   modelDir?: string;
   reembed?: boolean;
   embedThreads?: number;
@@ -326,17 +376,39 @@ export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): C
   if (token !== undefined && token.trim() === "") {
     throw new ConfigError("HMS_MCP_TOKEN is set but empty; set a real token or unset it");
   }
+  const tokensFile = options.tokensFile?.trim();
+  if (tokensFile === "") {
+    throw new ConfigError(
+      "--tokens-file (HMS_MCP_TOKENS_FILE) is empty; name the tokens file or unset it",
+    );
+  }
+  if (tokensFile !== undefined && options.transport !== "http") {
+    throw new ConfigError(
+      "--tokens-file applies to HTTP only (--transport http): a stdio server is its parent's " +
+        "own process and serves it every namespace",
+    );
+  }
   const host = options.host.trim();
   if (host === "") throw new ConfigError("--host must not be empty");
-  if (options.transport === "http" && !isLoopback(host) && (token === undefined || !allowRemote)) {
+  const remote = options.transport === "http" && !isLoopback(host);
+  if (remote && ((token === undefined && tokensFile === undefined) || !allowRemote)) {
     const missing = [
-      token === undefined ? "a token (HMS_MCP_TOKEN)" : undefined,
+      token === undefined && tokensFile === undefined
+        ? "a token (HMS_MCP_TOKEN or --tokens-file)"
+        : undefined,
       allowRemote ? undefined : "--allow-remote",
     ].filter(Boolean);
     throw new ConfigError(
       `refusing to listen on ${host}: it is not a loopback address, and serving memories ` +
-        `beyond this machine needs both a token (set HMS_MCP_TOKEN; clients send ` +
-        `Authorization: Bearer <token>) and --allow-remote. Missing: ${missing.join(" and ")}.`,
+        `beyond this machine needs both a token (set HMS_MCP_TOKEN or --tokens-file; clients ` +
+        `send Authorization: Bearer <token>) and --allow-remote. Missing: ${missing.join(" and ")}.`,
+    );
+  }
+  if (remote && token !== undefined && Buffer.byteLength(token, "utf8") < MIN_REMOTE_TOKEN_BYTES) {
+    throw new ConfigError(
+      `refusing to listen on ${host} with a ${Buffer.byteLength(token, "utf8")}-byte ` +
+        `HMS_MCP_TOKEN: beyond this machine a token must be at least ${MIN_REMOTE_TOKEN_BYTES} ` +
+        "bytes so it cannot be guessed; make one with `hms-mcp token create`",
     );
   }
   return {
@@ -349,6 +421,7 @@ export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): C
     path: options.path,
     maxTextBytes: options.maxTextBytes,
     maxOpenNamespaces: options.maxOpenNamespaces,
+    maxNamespaces: options.maxNamespaces,
     busyTimeoutMs: options.busyTimeout,
     synchronous: options.synchronous,
     logLevel: options.logLevel,
@@ -356,6 +429,7 @@ export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): C
     allowedOrigins: options.allowedOrigins ?? [],
     allowedHosts: options.allowedHosts ?? [],
     token,
+    tokensFile: tokensFile === undefined ? undefined : resolve(tokensFile),
     modelDir: modelDir === undefined ? undefined : resolve(modelDir),
     reembed,
     embedThreads: options.embedThreads,

@@ -15,12 +15,15 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import { errorResult, ToolError, toToolError } from "./errors.js";
-import { openStore, type Runtime } from "./runtime.js";
+import { grantOf, openStore, type Runtime } from "./runtime.js";
+import type { Grant } from "./tokens.js";
 import { RUNNERS, type ToolContext, type ToolOutput } from "./tools.js";
 
 /** A tool as this server runs it: its input schema (with `namespace` if enabled) and runner. */
 interface ServedTool {
   readonly input: z.ZodObject;
+  /** Whether the tool only reads: it never creates a namespace, and a read-only token may run it. */
+  readonly readOnly: boolean;
   readonly run: (
     args: Record<string, unknown>,
     context: ToolContext,
@@ -40,7 +43,11 @@ function serveTools(namespaceArg: boolean): Map<string, ServedTool> {
         ? tool.input.extend({ [NAMESPACE_ARGUMENT.name]: NAMESPACE_ARGUMENT.schema })
         : tool.input;
       // The input schema has accepted the arguments before the runner sees them.
-      served.set(tool.name, { input, run: RUNNERS[tool.name] as ServedTool["run"] });
+      served.set(tool.name, {
+        input,
+        readOnly: tool.annotations.readOnlyHint,
+        run: RUNNERS[tool.name] as ServedTool["run"],
+      });
     }
     servedTools.set(namespaceArg, served);
   }
@@ -114,11 +121,19 @@ function checkNamespaceAllowed(runtime: Runtime, args: Record<string, unknown>):
   }
 }
 
-/** The store a validated call addresses; `caller` is the connection's server (one per connection). */
-function contextFor(runtime: Runtime, namespaceArg: unknown, caller: Server): ToolContext {
+/**
+ * The store a validated call of `grant` addresses; `caller` is the connection's server (one
+ * per connection).
+ */
+function contextFor(
+  runtime: Runtime,
+  namespaceArg: unknown,
+  access: { grant: Grant; write: boolean },
+  caller: Server,
+): ToolContext {
   const namespace = namespaceArg === undefined ? runtime.namespace : checkNamespace(namespaceArg);
   return {
-    store: openStore(runtime, namespace),
+    store: openStore(runtime, namespace, access),
     namespace,
     server: runtime.server,
     semantic: runtime.semantic,
@@ -138,7 +153,7 @@ export function registerTools(server: Server, runtime: Runtime): void {
   // synchronous tool stays synchronous here, so its answer is not delayed behind another's.
   server.setRequestHandler(
     CallToolRequestSchema,
-    (request): CallToolResult | Promise<CallToolResult> => {
+    (request, extra): CallToolResult | Promise<CallToolResult> => {
       const { name } = request.params;
       const tool = served.get(name);
       if (tool === undefined) {
@@ -168,7 +183,8 @@ export function registerTools(server: Server, runtime: Runtime): void {
           const { [NAMESPACE_ARGUMENT.name]: namespace, ...toolArgs } = Object.fromEntries(
             Object.keys(parsed.data).map((name) => [name, args[name]]),
           );
-          const output = tool.run(toolArgs, contextFor(runtime, namespace, server));
+          const access = { grant: grantOf(extra), write: !tool.readOnly };
+          const output = tool.run(toolArgs, contextFor(runtime, namespace, access, server));
           return output instanceof Promise ? output.then(succeeded, failed) : succeeded(output);
         });
       } catch (thrown) {
