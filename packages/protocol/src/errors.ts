@@ -19,6 +19,12 @@ export const ERROR_CODES = [
   "TOO_LARGE",
   /** A call named a namespace on a server started without `--namespace-arg`. */
   "NAMESPACE_DISABLED",
+  /**
+   * The disk holding the store is full: nothing was written. Deleting still works (the store
+   * keeps a little space in reserve for it), so delete memories or free space on the disk,
+   * then retry.
+   */
+  "STORAGE_FULL",
   /** The server cannot serve the call now (shutting down, store locked); retry. */
   "UNAVAILABLE",
   /** The server failed; its log says why. */
