@@ -20,6 +20,7 @@ import Database from "better-sqlite3";
 import { claimModel } from "../embeddings.js";
 import { StoreError } from "../errors.js";
 import { type StoreOptions, SYNCHRONOUS_MODES, type SynchronousMode } from "../types.js";
+import { boundGrowth } from "./growth.js";
 import { migrate } from "./schema.js";
 
 /** An open store file. */
@@ -27,7 +28,7 @@ export type SqliteDatabase = BetterSqlite3.Database;
 
 /**
  * Opens (creating if needed) the SQLite file of a store: WAL, the durability setting, foreign
- * keys, the schema brought up to date, and the namespace and embedding model claimed. Closes
+ * keys, the bounds on its growth (growth.ts), the schema brought up to date, and the namespace and embedding model claimed. Closes
  * the file again when any of that fails.
  */
 export function openDatabase(file: string, options: StoreOptions): SqliteDatabase {
@@ -45,6 +46,7 @@ export function openDatabase(file: string, options: StoreOptions): SqliteDatabas
     }
     db.pragma(`synchronous = ${synchronous.toUpperCase()}`);
     db.pragma("foreign_keys = ON");
+    boundGrowth(db);
     migrate(db);
     if (options.namespace !== undefined) claimNamespace(db, file, options.namespace);
     if (options.embeddings !== undefined) {

@@ -1,0 +1,53 @@
+// Growth: a store holding `--keep` memories, then `--cycles` create/delete cycles of one more
+// memory through a real hms-mcp. Prints the store's files (db + wal + shm) at the start and
+// at the end: deleted space must be reclaimed and the WAL bounded, so the end stays within
+// 10% of the start. Run with HMS_MCP_BIN=<other build>/dist/cli.js for the "before" figure.
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { BIN, call, round, spawnServer, tempDir } from "../support.mjs";
+
+function flag(args, name, fallback) {
+  const at = args.indexOf(`--${name}`);
+  return at === -1 ? fallback : Number(args[at + 1]);
+}
+
+/** Bytes of each store file (db, -wal, -shm) under the data directory's namespaces/. */
+function storeBytes(dataDir) {
+  const dir = join(dataDir, "namespaces");
+  const sizes = { db: 0, wal: 0, shm: 0 };
+  for (const name of readdirSync(dir)) {
+    const bytes = statSync(join(dir, name)).size;
+    if (name.endsWith(".sqlite")) sizes.db += bytes;
+    else if (name.endsWith("-wal")) sizes.wal += bytes;
+    else if (name.endsWith("-shm")) sizes.shm += bytes;
+  }
+  return { ...sizes, total: sizes.db + sizes.wal + sizes.shm };
+}
+
+export default async function growth(args) {
+  const cycles = flag(args, "cycles", 10000);
+  const keep = flag(args, "keep", 200);
+  const data = tempDir("growth");
+  const server = await spawnServer(data.dir);
+  try {
+    const text = (i) => `memory ${i}: ${"lorem ipsum dolor sit amet ".repeat(40)}`;
+    for (let i = 0; i < keep; i++)
+      await call(server.client, "remember", { key: `keep/${i}`, text: text(i) });
+    const start = storeBytes(data.dir);
+    for (let i = 0; i < cycles; i++) {
+      await call(server.client, "remember", { key: `cycle/${i}`, text: text(i) });
+      await call(server.client, "forget", { key: `cycle/${i}` });
+    }
+    const end = storeBytes(data.dir);
+    console.log(
+      JSON.stringify(
+        { bin: BIN, cycles, keep, start, end, ratio: round(end.total / start.total) },
+        null,
+        2,
+      ),
+    );
+  } finally {
+    await server.close();
+    data.remove();
+  }
+}
