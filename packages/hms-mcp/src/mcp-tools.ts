@@ -14,6 +14,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
+import { retryBusy } from "./busy.js";
 import { errorResult, ToolError, toToolError } from "./errors.js";
 import { openStore, type Runtime } from "./runtime.js";
 import { RUNNERS, type ToolContext, type ToolOutput } from "./tools.js";
@@ -147,7 +148,8 @@ export function registerTools(server: Server, runtime: Runtime): void {
           const { [NAMESPACE_ARGUMENT.name]: namespace, ...toolArgs } = Object.fromEntries(
             Object.keys(parsed.data).map((name) => [name, args[name]]),
           );
-          const output = tool.run(toolArgs, contextFor(runtime, namespace));
+          const context = contextFor(runtime, namespace);
+          const output = retryBusy(() => tool.run(toolArgs, context), runtime.busyTimeoutMs);
           return output instanceof Promise ? output.then(succeeded, failed) : succeeded(output);
         });
       } catch (thrown) {

@@ -5,6 +5,7 @@
  */
 import { EmbeddingModelMismatchError, type MemoryStore, Namespaces } from "@hms/store";
 import type { Logger } from "pino";
+import { BUSY_WAIT_MS } from "./busy.js";
 import { CallTracker } from "./call-tracker.js";
 import { type Config, ConfigError, DEFAULT_RECALL_WAIT_MS } from "./config.js";
 import { ToolError } from "./errors.js";
@@ -24,6 +25,8 @@ export interface Runtime {
   readonly calls: CallTracker;
   /** Hybrid recall's model and indexer, when the server runs with --model-dir. */
   readonly semantic: Semantic | undefined;
+  /** How long a call waits for another process's lock on a store (--busy-timeout), in ms. */
+  readonly busyTimeoutMs: number;
 }
 
 /**
@@ -62,6 +65,8 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     maxTextBytes: config.maxTextBytes,
     maxOpen: config.maxOpenNamespaces,
     busyTimeoutMs: config.busyTimeoutMs,
+    // Calls wait for a lock asynchronously (busy.ts): SQLite itself only briefly.
+    busyWaitMs: BUSY_WAIT_MS,
     synchronous: config.synchronous,
     embeddings: semantic?.storeOptions,
     onOpen: (name, store) => semantic?.watch(name, store),
@@ -83,6 +88,7 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     log,
     calls: new CallTracker(),
     semantic,
+    busyTimeoutMs: config.busyTimeoutMs,
   };
 }
 

@@ -34,7 +34,8 @@ export type SqliteDatabase = BetterSqlite3.Database;
 export function openDatabase(file: string, options: StoreOptions): SqliteDatabase {
   const db = new Database(file);
   try {
-    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 10000))}`);
+    const busyTimeoutMs = options.busyTimeoutMs ?? 10000;
+    db.pragma(`busy_timeout = ${waitOf(busyTimeoutMs)}`);
     const mode = db.pragma("journal_mode = WAL", { simple: true });
     if (mode !== "wal") throw new Error(`could not put ${file} in WAL mode (got ${mode})`);
     const synchronous = options.synchronous ?? "full";
@@ -52,11 +53,17 @@ export function openDatabase(file: string, options: StoreOptions): SqliteDatabas
     if (options.embeddings !== undefined) {
       claimModel(db, file, options.embeddings.model, options.embeddings.reembed === true);
     }
+    db.pragma(`busy_timeout = ${waitOf(options.busyWaitMs ?? busyTimeoutMs)}`);
     return db;
   } catch (error) {
     db.close();
     throw error;
   }
+}
+
+/** A lock wait as SQLite's busy_timeout takes it: whole milliseconds, at least 0. */
+function waitOf(ms: number): number {
+  return Math.max(0, Math.floor(ms));
 }
 
 /** The durability setting in force, read back from SQLite. */
