@@ -20,7 +20,7 @@ import Database from "better-sqlite3";
 import { claimModel } from "../embeddings.js";
 import { StoreError } from "../errors.js";
 import { type StoreOptions, SYNCHRONOUS_MODES, type SynchronousMode } from "../types.js";
-import { boundGrowth } from "./growth.js";
+import { boundGrowth, mergeIndexSooner } from "./growth.js";
 import { migrate } from "./schema.js";
 
 /** An open store file. */
@@ -49,6 +49,7 @@ export function openDatabase(file: string, options: StoreOptions): SqliteDatabas
     db.pragma("foreign_keys = ON");
     boundGrowth(db);
     migrate(db);
+    mergeIndexSooner(db);
     if (options.namespace !== undefined) claimNamespace(db, file, options.namespace);
     if (options.embeddings !== undefined) {
       claimModel(db, file, options.embeddings.model, options.embeddings.reembed === true);
