@@ -49,7 +49,15 @@ export default async function growth(args) {
     const end = await atRest(data.dir);
     console.log(
       JSON.stringify(
-        { bin: BIN, cycles, keep, start, end, ratio: round(end.total / start.total) },
+        {
+          bin: BIN,
+          cycles,
+          keep,
+          start,
+          end,
+          ratio: round(end.total / start.total),
+          db_ratio: round(end.db / start.db),
+        },
         null,
         2,
       ),
