@@ -14,6 +14,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
+import { retryBusy } from "./busy.js";
 import { errorResult, ToolError, toToolError } from "./errors.js";
 import { grantOf, openStore, type Runtime } from "./runtime.js";
 import type { Grant } from "./tokens.js";
@@ -184,7 +185,8 @@ export function registerTools(server: Server, runtime: Runtime): void {
             Object.keys(parsed.data).map((name) => [name, args[name]]),
           );
           const access = { grant: grantOf(extra), write: !tool.readOnly };
-          const output = tool.run(toolArgs, contextFor(runtime, namespace, access, server));
+          const context = contextFor(runtime, namespace, access, server);
+          const output = retryBusy(() => tool.run(toolArgs, context), runtime.busyTimeoutMs);
           return output instanceof Promise ? output.then(succeeded, failed) : succeeded(output);
         });
       } catch (thrown) {

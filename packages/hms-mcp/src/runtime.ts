@@ -11,6 +11,7 @@ import {
 } from "@hms/store";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { Logger } from "pino";
+import { BUSY_WAIT_MS } from "./busy.js";
 import { CallTracker } from "./call-tracker.js";
 import { type Config, ConfigError, DEFAULT_RECALL_WAIT_MS } from "./config.js";
 import { ToolError } from "./errors.js";
@@ -31,6 +32,8 @@ export interface Runtime {
   readonly calls: CallTracker;
   /** Hybrid recall's model and indexer, when the server runs with --model-dir. */
   readonly semantic: Semantic | undefined;
+  /** How long a call waits for another process's lock on a store (--busy-timeout), in ms. */
+  readonly busyTimeoutMs: number;
 }
 
 /**
@@ -70,6 +73,8 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     maxOpen: config.maxOpenNamespaces,
     maxNamespaces: config.maxNamespaces,
     busyTimeoutMs: config.busyTimeoutMs,
+    // Calls wait for a lock asynchronously (busy.ts): SQLite itself only briefly.
+    busyWaitMs: BUSY_WAIT_MS,
     synchronous: config.synchronous,
     embeddings: semantic?.storeOptions,
     onOpen: (name, store) => semantic?.watch(name, store),
@@ -92,6 +97,7 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     log,
     calls: new CallTracker(),
     semantic,
+    busyTimeoutMs: config.busyTimeoutMs,
   };
 }
 

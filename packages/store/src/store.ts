@@ -16,14 +16,10 @@ import { recall } from "./recall/recall.js";
 import { search } from "./recall/search.js";
 import { VectorIndex } from "./recall/vector-index.js";
 import { exportPage, forget, get, list, remember, rememberMany } from "./records.js";
-import {
-  openDatabase,
-  type SqliteDatabase,
-  synchronousOf,
-  writeTransaction,
-} from "./sqlite/database.js";
+import { openDatabase, type SqliteDatabase, synchronousOf } from "./sqlite/database.js";
 import { schemaVersion } from "./sqlite/schema.js";
 import { prepare } from "./sqlite/statements.js";
+import { Writes } from "./sqlite/writes.js";
 import { forgetPrefix, forgetTree, move, movePrefix, moveTree } from "./tree.js";
 import {
   EXPORT_PAGE_BYTES,
@@ -66,6 +62,7 @@ export class MemoryStore {
   readonly #highlighter: Highlighter;
   /** What the operations share: limits, statements, the write transaction. */
   readonly #ctx: StoreContext;
+  readonly #writes: Writes;
 
   private constructor(file: string, db: SqliteDatabase, options: StoreOptions) {
     this.file = file;
@@ -77,10 +74,13 @@ export class MemoryStore {
       MAX_TEXT_BYTES_CEILING,
     );
     this.limits = Object.freeze({ ...DEFAULT_LIMITS, maxTextBytes });
+    const writes = new Writes(db, file);
+    this.#writes = writes;
     this.#ctx = {
       limits: this.limits,
       sql: prepare(db),
-      write: <T>(body: () => T): T => writeTransaction(db, body),
+      write: <T>(body: () => T): T => writes.write(body),
+      free: <T>(body: () => T): T => writes.free(body),
     };
     const hybrid = options.embeddings;
     this.embeddings = hybrid === undefined ? undefined : new Embeddings(db, hybrid.model);
@@ -120,6 +120,7 @@ export class MemoryStore {
 
   /** Closes the database (the WAL is checkpointed). Idempotent. */
   close(): void {
+    this.#writes.close();
     if (this.#db.open) this.#db.close();
   }
 
