@@ -4,7 +4,12 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MemoryStore } from "../store.js";
-import { CANDIDATE_BUDGET, candidateExpression, LexicalRanker } from "./lexical.js";
+import {
+  CANDIDATE_BUDGET,
+  candidateExpression,
+  informativeTerms,
+  LexicalRanker,
+} from "./lexical.js";
 
 let dir: string;
 let file: string;
@@ -103,6 +108,27 @@ describe("candidateExpression", () => {
   });
 });
 
+describe("informativeTerms", () => {
+  const terms = [
+    { term: "meeting", df: 90_000 },
+    { term: "notes", df: 55_000 },
+    { term: "zeppelin", df: 12 },
+  ];
+
+  it("drops terms held by more than 60% of the memories, whose IDF is at the floor", () => {
+    expect(informativeTerms(terms, 100_000, 1000, 10).map(({ term }) => term)).toEqual([
+      "notes",
+      "zeppelin",
+    ]);
+  });
+
+  it("keeps every term when all fit in the budget or the others would find too few", () => {
+    expect(informativeTerms(terms, 100_000, 1_000_000, 10)).toEqual(terms);
+    const rareAndCommon = [terms[0], terms[2]] as { term: string; df: number }[];
+    expect(informativeTerms(rareAndCommon, 100_000, 1000, 20)).toEqual(rareAndCommon);
+  });
+});
+
 describe("LexicalRanker with a candidate step", () => {
   it("keeps the default budget in a range where BM25 scoring stays cheap", () => {
     expect(CANDIDATE_BUDGET).toBeGreaterThanOrEqual(100);
@@ -124,6 +150,18 @@ describe("LexicalRanker with a candidate step", () => {
       for (const [i, hit] of hits.entries()) {
         expect(hit.score).toBeCloseTo(reference[i]?.score ?? -1, 9);
       }
+    }
+  });
+
+  it("ranks the same with and without a term held by nearly every memory", () => {
+    const store = storeWithBudget(50);
+    fill(store);
+    // "meeting" is in all 300 memories: its IDF is FTS5's floor, 1e-6.
+    const hits = store.recall("budget notes meeting", { k: 10 }).hits;
+    const reference = fullBm25('"budget" OR "notes" OR "meeting"', 10);
+    expect(hits.map((hit) => hit.key)).toEqual(reference.map((row) => row.key));
+    for (const [i, hit] of hits.entries()) {
+      expect(hit.score).toBeCloseTo(reference[i]?.score ?? -1, 4);
     }
   });
 

@@ -16,8 +16,9 @@ export const CANDIDATE_BUDGET = 1000;
  * stemmed unicode61 index of each memory's text, with queries as OR of their terms.
  *
  * Only candidates are scored: when the query's terms are held by more memories than the
- * budget, the candidates are the memories holding its rarest terms ({@link
- * candidateExpression}); each candidate still gets its exact BM25 over every term.
+ * budget, terms whose IDF is at FTS5's floor are dropped ({@link informativeTerms}) and the
+ * candidates are the memories holding the rarest terms ({@link candidateExpression}); each
+ * candidate still gets its exact BM25 over every remaining term.
  *
  * Scores are relative to the query's best hit: each hit's BM25 divided by the best one's, so
  * the best hit scores exactly 1 and the others lie in (0, 1]. Raw BM25 means little to a
@@ -78,14 +79,16 @@ export class LexicalRanker implements Ranker {
       hi: prefix === undefined ? null : (prefixSuccessor(prefix) ?? null),
       tag: filter.tag ?? null,
     };
-    const all = anyOf(terms);
     const budget = Math.max(this.#budget, 4 * k);
-    const picked = candidateExpression(
+    const weighed = informativeTerms(
       terms.map((term, i) => ({ term, df: frequencies[i]?.df ?? 0 })),
       n,
       budget,
+      k,
     );
-    let ranked: { id: number; bm25: number }[] | undefined;
+    const all = anyOf(weighed.map(({ term }) => term));
+    const picked = candidateExpression(weighed, n, budget);
+    let ranked: { id: number; bm25: number }[] = [];
     if (picked !== undefined) {
       // The rowid from which the pick's newest `budget` matches start (0: all of them).
       const from = picked.newest
@@ -93,11 +96,19 @@ export class LexicalRanker implements Ranker {
         : 0;
       // A BigInt binds as an INTEGER; FTS5 ignores a rowid constraint given as a REAL.
       ranked = this.#scoreCandidates(all, picked.expr, { ...bind, from: BigInt(from) }, k);
-      // A filter may leave fewer candidates than asked for while other matches pass it:
-      // then every match is scored, as without the candidate step.
-      if (ranked.length < k) ranked = undefined;
     }
-    ranked ??= this.#rank.all({ expr: all, ...bind, k }) as { id: number; bm25: number }[];
+    // No candidate step, or a filter left fewer candidates than asked for while other
+    // matches may pass it: every match is scored.
+    if (picked === undefined || ranked.length < k) {
+      ranked = this.#rank.all({ expr: all, ...bind, k }) as { id: number; bm25: number }[];
+    }
+    // Still too few (a filter again): the dropped terms' matches count too.
+    if (ranked.length < k && weighed.length < terms.length) {
+      ranked = this.#rank.all({ expr: anyOf(terms), ...bind, k }) as {
+        id: number;
+        bm25: number;
+      }[];
+    }
     const best = ranked[0]?.bm25;
     // BM25 of a match is positive (FTS5's IDF floor keeps it so); the guard only keeps a
     // degenerate best score from turning every hit into NaN or Infinity.
@@ -136,6 +147,30 @@ export class LexicalRanker implements Ranker {
       .sort((a, b) => b.bm25 - a.bm25 || a.id - b.id)
       .slice(0, k);
   }
+}
+
+/** Share of the memories above which a term's BM25 IDF is at FTS5's floor, with a margin. */
+export const FLOORED_SHARE = 0.6;
+
+/**
+ * The terms worth scoring. FTS5's IDF, `ln((n − df + 0.5) / (df + 0.5))`, is negative for a
+ * term held by more than half the memories and bm25() floors it at 1e-6: such a term adds
+ * nothing to a score, yet bm25() walks its whole list to count it. So when the query's terms
+ * are over the budget, terms held by more than {@link FLOORED_SHARE} of the memories (the
+ * margin absorbs the estimate of a common term's count) are dropped, unless the others are
+ * held by fewer than `k` memories.
+ */
+export function informativeTerms<T extends { term: string; df: number }>(
+  terms: readonly T[],
+  n: number,
+  budget: number,
+  k: number,
+): readonly T[] {
+  const total = terms.reduce((sum, { df }) => sum + df, 0);
+  if (total <= budget) return terms;
+  const kept = terms.filter(({ df }) => df <= FLOORED_SHARE * n);
+  const keptTotal = kept.reduce((sum, { df }) => sum + df, 0);
+  return keptTotal >= k ? kept : terms;
 }
 
 /** Which memories to score: those matching `expr`, only its newest `budget` when `newest`. */
