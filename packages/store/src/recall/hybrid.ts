@@ -106,7 +106,9 @@ export class HybridRanker implements Ranker {
     params: FusionParams = DEFAULT_FUSION,
   ) {
     this.model = model;
-    this.#lexical = new LexicalRanker(db);
+    // Every BM25 match is scored, as before the lexical candidate step: fusion was tuned on
+    // that list, and SciFact hybrid has not been measured with candidates only.
+    this.#lexical = new LexicalRanker(db, Number.POSITIVE_INFINITY);
     this.#index = index;
     this.#params = params;
     this.#inRange = db.prepare(
