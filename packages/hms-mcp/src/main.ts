@@ -1,10 +1,16 @@
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Logger } from "pino";
 import type { Config } from "./config.js";
 import type { HttpEndpoint } from "./http.js";
 import { createLogger } from "./log.js";
 import { createMcpServer } from "./mcp-server.js";
 import { closeRuntime, openRuntime } from "./runtime.js";
+import { LineTransport } from "./stdio.js";
+
+/** The largest message a client may send, over either transport, in bytes. */
+function maxMessageBytes(config: Config): number {
+  // JSON may escape each character of the text as \uXXXX (6 bytes), plus the envelope.
+  return config.maxTextBytes * 6 + 1024 * 1024;
+}
 
 /** A started server. */
 export interface RunningServer {
@@ -39,12 +45,11 @@ export async function startServer(
       token: config.token,
       allowedOrigins: config.allowedOrigins,
       allowedHosts: config.allowedHosts,
-      // JSON may escape each character of the text as \uXXXX (6 bytes), plus the envelope.
-      maxBodyBytes: config.maxTextBytes * 6 + 1024 * 1024,
+      maxBodyBytes: maxMessageBytes(config),
     });
   } else {
     const server = createMcpServer(runtime);
-    await server.connect(new StdioServerTransport());
+    await server.connect(new LineTransport({ maxLineBytes: maxMessageBytes(config), log }));
     closeStdio = () => server.close();
   }
 
