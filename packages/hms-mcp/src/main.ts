@@ -46,6 +46,16 @@ export async function startServer(
       allowedOrigins: config.allowedOrigins,
       allowedHosts: config.allowedHosts,
       maxBodyBytes: maxMessageBytes(config),
+      sessions: {
+        total: config.http?.maxSessions,
+        perClient: config.http?.maxSessionsPerToken,
+        idleMs: config.http?.sessionIdleMs,
+      },
+      requests: {
+        inFlightTotal: config.http?.maxInFlight,
+        inFlightPerClient: config.http?.maxInFlightPerToken,
+        bufferedBytes: config.http?.maxUnreadBytes,
+      },
     });
   } else {
     const server = createMcpServer(runtime);
