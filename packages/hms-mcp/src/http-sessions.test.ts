@@ -32,6 +32,18 @@ describe("SessionRegistry", () => {
     expect([registry.countOf("alice"), registry.countOf("bob")]).toEqual([2, 1]);
   });
 
+  it("closes a session never used since it was opened before one in use", () => {
+    const registry = new SessionRegistry({ perClient: 2, total: 10, idleMs: 60_000 });
+    const working = session();
+    registry.add("w", "alice", working, 0);
+    expect(registry.use("w", "alice", 1)).toBe(working);
+    for (let i = 0; i < 50; i++) registry.add(`flood/${i}`, "alice", session(), 2 + i);
+    expect(registry.use("w", "alice", 100)).toBe(working);
+    // The newest is kept: the session just opened is never the one closed for it.
+    expect(registry.use("flood/49", "alice", 100)).toBeDefined();
+    expect(registry.size).toBe(2);
+  });
+
   it("refuses a new session once full, unless the client replaces its own", () => {
     const registry = new SessionRegistry({ perClient: 2, total: 3, idleMs: 60_000 });
     registry.add("a1", "alice", session(), 0);

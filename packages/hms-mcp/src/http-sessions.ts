@@ -1,7 +1,7 @@
 /**
  * The HTTP sessions of a server, grouped by the client that opened them (a key derived from
- * its bearer token). A client over its own cap loses its least recently used session, so no
- * client can evict another's; the server as a whole refuses new sessions once full. Sessions
+ * its bearer token). A client over its own cap loses one of its own sessions (one it never
+ * used first, else its least recently used), so no client can evict another's; the server as a whole refuses new sessions once full. Sessions
  * nobody used for the idle timeout are closed.
  */
 
@@ -23,6 +23,8 @@ interface Entry<S> {
   readonly session: S;
   readonly client: string;
   lastUsed: number;
+  /** Whether a request came on the session after the one that opened it. */
+  used: boolean;
 }
 
 export class SessionRegistry<S extends ClosableSession> {
@@ -63,6 +65,7 @@ export class SessionRegistry<S extends ClosableSession> {
       return undefined;
     }
     entry.lastUsed = now;
+    entry.used = true;
     this.#byId.delete(id);
     this.#byId.set(id, entry);
     return entry.session;
@@ -70,17 +73,17 @@ export class SessionRegistry<S extends ClosableSession> {
 
   /** Adds a session, closing `client`'s least recently used ones beyond its cap. */
   add(id: string, client: string, session: S, now = Date.now()): void {
-    this.#byId.set(id, { session, client, lastUsed: now });
+    this.#byId.set(id, { session, client, lastUsed: now, used: false });
     this.#countByClient.set(client, this.countOf(client) + 1);
     while (this.countOf(client) > this.limits.perClient) {
-      const oldest = this.#oldestOf(client);
+      const oldest = this.#oldestOf(client, id);
       if (oldest === undefined) break;
       this.#evict(oldest, "cap");
     }
     // A client at its cap may have pushed the total one over: close its own oldest too.
     while (this.#byId.size > this.limits.total) {
-      const oldest = this.#oldestOf(client);
-      if (oldest === undefined || oldest === id) break;
+      const oldest = this.#oldestOf(client, id);
+      if (oldest === undefined) break;
       this.#evict(oldest, "cap");
     }
   }
@@ -112,9 +115,19 @@ export class SessionRegistry<S extends ClosableSession> {
     await Promise.all(sessions.map((session) => session.close().catch(() => {})));
   }
 
-  #oldestOf(client: string): string | undefined {
-    for (const [id, entry] of this.#byId) if (entry.client === client) return id;
-    return undefined;
+  /**
+   * The session of `client` to close first: the least recently used of those never used since
+   * they were opened (a flood of new sessions replaces itself, not the client's working
+   * sessions), else its least recently used.
+   */
+  #oldestOf(client: string, except: string): string | undefined {
+    let oldest: string | undefined;
+    for (const [id, entry] of this.#byId) {
+      if (entry.client !== client || id === except) continue;
+      if (!entry.used) return id;
+      oldest ??= id;
+    }
+    return oldest;
   }
 
   #evict(id: string, why: "cap" | "idle"): void {

@@ -237,11 +237,13 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
       return;
     }
     res.once("close", admitted);
+    // Once the whole answer is handed to the socket (the transport may still be writing it
+    // after its handler returned), what the client has not taken yet is accounted.
+    res.once("prefinish", () => unread.track(res));
     try {
       await serve(req, res);
     } finally {
       admitted();
-      unread.track(res);
     }
   };
 
