@@ -276,7 +276,7 @@ export function buildCommand(version: string): Command {
     .addOption(
       new Option(
         "--max-sessions-per-token <n>",
-        "HTTP: most sessions one token holds; its least recently used is closed to make room",
+        "HTTP: most sessions one token holds; one of its own (unused first, else least recently used) is closed to make room",
       )
         .env("HMS_MCP_MAX_SESSIONS_PER_TOKEN")
         .default(100)
