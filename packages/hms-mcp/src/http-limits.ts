@@ -82,7 +82,8 @@ export class UnreadAnswers {
   /** Accounts the bytes `res` still holds once its answer is written, until they are taken. */
   track(res: ServerResponse): void {
     if (res.writableFinished || res.destroyed) return;
-    const held = (res.socket?.writableLength ?? 0) + res.writableLength;
+    // The response's own buffer plus its socket's: what has not reached the kernel yet.
+    const held = res.writableLength;
     if (held === 0) return;
     this.#held.set(res, held);
     this.#bytes += held;
@@ -92,8 +93,11 @@ export class UnreadAnswers {
     while (this.#bytes > this.budget && this.#held.size > 1) {
       const oldest = this.#held.keys().next().value;
       if (oldest === undefined) break;
-      this.onDrop(this.#held.get(oldest) ?? 0);
+      const bytes = this.#held.get(oldest) ?? 0;
       this.#release(oldest);
+      // An answer all handed to the kernel, whose finish event is still to come, is not cut.
+      if (oldest.writableLength === 0) continue;
+      this.onDrop(bytes);
       oldest.destroy();
     }
   }

@@ -1,4 +1,4 @@
-// `pnpm bench attack slow-readers [--clients 100] [--hold-ms 8000] [--before <cli.js>]`:
+// `pnpm bench attack slow-readers [--clients 100] [--hold-ms 20000] [--before <cli.js>]`:
 // clients that ask for a large export page and never read the answer, while a well-behaved
 // client calls `get`. Reports the server's peak RSS and the good client's get p50/p99, for
 // the --before build (when given) and this one, in one run.
@@ -134,7 +134,7 @@ async function attack({ bin, name, args }, clients, holdMs) {
 
 export default async function slowReaders() {
   const clients = Number(option("clients", "HMS_BENCH_CLIENTS", "100"));
-  const holdMs = Number(option("hold-ms", "HMS_BENCH_HOLD_MS", "8000"));
+  const holdMs = Number(option("hold-ms", "HMS_BENCH_HOLD_MS", "20000"));
   const results = [];
   for (const build of builds()) results.push(await attack(build, clients, holdMs));
   console.log(
