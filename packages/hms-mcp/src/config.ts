@@ -160,6 +160,52 @@ export function buildCommand(version: string): Command {
         .default("stdio"),
     )
     .addOption(
+      new Option("--max-sessions <n>", "HTTP: most sessions of all clients; then new ones get 503")
+        .env("HMS_MCP_MAX_SESSIONS")
+        .default(1000)
+        .argParser(integer(1, 100000)),
+    )
+    .addOption(
+      new Option(
+        "--max-sessions-per-token <n>",
+        "HTTP: most sessions one token holds; one of its own (unused first, else least recently used) is closed to make room",
+      )
+        .env("HMS_MCP_MAX_SESSIONS_PER_TOKEN")
+        .default(100)
+        .argParser(integer(1, 100000)),
+    )
+    .addOption(
+      new Option("--session-idle-timeout <s>", "HTTP: a session unused this long is closed")
+        .env("HMS_MCP_SESSION_IDLE_TIMEOUT")
+        .default(1800)
+        .argParser(integer(1, 7 * 24 * 3600)),
+    )
+    .addOption(
+      new Option("--max-in-flight <n>", "HTTP: most requests of all clients in flight; then 503")
+        .env("HMS_MCP_MAX_IN_FLIGHT")
+        .default(64)
+        .argParser(integer(1, 100000)),
+    )
+    .addOption(
+      new Option(
+        "--max-in-flight-per-token <n>",
+        "HTTP: most requests one token has in flight; then 429",
+      )
+        .env("HMS_MCP_MAX_IN_FLIGHT_PER_TOKEN")
+        .default(16)
+        .argParser(integer(1, 100000)),
+    )
+    .addOption(
+      new Option(
+        "--max-unread-bytes <bytes>",
+        "HTTP: most bytes of answers held for clients that do not read them; beyond it the " +
+          "longest-held connections are closed",
+      )
+        .env("HMS_MCP_MAX_UNREAD_BYTES")
+        .default(64 * 1024 * 1024)
+        .argParser(integer(1024 * 1024, 2 ** 40)),
+    )
+    .addOption(
       new Option("--host <address>", "HTTP: address to listen on")
         .env("HMS_MCP_HOST")
         .default("127.0.0.1"),
@@ -266,52 +312,6 @@ export function buildCommand(version: string): Command {
       )
         .env("HMS_MCP_ALLOWED_HOSTS")
         .argParser(commaList),
-    )
-    .addOption(
-      new Option("--max-sessions <n>", "HTTP: most sessions of all clients; then new ones get 503")
-        .env("HMS_MCP_MAX_SESSIONS")
-        .default(1000)
-        .argParser(integer(1, 100000)),
-    )
-    .addOption(
-      new Option(
-        "--max-sessions-per-token <n>",
-        "HTTP: most sessions one token holds; one of its own (unused first, else least recently used) is closed to make room",
-      )
-        .env("HMS_MCP_MAX_SESSIONS_PER_TOKEN")
-        .default(100)
-        .argParser(integer(1, 100000)),
-    )
-    .addOption(
-      new Option("--session-idle-timeout <s>", "HTTP: a session unused this long is closed")
-        .env("HMS_MCP_SESSION_IDLE_TIMEOUT")
-        .default(1800)
-        .argParser(integer(1, 7 * 24 * 3600)),
-    )
-    .addOption(
-      new Option("--max-in-flight <n>", "HTTP: most requests of all clients in flight; then 503")
-        .env("HMS_MCP_MAX_IN_FLIGHT")
-        .default(64)
-        .argParser(integer(1, 100000)),
-    )
-    .addOption(
-      new Option(
-        "--max-in-flight-per-token <n>",
-        "HTTP: most requests one token has in flight; then 429",
-      )
-        .env("HMS_MCP_MAX_IN_FLIGHT_PER_TOKEN")
-        .default(16)
-        .argParser(integer(1, 100000)),
-    )
-    .addOption(
-      new Option(
-        "--max-unread-bytes <bytes>",
-        "HTTP: most bytes of answers held for clients that do not read them; beyond it the " +
-          "longest-held connections are closed",
-      )
-        .env("HMS_MCP_MAX_UNREAD_BYTES")
-        .default(64 * 1024 * 1024)
-        .argParser(integer(1024 * 1024, 2 ** 40)),
     )
     .showHelpAfterError()
     .allowExcessArguments(false);
