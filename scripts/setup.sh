@@ -26,6 +26,20 @@ if [ -z "${npm_config_nodedir:-}" ]; then
   fi
 fi
 
+# The browser e2e test (packages/hms-mcp/test/e2e/http-browser.test.ts) drives Debian's
+# chromium; apt runs only when it is missing (CI runs this script as root on Debian 12).
+if [ ! -x /usr/bin/chromium ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "setup: installing chromium (apt)" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -q >&2
+    apt-get install -y -q chromium >&2
+  else
+    echo "setup: /usr/bin/chromium is missing and this is not root: install Debian's chromium" \
+      "(apt-get install chromium) for the browser test, or set HMS_CHROMIUM" >&2
+  fi
+fi
+
 echo "setup: pnpm install" >&2
 pnpm install --frozen-lockfile >&2
 echo "setup: building packages" >&2

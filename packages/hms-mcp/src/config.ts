@@ -47,6 +47,18 @@ export interface Config {
   readonly embedThreads?: number | undefined;
   /** Longest a recall waits for its own connection's recent writes to be embedded, in ms. */
   readonly recallWaitMs?: number | undefined;
+  /** HTTP bounds on what clients can make the server hold (defaults in http.ts). */
+  readonly http?: HttpLimitsConfig | undefined;
+}
+
+/** HTTP: sessions and requests one client (token) and all clients may hold. */
+export interface HttpLimitsConfig {
+  readonly maxSessions?: number | undefined;
+  readonly maxSessionsPerToken?: number | undefined;
+  readonly sessionIdleMs?: number | undefined;
+  readonly maxInFlight?: number | undefined;
+  readonly maxInFlightPerToken?: number | undefined;
+  readonly maxUnreadBytes?: number | undefined;
 }
 
 /** Default of `recallWaitMs` (`--recall-wait`). */
@@ -182,6 +194,52 @@ export function buildCommand(version: string): Command {
         .env("HMS_MCP_TRANSPORT")
         .choices(["stdio", "http"])
         .default("stdio"),
+    )
+    .addOption(
+      new Option("--max-sessions <n>", "HTTP: most sessions of all clients; then new ones get 503")
+        .env("HMS_MCP_MAX_SESSIONS")
+        .default(1000)
+        .argParser(integer(1, 100000)),
+    )
+    .addOption(
+      new Option(
+        "--max-sessions-per-token <n>",
+        "HTTP: most sessions one token holds; one of its own (unused first, else least recently used) is closed to make room",
+      )
+        .env("HMS_MCP_MAX_SESSIONS_PER_TOKEN")
+        .default(100)
+        .argParser(integer(1, 100000)),
+    )
+    .addOption(
+      new Option("--session-idle-timeout <s>", "HTTP: a session unused this long is closed")
+        .env("HMS_MCP_SESSION_IDLE_TIMEOUT")
+        .default(1800)
+        .argParser(integer(1, 7 * 24 * 3600)),
+    )
+    .addOption(
+      new Option("--max-in-flight <n>", "HTTP: most requests of all clients in flight; then 503")
+        .env("HMS_MCP_MAX_IN_FLIGHT")
+        .default(64)
+        .argParser(integer(1, 100000)),
+    )
+    .addOption(
+      new Option(
+        "--max-in-flight-per-token <n>",
+        "HTTP: most requests one token has in flight; then 429",
+      )
+        .env("HMS_MCP_MAX_IN_FLIGHT_PER_TOKEN")
+        .default(16)
+        .argParser(integer(1, 100000)),
+    )
+    .addOption(
+      new Option(
+        "--max-unread-bytes <bytes>",
+        "HTTP: most bytes of answers held for clients that do not read them; beyond it the " +
+          "longest-held connections are closed",
+      )
+        .env("HMS_MCP_MAX_UNREAD_BYTES")
+        .default(64 * 1024 * 1024)
+        .argParser(integer(1024 * 1024, 2 ** 40)),
     )
     .addOption(
       new Option("--host <address>", "HTTP: address to listen on")
@@ -350,6 +408,12 @@ interface ParsedOptions {
   reembed?: boolean;
   embedThreads?: number;
   recallWait: number;
+  maxSessions: number;
+  maxSessionsPerToken: number;
+  sessionIdleTimeout: number;
+  maxInFlight: number;
+  maxInFlightPerToken: number;
+  maxUnreadBytes: number;
 }
 
 /**
@@ -434,6 +498,14 @@ export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): C
     reembed,
     embedThreads: options.embedThreads,
     recallWaitMs: options.recallWait,
+    http: {
+      maxSessions: options.maxSessions,
+      maxSessionsPerToken: options.maxSessionsPerToken,
+      sessionIdleMs: options.sessionIdleTimeout * 1000,
+      maxInFlight: options.maxInFlight,
+      maxInFlightPerToken: options.maxInFlightPerToken,
+      maxUnreadBytes: options.maxUnreadBytes,
+    },
   };
 }
 

@@ -9,8 +9,11 @@ import type { AddressInfo } from "node:net";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { InitializeRequestSchema, isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { isLoopback } from "./config.js";
+import { Cors, isPreflight } from "./http-cors.js";
+import { InFlight, type RequestLimits, UnreadAnswers } from "./http-limits.js";
+import { type SessionLimits, SessionRegistry } from "./http-sessions.js";
 import { createMcpServer } from "./mcp-server.js";
 import type { Runtime } from "./runtime.js";
 import { ALL_ACCESS, type Grant } from "./tokens.js";
@@ -25,9 +28,35 @@ export interface HttpOptions {
   readonly allowedHosts: readonly string[];
   /** Largest request body in bytes. */
   readonly maxBodyBytes: number;
-  /** Most sessions at once; the least recently used is closed to make room. */
-  readonly maxSessions?: number;
+  /** Sessions per client and in all, and their idle timeout. */
+  readonly sessions?: Partial<SessionLimits>;
+  /** Requests in flight and unread answer bytes. */
+  readonly requests?: Partial<RequestLimits>;
 }
+
+/** The bounds a server has when its options name none. */
+export const DEFAULT_SESSION_LIMITS: SessionLimits = {
+  perClient: 100,
+  total: 1000,
+  idleMs: 30 * 60_000,
+};
+export const DEFAULT_REQUEST_LIMITS: RequestLimits = {
+  inFlightPerClient: 16,
+  inFlightTotal: 64,
+  bufferedBytes: 64 * 1024 * 1024,
+};
+
+/** `defaults`, with each value `given` sets (an undefined value keeps the default). */
+function withDefaults<T extends object>(defaults: T, given: Partial<T> | undefined): T {
+  const merged = { ...defaults };
+  for (const [key, value] of Object.entries(given ?? {})) {
+    if (value !== undefined) (merged as Record<string, unknown>)[key] = value;
+  }
+  return merged;
+}
+
+/** Seconds a refused client is told to wait before it tries again (Retry-After). */
+const RETRY_AFTER_S = 1;
 
 /** A running HTTP listener. */
 export interface HttpEndpoint {
@@ -40,15 +69,33 @@ export interface HttpEndpoint {
 interface Session {
   readonly transport: StreamableHTTPServerTransport;
   readonly server: Server;
+  close(): Promise<void>;
 }
+
+/** A JSON-RPC id, as an error answer echoes it. */
+type JsonRpcId = string | number | null;
 
 function send(res: ServerResponse, status: number, body: unknown, headers = {}): void {
   res.writeHead(status, { "content-type": "application/json", ...headers });
   res.end(JSON.stringify(body));
 }
 
-function jsonRpcError(res: ServerResponse, status: number, message: string, code = -32000) {
-  send(res, status, { jsonrpc: "2.0", error: { code, message }, id: null });
+function jsonRpcError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  code = -32000,
+  id: JsonRpcId = null,
+  headers = {},
+) {
+  send(res, status, { jsonrpc: "2.0", error: { code, message }, id }, headers);
+}
+
+/** The id of a parsed JSON-RPC message, when it has a valid one; null otherwise. */
+function idOf(message: unknown): JsonRpcId {
+  if (typeof message !== "object" || message === null || !("id" in message)) return null;
+  const { id } = message as { id: unknown };
+  return typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : null;
 }
 
 /** The body, or undefined once it is over `max` bytes (reading stops there). */
@@ -69,6 +116,17 @@ function tooLarge(res: ServerResponse, max: number): void {
   jsonRpcError(res, 413, `Request body is over ${max} bytes`);
 }
 
+/** What an `initialize` request lacks, in a sentence (it failed InitializeRequestSchema). */
+function initializeProblem(message: unknown): string {
+  const parsed = InitializeRequestSchema.safeParse(message);
+  const issues = parsed.success
+    ? []
+    : parsed.error.issues.map(
+        (issue) => `${issue.path.join(".") || "(message)"}: ${issue.message}`,
+      );
+  return `Invalid params: initialize needs params.protocolVersion, params.capabilities and params.clientInfo (name, version); ${issues.slice(0, 5).join("; ")}`;
+}
+
 /** Host header values a loopback listener answers to (DNS-rebinding protection). */
 function loopbackHosts(host: string, port: number, extra: readonly string[]): Set<string> {
   const names = new Set([
@@ -87,24 +145,54 @@ function loopbackHosts(host: string, port: number, extra: readonly string[]): Se
 }
 
 /**
- * Serves MCP over streamable HTTP: one session (one MCP server) per client, all sharing the
- * runtime's stores. Every request is checked in this order: bearer token (401, with nothing
- * else said), Host and Origin (403), path (404), then handed to the session's transport.
+ * Serves MCP over streamable HTTP: one session (one MCP server) per client session, all
+ * sharing the runtime's stores. A CORS preflight from an allowed page is answered first (a
+ * browser sends no token with it). Every other request is checked in this order: bearer
+ * token (401, with nothing else said), Host and Origin (403), path (404), requests in flight
+ * (429 for this client, 503 for the server), then handed to the session's transport.
+ * Clients are told apart by a hash of their bearer token ("anonymous" without one): each has
+ * its own caps on sessions and requests in flight, so one client can only evict its own
+ * sessions.
  */
 export async function startHttp(runtime: Runtime, options: HttpOptions): Promise<HttpEndpoint> {
-  const sessions = new Map<string, Session>();
-  const maxSessions = options.maxSessions ?? 1000;
-  const origins = new Set(options.allowedOrigins);
+  const sessions = new SessionRegistry<Session>(
+    withDefaults(DEFAULT_SESSION_LIMITS, options.sessions),
+    (id, _client, why) =>
+      runtime.log.warn(
+        { session: id },
+        why === "idle"
+          ? "closing a session unused for the idle timeout"
+          : "closing this client's least recently used session: it is over its session cap",
+      ),
+  );
+  const limits = withDefaults(DEFAULT_REQUEST_LIMITS, options.requests);
+  const inFlight = new InFlight(limits);
+  const unread = new UnreadAnswers(limits.bufferedBytes, (bytes) =>
+    runtime.log.warn(
+      { bytes },
+      "closing a connection whose client does not read its answer: unread answers are over the bound",
+    ),
+  );
+  const cors = new Cors(options.allowedOrigins);
   let hosts: Set<string> | undefined;
 
-  const closeSession = async (id: string) => {
-    const session = sessions.get(id);
-    if (session === undefined) return;
-    sessions.delete(id);
-    await session.server.close().catch(() => {});
-  };
-
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const hostHeader = (req.headers.host ?? "").toLowerCase();
+    const hostAllowed = hosts === undefined || hosts.has(hostHeader);
+    const origin = req.headers.origin;
+    const originAllowed = cors.allows(origin, hostHeader);
+    if (isPreflight(req)) {
+      if (!hostAllowed || !originAllowed) {
+        res.writeHead(403).end();
+        return;
+      }
+      cors.grant(req, res);
+      cors.preflight(res);
+      return;
+    }
+    // An allowed page can read every answer, errors included.
+    if (hostAllowed && originAllowed) cors.grant(req, res);
+
     const grant = options.authenticate
       ? options.authenticate(req.headers.authorization)
       : ALL_ACCESS;
@@ -119,13 +207,13 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
       scopes: [],
       extra: { grant },
     };
-    const hostHeader = (req.headers.host ?? "").toLowerCase();
-    if (hosts !== undefined && !hosts.has(hostHeader)) {
+    // Session and request bounds are per token: one token's clients cannot starve another's.
+    const clientKey = grant.name;
+    if (!hostAllowed) {
       jsonRpcError(res, 403, `Host ${JSON.stringify(hostHeader)} is not allowed`);
       return;
     }
-    const origin = req.headers.origin;
-    if (origin !== undefined && !origins.has(origin)) {
+    if (!originAllowed) {
       jsonRpcError(
         res,
         403,
@@ -139,6 +227,26 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
       return;
     }
 
+    const admitted = inFlight.admit(clientKey);
+    if (typeof admitted !== "function") {
+      res.shouldKeepAlive = false;
+      jsonRpcError(res, admitted.status, admitted.message, -32000, null, {
+        "retry-after": String(RETRY_AFTER_S),
+      });
+      return;
+    }
+    res.once("close", admitted);
+    // Once the whole answer is handed to the socket (the transport may still be writing it
+    // after its handler returned), what the client has not taken yet is accounted.
+    res.once("prefinish", () => unread.track(res));
+    try {
+      await serve(req, res, clientKey);
+    } finally {
+      admitted();
+    }
+  };
+
+  const serve = async (req: IncomingMessage, res: ServerResponse, clientKey: string) => {
     let parsedBody: unknown;
     if (req.method === "POST") {
       // A declared length over the bound is refused before a byte of the body is read (and,
@@ -173,12 +281,14 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
         return;
       }
     }
+    const id = idOf(parsedBody);
 
     const sessionId = req.headers["mcp-session-id"];
     if (typeof sessionId === "string") {
-      const session = sessions.get(sessionId);
+      // A session is found only with the token that opened it.
+      const session = sessions.use(sessionId, clientKey);
       if (session === undefined) {
-        jsonRpcError(res, 404, "Session not found; initialize a new session", -32001);
+        jsonRpcError(res, 404, "Session not found; initialize a new session", -32001, id);
         return;
       }
       if (req.method === "GET") {
@@ -187,18 +297,40 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
         res.writeHead(405, { allow: "POST, DELETE" }).end();
         return;
       }
-      // Most recently used last, for eviction.
-      sessions.delete(sessionId);
-      sessions.set(sessionId, session);
       await session.transport.handleRequest(req, res, parsedBody);
       return;
     }
-    if (req.method !== "POST" || !isInitializeRequest(parsedBody)) {
+    if (req.method !== "POST") {
       jsonRpcError(res, 400, "Bad request: no session; start one with an initialize request");
       return;
     }
+    if (!isInitializeRequest(parsedBody)) {
+      if ((parsedBody as { method?: unknown } | null)?.method === "initialize") {
+        jsonRpcError(res, 400, initializeProblem(parsedBody), -32602, id);
+      } else {
+        jsonRpcError(
+          res,
+          400,
+          "Bad request: no session; start one with an initialize request",
+          -32000,
+          id,
+        );
+      }
+      return;
+    }
     if (runtime.calls.stopping) {
-      jsonRpcError(res, 503, "The server is shutting down");
+      jsonRpcError(res, 503, "The server is shutting down", -32000, id);
+      return;
+    }
+    if (!sessions.hasRoom(clientKey)) {
+      jsonRpcError(
+        res,
+        503,
+        `The server holds the most sessions it keeps (${sessions.size}); retry later`,
+        -32000,
+        id,
+        { "retry-after": String(RETRY_AFTER_S) },
+      );
       return;
     }
     const transport = new StreamableHTTPServerTransport({
@@ -206,21 +338,16 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
       enableJsonResponse: true,
       maxRequestBodySize: options.maxBodyBytes,
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server });
-        while (sessions.size > maxSessions) {
-          const oldest = sessions.keys().next().value as string;
-          runtime.log.warn({ session: oldest }, "closing the least recently used session");
-          void closeSession(oldest);
-        }
+        sessions.add(id, clientKey, { transport, server, close: () => server.close() });
         runtime.log.debug({ session: id }, "session opened");
       },
       onsessionclosed: (id) => {
-        sessions.delete(id);
+        sessions.remove(id);
         runtime.log.debug({ session: id }, "session closed");
       },
     });
     transport.onclose = () => {
-      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+      if (transport.sessionId !== undefined) sessions.remove(transport.sessionId);
     };
     const server = createMcpServer(runtime);
     await server.connect(transport);
@@ -276,7 +403,7 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
           setTimeout(resolve, 5000).unref();
         });
       }
-      await Promise.all([...sessions.keys()].map(closeSession));
+      await sessions.closeAll();
       http.closeAllConnections();
       await closed;
     },

@@ -1,12 +1,18 @@
 import { type Stats, unwatchFile, watchFile } from "node:fs";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Logger } from "pino";
 import { type Config, ConfigError } from "./config.js";
 import type { HttpEndpoint } from "./http.js";
 import { createLogger } from "./log.js";
 import { createMcpServer } from "./mcp-server.js";
 import { closeRuntime, openRuntime, type Runtime } from "./runtime.js";
+import { LineTransport } from "./stdio.js";
 import { Tokens, TokensFileError } from "./tokens.js";
+
+/** The largest message a client may send, over either transport, in bytes. */
+function maxMessageBytes(config: Config): number {
+  // JSON may escape each character of the text as \uXXXX (6 bytes), plus the envelope.
+  return config.maxTextBytes * 6 + 1024 * 1024;
+}
 
 /** A started server. */
 export interface RunningServer {
@@ -44,13 +50,22 @@ export async function startServer(
         authenticate: tokens.required ? (header) => tokens.authenticate(header) : undefined,
         allowedOrigins: config.allowedOrigins,
         allowedHosts: config.allowedHosts,
-        // JSON may escape each character of the text as \uXXXX (6 bytes), plus the envelope.
-        maxBodyBytes: config.maxTextBytes * 6 + 1024 * 1024,
+        maxBodyBytes: maxMessageBytes(config),
+        sessions: {
+          total: config.http?.maxSessions,
+          perClient: config.http?.maxSessionsPerToken,
+          idleMs: config.http?.sessionIdleMs,
+        },
+        requests: {
+          inFlightTotal: config.http?.maxInFlight,
+          inFlightPerClient: config.http?.maxInFlightPerToken,
+          bufferedBytes: config.http?.maxUnreadBytes,
+        },
       }),
     );
   } else {
     const server = createMcpServer(runtime);
-    await server.connect(new StdioServerTransport());
+    await server.connect(new LineTransport({ maxLineBytes: maxMessageBytes(config), log }));
     closeStdio = () => server.close();
   }
 

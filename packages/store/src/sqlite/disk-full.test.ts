@@ -101,3 +101,21 @@ describe("a full disk", () => {
     }
   });
 });
+
+describe("a store in memory", () => {
+  it("keeps no spare file: there is no disk to fill (and no file named after ':memory:')", () => {
+    const cwd = process.cwd();
+    const dir = mkdtempSync(join(tmpdir(), "hms-in-memory-"));
+    process.chdir(dir);
+    try {
+      const store = MemoryStore.open(":memory:");
+      store.remember({ key: "a", text: "x" });
+      store.forget("a");
+      store.close();
+      expect(existsSync(reserveFileOf(":memory:"))).toBe(false);
+    } finally {
+      process.chdir(cwd);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

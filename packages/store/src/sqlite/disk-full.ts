@@ -37,10 +37,12 @@ export function storageFull(deleting: boolean): StoreError {
 
 /** The spare file that lets deletes run on a full disk. */
 export class Reserve {
-  readonly file: string;
+  /** The spare file; undefined for a store in memory (`:memory:`), which has no disk. */
+  readonly file: string | undefined;
 
   constructor(storeFile: string) {
-    this.file = reserveFileOf(storeFile);
+    const inMemory = storeFile === ":memory:" || storeFile === "";
+    this.file = inMemory ? undefined : reserveFileOf(storeFile);
   }
 
   /**
@@ -49,6 +51,7 @@ export class Reserve {
    * cannot store them in less space than they will free.
    */
   ensure(): boolean {
+    if (this.file === undefined) return true;
     if (existsSync(this.file) && statSync(this.file).size === RESERVE_BYTES) return true;
     let fd: number | undefined;
     try {
@@ -71,7 +74,7 @@ export class Reserve {
 
   /** Frees the spare file's space; false when there was none to free. */
   release(): boolean {
-    if (!existsSync(this.file)) return false;
+    if (this.file === undefined || !existsSync(this.file)) return false;
     rmSync(this.file, { force: true });
     return true;
   }

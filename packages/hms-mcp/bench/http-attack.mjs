@@ -1,0 +1,117 @@
+// Shared by the HTTP attacks (bench/attacks/sessions.mjs, slow-readers.mjs): start a build of
+// hms-mcp over HTTP, keep a well-behaved client calling `get` during the attack, and report
+// the server's peak RSS and that client's latencies.
+import { spawn } from "node:child_process";
+import { performance } from "node:perf_hooks";
+import { createInterface } from "node:readline";
+import { setTimeout as sleep } from "node:timers/promises";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { BIN, option, rssMiB, summarize, tempDir } from "./support.mjs";
+
+export const TOKEN = "bench-token";
+export const AUTH = { authorization: `Bearer ${TOKEN}` };
+
+/**
+ * The builds to attack: `--before <cli.js>` (or HMS_MCP_BEFORE_BIN) first when given, then
+ * HMS_MCP_BIN or this package's build.
+ */
+export function builds() {
+  const before = option("before", "HMS_MCP_BEFORE_BIN", undefined);
+  // Extra flags for the build under test, e.g. --after-args "--max-in-flight-per-token 4".
+  const afterArgs = (option("after-args", "HMS_BENCH_AFTER_ARGS", "") ?? "")
+    .split(" ")
+    .filter(Boolean);
+  return [
+    ...(before ? [{ name: "before", bin: before, args: [] }] : []),
+    { name: "after", bin: BIN, args: afterArgs },
+  ];
+}
+
+/** Starts `bin` with --transport http on a free port and a token; resolves once it listens. */
+export async function startHttpServer(bin, name, args = []) {
+  const data = tempDir(name);
+  const env = { ...process.env, HMS_MCP_TOKEN: TOKEN };
+  for (const key of Object.keys(env))
+    if (key.startsWith("HMS_MCP_") && key !== "HMS_MCP_TOKEN") delete env[key];
+  const child = spawn(
+    process.execPath,
+    [
+      bin,
+      "--transport",
+      "http",
+      "--port",
+      "0",
+      "--data-dir",
+      data.dir,
+      "--log-level",
+      "info",
+      ...args,
+    ],
+    { env, stdio: ["ignore", "ignore", "pipe"] },
+  );
+  // Warnings the server logs (sessions closed, connections dropped), counted by message.
+  const warnings = {};
+  const url = await new Promise((resolve, reject) => {
+    createInterface({ input: child.stderr }).on("line", (line) => {
+      const match = /listening on (http:\/\/[^\s"]+)/.exec(line);
+      if (match) resolve(match[1]);
+      const warning = /"level":40,.*"msg":"([^"]*)"/.exec(line);
+      if (warning) warnings[warning[1]] = (warnings[warning[1]] ?? 0) + 1;
+    });
+    child.once("exit", (code) => reject(new Error(`hms-mcp exited with ${code}`)));
+  });
+  return {
+    url,
+    pid: child.pid,
+    warnings,
+    async stop() {
+      child.kill("SIGKILL");
+      await new Promise((resolve) => child.once("exit", resolve));
+      data.remove();
+    },
+  };
+}
+
+/** An MCP client over HTTP with the token. */
+export async function connectClient(url) {
+  const client = new Client({ name: "hms-bench-good", version: "0" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: AUTH } }),
+  );
+  return client;
+}
+
+/**
+ * Calls `get` every `everyMs` until `stop()`: the latencies of the answered calls and the
+ * count of refused or failed ones.
+ */
+export function wellBehavedGets(client, key, everyMs = 20) {
+  const latencies = [];
+  const failures = {};
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const start = performance.now();
+      try {
+        const result = await client.callTool({ name: "get", arguments: { key } });
+        if (result.isError) throw new Error(result.content?.[0]?.text ?? "tool error");
+        latencies.push(performance.now() - start);
+      } catch (error) {
+        const reason = String(error?.message ?? error).slice(0, 60);
+        failures[reason] = (failures[reason] ?? 0) + 1;
+      }
+      await sleep(everyMs);
+    }
+  })();
+  return async () => {
+    running = false;
+    await loop;
+    return { ...(latencies.length > 0 ? summarize(latencies) : { n: 0 }), failures };
+  };
+}
+
+/** The server's peak RSS (VmHWM) in MiB, read now. */
+export function peakRss(pid) {
+  return rssMiB(pid).peak_rss_mib;
+}

@@ -1,0 +1,254 @@
+/**
+ * What one HTTP client can make a shared server hold: sessions (capped per token, idle ones
+ * closed, the server refusing new ones once full), requests in flight (429 per token, 503 for
+ * the server, with Retry-After) and answers it never reads (the longest-held closed). Each
+ * bound is checked by its behaviour against a real server, never by timing.
+ */
+import { connect as connectTcp, type Socket } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
+import { type HttpProcess, ok, startHttpProcess, tempDir } from "@hms/test-support";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { INITIALIZE, raw, rawSession } from "./http-raw.js";
+
+const token = "t0ken-for-bounds";
+const auth = { authorization: `Bearer ${token}` };
+const toolsList = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list" });
+
+/** Starts a server with a token and `args`; stops it and removes its data after the suite. */
+function serverWith(args: string[]): () => HttpProcess {
+  const data = tempDir();
+  let server: HttpProcess;
+  beforeAll(async () => {
+    server = await startHttpProcess({
+      dataDir: data.dir,
+      args: ["--log-level", "debug", ...args],
+      env: { HMS_MCP_TOKEN: token },
+    });
+  });
+  afterAll(async () => {
+    await server.stop();
+    data.remove();
+  });
+  return () => server;
+}
+
+/** Polls `probe` until `done` says yes, for at most 30 s; returns the last result. */
+async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const value = await probe();
+    if (done(value) || Date.now() > deadline) return value;
+    await sleep(100);
+  }
+}
+
+/** Opens a TCP connection and writes `text`; the server's answer is never read. */
+function rawSocket(url: string, text: string): Promise<Socket> {
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connectTcp(Number(target.port), target.hostname, () => {
+      socket.pause();
+      socket.write(text, () => resolve(socket));
+    });
+    socket.on("error", reject);
+  });
+}
+
+/** The head of a POST to the endpoint, declaring `length` bytes of body. */
+function postHead(url: string, headers: Record<string, string>, length: number): string {
+  const target = new URL(url);
+  const lines = [
+    `POST ${target.pathname} HTTP/1.1`,
+    `Host: ${target.host}`,
+    "Content-Type: application/json",
+    "Accept: application/json, text/event-stream",
+    `Content-Length: ${length}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+  ];
+  return `${lines.join("\r\n")}\r\n\r\n`;
+}
+
+/**
+ * Reads what is left of the answer on `socket`: "whole" once all of it came (Content-Length
+ * or the last chunk), "cut" when the server closed the connection before. A server that lets
+ * an answer go closes the socket, but the bytes already in the kernel's buffers still arrive
+ * first, so only the answer's end tells.
+ */
+function readAnswer(socket: Socket): Promise<"whole" | "cut"> {
+  return new Promise((resolve) => {
+    let head = "";
+    let bodyBytes = 0;
+    let tail = "";
+    let length: number | undefined;
+    let done = false;
+    const finish = (how: "whole" | "cut") => {
+      if (done) return;
+      done = true;
+      resolve(how);
+    };
+    socket.on("data", (chunk: Buffer) => {
+      if (length === undefined && !head.includes("\r\n\r\n")) {
+        head += chunk.toString("latin1");
+        const at = head.indexOf("\r\n\r\n");
+        if (at === -1) return;
+        length = Number(/content-length: (\d+)/i.exec(head.slice(0, at))?.[1] ?? Number.NaN);
+        chunk = Buffer.from(head.slice(at + 4), "latin1");
+      }
+      bodyBytes += chunk.length;
+      tail = (tail + chunk.toString("latin1")).slice(-7);
+      if (bodyBytes >= (length ?? Number.POSITIVE_INFINITY) || tail === "\r\n0\r\n\r\n") {
+        finish("whole");
+      }
+    });
+    socket.once("close", () => finish("cut"));
+    socket.resume();
+  });
+}
+
+describe("sessions, capped per token", () => {
+  const server = serverWith(["--max-sessions-per-token", "3"]);
+
+  it("closes the token's least recently used session to make room for its new one", async () => {
+    const url = server().url;
+    const sessions = [];
+    for (let i = 0; i < 4; i++) sessions.push(await rawSession(url, auth));
+    const [first, ...rest] = sessions;
+    const gone = await raw(url, { headers: first as never, body: toolsList(11) });
+    expect(gone.status).toBe(404);
+    expect(JSON.parse(gone.body)).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32001, message: "Session not found; initialize a new session" },
+      id: 11,
+    });
+    for (const session of rest) {
+      expect((await raw(url, { headers: session, body: toolsList(12) })).status).toBe(200);
+    }
+    expect(server().stderr()).toContain("it is over its session cap");
+  });
+});
+
+describe("sessions, when the server is full", () => {
+  const server = serverWith(["--max-sessions", "2"]);
+
+  it("refuses a new session with 503 and Retry-After, and keeps the sessions it has", async () => {
+    const url = server().url;
+    const kept = [await rawSession(url, auth), await rawSession(url, auth)];
+    const refused = await raw(url, { headers: auth });
+    expect(refused.status).toBe(503);
+    expect(refused.headers["retry-after"]).toBe("1");
+    expect(refused.headers["mcp-session-id"]).toBeUndefined();
+    expect(JSON.parse(refused.body)).toMatchObject({
+      error: { code: -32000, message: expect.stringContaining("most sessions it keeps (2)") },
+      id: JSON.parse(INITIALIZE).id,
+    });
+    for (const session of kept) {
+      expect((await raw(url, { headers: session, body: toolsList(14) })).status).toBe(200);
+    }
+  });
+});
+
+describe("sessions, unused for the idle timeout", () => {
+  const server = serverWith(["--session-idle-timeout", "1"]);
+
+  it("are closed", async () => {
+    const url = server().url;
+    const session = await rawSession(url, auth);
+    await sleep(2500);
+    const expired = await raw(url, { headers: session, body: toolsList(15) });
+    expect(expired.status).toBe(404);
+    expect(server().stderr()).toContain("closing a session unused for the idle timeout");
+  });
+});
+
+describe("requests in flight", () => {
+  describe("per token", () => {
+    const server = serverWith(["--max-in-flight-per-token", "2"]);
+
+    it("refuses the token's request over the bound with 429 and Retry-After, until one ends", async () => {
+      const url = server().url;
+      // Two requests whose bodies never come stay in flight.
+      const held = [
+        await rawSocket(url, `${postHead(url, auth, 100)}{`),
+        await rawSocket(url, `${postHead(url, auth, 100)}{`),
+      ];
+      const probe = () => raw(url, { headers: auth, body: toolsList(16) });
+      const refused = await until(probe, (answer) => answer.status === 429);
+      expect(refused.status).toBe(429);
+      expect(refused.headers["retry-after"]).toBe("1");
+      expect(JSON.parse(refused.body).error.message).toContain(
+        "Too many requests in flight: this client already has 2",
+      );
+      held[0]?.destroy();
+      // No session: the request is admitted and answered 400.
+      const admitted = await until(probe, (answer) => answer.status !== 429);
+      expect(admitted.status).toBe(400);
+      held[1]?.destroy();
+    });
+  });
+
+  describe("in all", () => {
+    const server = serverWith(["--max-in-flight", "2"]);
+
+    it("refuses a request over the server's bound with 503 and Retry-After", async () => {
+      const url = server().url;
+      const held = [
+        await rawSocket(url, `${postHead(url, auth, 100)}{`),
+        await rawSocket(url, `${postHead(url, auth, 100)}{`),
+      ];
+      const probe = () => raw(url, { headers: auth, body: toolsList(17) });
+      const refused = await until(probe, (answer) => answer.status === 503);
+      expect(refused.status).toBe(503);
+      expect(refused.headers["retry-after"]).toBe("1");
+      expect(JSON.parse(refused.body).error.message).toContain("The server is busy");
+      for (const socket of held) socket.destroy();
+      expect((await until(probe, (answer) => answer.status !== 503)).status).toBe(400);
+    });
+  });
+});
+
+describe("answers a client never reads", () => {
+  // Each memory's text escapes to 6 bytes a character in JSON: an export page of three is
+  // some 40 MB of answer, far more than the sockets' kernel buffers take.
+  const server = serverWith(["--max-text-bytes", "1048576", "--max-unread-bytes", "1048576"]);
+
+  it("are let go, longest-held first, once over the bound; other clients are served", async () => {
+    const url = server().url;
+    const client = await server().connect(token);
+    const text = "\u0001".repeat(1024 * 1024);
+    for (const key of ["big/0", "big/1", "big/2"]) await ok(client, "remember", { key, text });
+
+    const session = await rawSession(url, auth);
+    const exportBody = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 20,
+      method: "tools/call",
+      params: { name: "export", arguments: { prefix: "big/" } },
+    });
+    const request = `${postHead(url, session, Buffer.byteLength(exportBody))}${exportBody}`;
+    const readers: Socket[] = [];
+    for (let i = 0; i < 3; i++) {
+      readers.push(await rawSocket(url, request));
+      // Each answer is written before the next request comes, so they are held in this order.
+      await sleep(1500);
+    }
+    const [first, second, third] = readers as [Socket, Socket, Socket];
+    await until(
+      async () =>
+        server()
+          .stderr()
+          .match(/does not read its answer/g)?.length ?? 0,
+      (drops) => drops >= 2,
+    );
+    expect(await readAnswer(first)).toBe("cut");
+    expect(await readAnswer(second)).toBe("cut");
+    expect(await readAnswer(third)).toBe("whole");
+    const drops =
+      server()
+        .stderr()
+        .match(/does not read its answer/g) ?? [];
+    expect(drops).toHaveLength(2);
+    expect(await ok(client, "get", { key: "big/0" })).toMatchObject({ key: "big/0" });
+    await client.close();
+    third.destroy();
+  });
+});
