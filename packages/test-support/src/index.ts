@@ -5,6 +5,8 @@
  * straight into a store. Private; not published. The one place for such helpers: add new ones
  * here, not beside a suite.
  */
+
+export { type HmsRun, hmsCliBin, runHms } from "./cli-process.js";
 export {
   type ConnectableServer,
   type Connection,

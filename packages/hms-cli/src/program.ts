@@ -1,0 +1,171 @@
+import type { HmsMemoryBackend } from "@hms/memory-backend-hms";
+import { MAX_RECALL_K } from "@hms/protocol";
+import { Command, InvalidArgumentError, Option } from "commander";
+import packageJson from "../package.json" with { type: "json" };
+import { cat } from "./commands/cat.js";
+import { exportTo } from "./commands/export.js";
+import { importFrom } from "./commands/import.js";
+import { ls } from "./commands/ls.js";
+import { mv } from "./commands/mv.js";
+import { recall } from "./commands/recall.js";
+import { rm } from "./commands/rm.js";
+import { stats } from "./commands/stats.js";
+
+import { Output } from "./output.js";
+import { memoryPath } from "./paths.js";
+import { openTarget, type TargetOptions } from "./target.js";
+
+interface GlobalOptions extends TargetOptions {
+  json: boolean;
+}
+
+const EPILOG = `
+Paths are Claude's memory paths: notes/a.md, memories/notes/a.md and /memories/notes/a.md are
+the same file. Without --url, hms starts its own hms-mcp on the data directory (the store may
+be in use by a running server at the same time); with --url it uses a running server over HTTP,
+with the token from HMS_MCP_TOKEN.
+
+Exit codes: 0 done, 1 refused or failed (not found, conflict, refused import), 2 wrong command
+line, 3 hms-mcp could not be started or reached.`;
+
+/** The `hms` program: global options, then one subcommand. */
+export function buildProgram(): Command {
+  const program = new Command("hms")
+    .description(
+      "Look at, search, move, export and import what Claude keeps in a Holographic Memory store.",
+    )
+    .version(packageJson.version)
+    .addOption(
+      new Option("--data-dir <dir>", "the local data directory (default: hms-mcp's)").env(
+        "HMS_MCP_DATA_DIR",
+      ),
+    )
+    .addOption(
+      new Option("--namespace <name>", "the namespace (store) to use").env("HMS_MCP_NAMESPACE"),
+    )
+    .addOption(
+      new Option("--url <url>", "a running hms-mcp over HTTP (token: HMS_MCP_TOKEN)").conflicts(
+        "dataDir",
+      ),
+    )
+    .option("--json", "print one JSON document on stdout, for scripts", false)
+    .addHelpText("after", EPILOG)
+    .showSuggestionAfterError()
+    .exitOverride()
+    .configureOutput({
+      outputError: (message, write) => write(`hms: ${message.replace(/^error: /, "")}`),
+    });
+
+  const run = (action: (backend: HmsMemoryBackend, out: Output) => Promise<void>) => async () => {
+    const options = program.opts<GlobalOptions>();
+    const out = new Output(options.json);
+    const backend = await openTarget(options);
+    try {
+      await action(backend, out);
+    } finally {
+      await backend.close();
+    }
+  };
+
+  program
+    .command("ls")
+    .description("list a directory (default /memories), or one file")
+    .argument("[path]", "a memory path")
+    .option("-R, --recursive", "every file under the directory", false)
+    .action((path: string | undefined, options: { recursive: boolean }) =>
+      run((backend, out) => ls(backend, memoryPath(path), options, out))(),
+    );
+
+  program
+    .command("cat")
+    .description("print a memory file")
+    .argument("<path>", "a memory path")
+    .option("-n, --line-numbers", "number the lines, as Claude's view does", false)
+    .action((path: string, options: { lineNumbers: boolean }) =>
+      run((backend, out) => cat(backend, memoryPath(path), options, out))(),
+    );
+
+  program
+    .command("recall")
+    .description("the memory files that best answer a query, with the lines to read")
+    .argument("<query>", "what to look for, in plain words")
+    .option("-k <n>", `how many files (1 to ${MAX_RECALL_K})`, count(MAX_RECALL_K), 5)
+    .option("--under <path>", "only files under this directory")
+    .action((query: string, options: { k: number; under?: string }) =>
+      run((backend, out) =>
+        recall(
+          backend,
+          query,
+          {
+            k: options.k,
+            ...(options.under === undefined ? {} : { prefix: memoryPath(options.under) }),
+          },
+          out,
+        ),
+      )(),
+    );
+
+  program
+    .command("rm")
+    .description("delete a file, or a directory with -r (one transaction)")
+    .argument("<path>", "a memory path")
+    .option("-r, --recursive", "delete a directory and everything under it", false)
+    .action((path: string, options: { recursive: boolean }) =>
+      run((backend, out) => rm(backend, memoryPath(path), options, out))(),
+    );
+
+  program
+    .command("mv")
+    .description("rename a file or a directory (one transaction)")
+    .argument("<from>", "the memory path to rename")
+    .argument("<to>", "its new path; must not exist")
+    .action((from: string, to: string) =>
+      run((backend, out) => mv(backend, memoryPath(from), memoryPath(to), out))(),
+    );
+
+  program
+    .command("stats")
+    .description("the store's size, limits, recall build and server")
+    .action(() => run((backend, out) => stats(backend, out))());
+
+  program
+    .command("export")
+    .description(
+      "write the memory files to DIR/memories/ (as the SDK's filesystem tool keeps them), or everything to FILE.jsonl",
+    )
+    .requiredOption("--to <target>", "a directory, or a file ending in .jsonl")
+    .option("--force", "overwrite files that exist", false)
+    .action((options: { to: string; force: boolean }) =>
+      run((backend, out) => exportTo(backend, options.to, options, out))(),
+    );
+
+  program
+    .command("import")
+    .description(
+      "read an SDK filesystem memory directory (its base path or memories/ folder) or an hms .jsonl export",
+    )
+    .requiredOption("--from <source>", "a directory, or a file ending in .jsonl")
+    .option("--overwrite", "replace files that exist in the store", false)
+    .option("--skip-refused", "import the rest when some files are refused", false)
+    .option("--dry-run", "list what would be imported and refused; write nothing", false)
+    .action(
+      (options: { from: string; overwrite: boolean; skipRefused: boolean; dryRun: boolean }) =>
+        run((backend, out) => importFrom(backend, options.from, options, out))(),
+    );
+
+  for (const command of program.commands) {
+    command.exitOverride().configureOutput(program.configureOutput());
+  }
+  return program;
+}
+
+/** Parses a whole number from 1 to `max`. */
+function count(max: number) {
+  return (value: string) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1 || n > max) {
+      throw new InvalidArgumentError(`must be a whole number from 1 to ${max}`);
+    }
+    return n;
+  };
+}
