@@ -17,6 +17,15 @@ export {
   type PendingMemory,
 } from "./embeddings.js";
 export { isStoreError, StoreError, type StoreErrorCode } from "./errors.js";
+export type {
+  Attribution,
+  HistoryEntry,
+  HistoryOp,
+  HistoryPage,
+  HistoryVersion,
+  StoreHistory,
+  TreeRestoreResult,
+} from "./history.js";
 export { compareKeys, decodeCursor, encodeCursor, prefixSuccessor } from "./keys.js";
 export { DEFAULT_LIMITS, type Limits, MAX_TEXT_BYTES_CEILING, utf8Bytes } from "./limits.js";
 export { isMemoryFile, MEMORY_FILE_TAG, MEMORY_ROOT } from "./memory-file.js";

@@ -7,6 +7,7 @@
  */
 import type { StoreContext } from "./context.js";
 import { Embeddings } from "./embeddings.js";
+import { History, type StoreHistory } from "./history.js";
 import { checkInteger, DEFAULT_LIMITS, type Limits, MAX_TEXT_BYTES_CEILING } from "./limits.js";
 import { Highlighter } from "./recall/highlight.js";
 import { DEFAULT_FUSION, HybridRanker } from "./recall/hybrid.js";
@@ -62,6 +63,8 @@ export class MemoryStore {
   readonly #db: SqliteDatabase;
   /** The embedding queue and vectors, when the store was opened with `embeddings`. */
   readonly embeddings: Embeddings | undefined;
+  /** The history of memory files: read it, restore from it, prune it (history.ts). */
+  readonly history: StoreHistory;
   readonly #ranker: Ranker;
   readonly #highlighter: Highlighter;
   /** What the operations share: limits, statements, the write transaction. */
@@ -82,6 +85,7 @@ export class MemoryStore {
       sql: prepare(db),
       write: <T>(body: () => T): T => writeTransaction(db, body),
     };
+    this.history = new History(db, this.#ctx);
     const hybrid = options.embeddings;
     this.embeddings = hybrid === undefined ? undefined : new Embeddings(db, hybrid.model);
     const defaultRanker = (d: SqliteDatabase): Ranker => {
