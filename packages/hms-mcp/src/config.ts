@@ -43,7 +43,14 @@ export interface Config {
   readonly embedThreads?: number | undefined;
   /** Longest a recall waits for memories written just before it to be embedded, in ms. */
   readonly recallWaitMs?: number | undefined;
+  /** Versions of each memory file the history keeps; 0 keeps them all (default 100). */
+  readonly keepVersions?: number | undefined;
+  /** Days the history keeps a version; 0 keeps them regardless of age (the default). */
+  readonly keepDays?: number | undefined;
 }
+
+/** Default of `keepVersions` (`--keep-versions`). */
+export const DEFAULT_KEEP_VERSIONS = 100;
 
 /** Default of `recallWaitMs` (`--recall-wait`). */
 export const DEFAULT_RECALL_WAIT_MS = 2000;
@@ -228,6 +235,21 @@ export function buildCommand(version: string): Command {
         .argParser(integer(0, 60000)),
     )
     .addOption(
+      new Option(
+        "--keep-versions <n>",
+        "history: versions of each memory file to keep (0: all of them)",
+      )
+        .env("HMS_MCP_KEEP_VERSIONS")
+        .default(DEFAULT_KEEP_VERSIONS)
+        .argParser(integer(0, 1_000_000)),
+    )
+    .addOption(
+      new Option("--keep-days <days>", "history: drop versions older than this (0: never)")
+        .env("HMS_MCP_KEEP_DAYS")
+        .default(0)
+        .argParser(integer(0, 1_000_000)),
+    )
+    .addOption(
       new Option("--log-level <level>", "log level (logs go to stderr)")
         .env("HMS_MCP_LOG_LEVEL")
         .choices([...LOG_LEVELS])
@@ -280,6 +302,8 @@ interface ParsedOptions {
   reembed?: boolean;
   embedThreads?: number;
   recallWait: number;
+  keepVersions: number;
+  keepDays: number;
 }
 
 /**
@@ -340,6 +364,8 @@ export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): C
     reembed,
     embedThreads: options.embedThreads,
     recallWaitMs: options.recallWait,
+    keepVersions: options.keepVersions,
+    keepDays: options.keepDays,
   };
 }
 

@@ -105,6 +105,16 @@ function contextFor(runtime: Runtime, namespaceArg: unknown): ToolContext {
   };
 }
 
+/** A client may name the command a call serves (`_meta["hms-mcp/command"]`, e.g. `str_replace`). */
+export const COMMAND_META_KEY = "hms-mcp/command";
+const COMMAND_NAME = /^[a-z][a-z0-9_]{0,31}$/;
+
+/** What the history records as the command of a call: the client's name for it, or the tool. */
+function commandOf(meta: Record<string, unknown> | undefined, tool: string): string {
+  const named = meta?.[COMMAND_META_KEY];
+  return typeof named === "string" && COMMAND_NAME.test(named) ? named : tool;
+}
+
 /** Answers tools/list and tools/call on `server` from `runtime`'s stores. */
 export function registerTools(server: Server, runtime: Runtime): void {
   const served = serveTools(runtime.namespaceArg);
@@ -147,7 +157,13 @@ export function registerTools(server: Server, runtime: Runtime): void {
           const { [NAMESPACE_ARGUMENT.name]: namespace, ...toolArgs } = Object.fromEntries(
             Object.keys(parsed.data).map((name) => [name, args[name]]),
           );
-          const output = tool.run(toolArgs, contextFor(runtime, namespace));
+          const context = contextFor(runtime, namespace);
+          // The store's history records which tool (or which command a client named) made
+          // each change.
+          const output = context.store.history.attributed(
+            { command: commandOf(request.params._meta, name) },
+            () => tool.run(toolArgs, context),
+          );
           return output instanceof Promise ? output.then(succeeded, failed) : succeeded(output);
         });
       } catch (thrown) {

@@ -6,8 +6,14 @@
 import { EmbeddingModelMismatchError, type MemoryStore, Namespaces } from "@hms/store";
 import type { Logger } from "pino";
 import { CallTracker } from "./call-tracker.js";
-import { type Config, ConfigError, DEFAULT_RECALL_WAIT_MS } from "./config.js";
+import {
+  type Config,
+  ConfigError,
+  DEFAULT_KEEP_VERSIONS,
+  DEFAULT_RECALL_WAIT_MS,
+} from "./config.js";
 import { ToolError } from "./errors.js";
+import { HistoryRetention } from "./history-retention.js";
 import type { Semantic } from "./semantic/semantic.js";
 import { SERVER_INFO } from "./version.js";
 
@@ -24,6 +30,8 @@ export interface Runtime {
   readonly calls: CallTracker;
   /** Hybrid recall's model and indexer, when the server runs with --model-dir. */
   readonly semantic: Semantic | undefined;
+  /** Prunes the history of open stores to --keep-versions and --keep-days. */
+  readonly retention: HistoryRetention;
 }
 
 /**
@@ -57,6 +65,13 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     }
     log.info({ model: semantic.modelId, modelDir: config.modelDir }, "hybrid recall: model loaded");
   }
+  const retention = new HistoryRetention(
+    {
+      keepVersions: config.keepVersions ?? DEFAULT_KEEP_VERSIONS,
+      keepDays: config.keepDays ?? 0,
+    },
+    log,
+  );
   const namespaces = new Namespaces({
     dataDir: config.dataDir,
     maxTextBytes: config.maxTextBytes,
@@ -64,11 +79,15 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     busyTimeoutMs: config.busyTimeoutMs,
     synchronous: config.synchronous,
     embeddings: semantic?.storeOptions,
-    onOpen: (name, store) => semantic?.watch(name, store),
+    onOpen: (name, store) => {
+      semantic?.watch(name, store);
+      retention.watch(store);
+    },
   });
   try {
     namespaces.get(config.namespace);
   } catch (error) {
+    retention.stop();
     await semantic?.close();
     if (error instanceof EmbeddingModelMismatchError) {
       throw new ConfigError(modelMismatchMessage(config.namespace, error));
@@ -83,11 +102,13 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     log,
     calls: new CallTracker(),
     semantic,
+    retention,
   };
 }
 
 /** Closes the model and the stores; call it once the runtime's calls have finished. */
 export async function closeRuntime(runtime: Runtime): Promise<void> {
+  runtime.retention.stop();
   await runtime.semantic?.close();
   runtime.namespaces.close();
 }

@@ -5,6 +5,7 @@
 import type { ToolArguments, ToolName } from "@hms/protocol";
 import type { MemoryRecord, MemoryStore } from "@hms/store";
 import { ToolError } from "./errors.js";
+import { HISTORY_RUNNERS } from "./history-tools.js";
 import { recallMemories } from "./recall.js";
 import type { Semantic } from "./semantic/semantic.js";
 
@@ -245,4 +246,6 @@ export const RUNNERS: { readonly [T in ToolName]: ToolRunner<T> } = {
       text: `Exported ${plural(page.memories.length, "memory", "memories")}${pageNote(page.next_cursor)}`,
     };
   },
+
+  ...HISTORY_RUNNERS,
 };

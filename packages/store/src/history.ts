@@ -115,7 +115,10 @@ export function installHistoryTriggers(db: Database): void {
 
 /** The history of one store's memory files: `MemoryStore.history`. */
 export interface StoreHistory {
-  /** Runs `body` with its writes recorded as made by `who`. */
+  /**
+   * Runs `body` with its writes recorded as made by `who`; what `who` leaves undefined keeps
+   * the value of an enclosing call.
+   */
   attributed<T>(who: Attribution, body: () => T): T;
   /** A file's changes, newest first (moves into and out of it included). */
   ofFile(key: string, options?: { limit?: number; before?: number }): HistoryPage;
@@ -158,6 +161,7 @@ export class History implements StoreHistory {
   readonly #db: Database;
   readonly #ctx: StoreContext;
   readonly #attribute: BetterSqlite3.Statement;
+  readonly #attribution: BetterSqlite3.Statement;
   readonly #ofKey: BetterSqlite3.Statement;
   readonly #under: BetterSqlite3.Statement;
   readonly #version: BetterSqlite3.Statement;
@@ -171,6 +175,9 @@ export class History implements StoreHistory {
     installHistoryTriggers(db);
     this.#attribute = db.prepare(
       "UPDATE temp.history_attribution SET actor = ?, command = ? WHERE id = 1",
+    );
+    this.#attribution = db.prepare(
+      "SELECT actor, command FROM temp.history_attribution WHERE id = 1",
     );
     const touches = "(key = @key OR from_key = @key)";
     this.#ofKey = db.prepare(
@@ -209,11 +216,13 @@ export class History implements StoreHistory {
 
   /** Runs `body` with its writes recorded as made by `who`. */
   attributed<T>(who: Attribution, body: () => T): T {
-    this.#attribute.run(who.actor ?? null, who.command ?? null);
+    // Nested calls (a restore inside a call the server attributes) keep what they do not set.
+    const outer = this.#attribution.get() as { actor: string | null; command: string | null };
+    this.#attribute.run(who.actor ?? outer.actor, who.command ?? outer.command);
     try {
       return body();
     } finally {
-      this.#attribute.run(null, null);
+      this.#attribute.run(outer.actor, outer.command);
     }
   }
 
