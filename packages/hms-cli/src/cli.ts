@@ -2,12 +2,14 @@
 import { HmsConnectionError } from "@hms/memory-backend-hms";
 import { CommanderError } from "commander";
 import { CliError, EXIT } from "./errors.js";
-import { buildProgram } from "./program.js";
+import { buildProgram, VERSION } from "./program.js";
 
 // The program's only output on failure is one line on stderr; the exit code says which kind
 // of failure it was (see EXIT).
+const first = process.argv[2];
 try {
-  await buildProgram().parseAsync(process.argv);
+  if (first === "--version" || first === "-V") process.stdout.write(`${VERSION}\n`);
+  else await buildProgram().parseAsync(process.argv);
 } catch (error) {
   process.exitCode = exitCodeOf(error);
 }

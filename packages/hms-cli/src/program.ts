@@ -3,11 +3,14 @@ import { MAX_RECALL_K } from "@hms/protocol";
 import { Command, InvalidArgumentError, Option } from "commander";
 import packageJson from "../package.json" with { type: "json" };
 import { cat } from "./commands/cat.js";
+import { diff } from "./commands/diff.js";
 import { exportTo } from "./commands/export.js";
+import { history } from "./commands/history.js";
 import { importFrom } from "./commands/import.js";
 import { ls } from "./commands/ls.js";
 import { mv } from "./commands/mv.js";
 import { recall } from "./commands/recall.js";
+import { restore } from "./commands/restore.js";
 import { rm } from "./commands/rm.js";
 import { stats } from "./commands/stats.js";
 
@@ -25,16 +28,24 @@ the same file. Without --url, hms starts its own hms-mcp on the data directory (
 be in use by a running server at the same time); with --url it uses a running server over HTTP,
 with the token from HMS_MCP_TOKEN.
 
+hms --version (or -V) prints the version.
+
 Exit codes: 0 done, 1 refused or failed (not found, conflict, refused import), 2 wrong command
 line, 3 hms-mcp could not be started or reached.`;
 
-/** The `hms` program: global options, then one subcommand. */
+/** The version of this program. */
+export const VERSION: string = packageJson.version;
+
+/**
+ * The `hms` program: global options, then one subcommand. `--version` is read by cli.ts only
+ * as the first argument: commander would take it anywhere, and `restore --version N` is a
+ * version of a file.
+ */
 export function buildProgram(): Command {
   const program = new Command("hms")
     .description(
       "Look at, search, move, export and import what Claude keeps in a Holographic Memory store.",
     )
-    .version(packageJson.version)
     .addOption(
       new Option("--data-dir <dir>", "the local data directory (default: hms-mcp's)").env(
         "HMS_MCP_DATA_DIR",
@@ -124,6 +135,43 @@ export function buildProgram(): Command {
     );
 
   program
+    .command("history")
+    .description("a file's versions, or every change under a directory, newest first")
+    .argument("[path]", "a memory path (default /memories)")
+    .option("--since <time>", "directories: only changes at or after this ISO 8601 time")
+    .option("--limit <n>", "most changes to show (1 to 1000)", count(1000), 50)
+    .action((path: string | undefined, options: { since?: string; limit: number }) =>
+      run((backend, out) => history(backend, memoryPath(path), options, out))(),
+    );
+
+  program
+    .command("diff")
+    .description("what changed between two versions (default: the last change)")
+    .argument("<path>", "a memory path")
+    .argument("[v1]", "the older version (default: the one before the current)", versionNumber)
+    .argument("[v2]", "the newer version (default: the file now)", versionNumber)
+    .action((path: string, v1: number | undefined, v2: number | undefined) =>
+      run((backend, out) =>
+        diff(
+          backend,
+          memoryPath(path),
+          [v1, v2].filter((v): v is number => v !== undefined),
+          out,
+        ),
+      )(),
+    );
+
+  program
+    .command("restore")
+    .description("bring a file back to a version or a time, or a directory back to a time")
+    .argument("<path>", "a memory path")
+    .option("--version <n>", "the version to bring back (see hms history)", versionNumber)
+    .option("--at <time>", "an ISO 8601 time to bring the file or directory back to")
+    .action((path: string, options: { version?: number; at?: string }) =>
+      run((backend, out) => restore(backend, memoryPath(path), options, out))(),
+    );
+
+  program
     .command("stats")
     .description("the store's size, limits, recall build and server")
     .action(() => run((backend, out) => stats(backend, out))());
@@ -157,6 +205,15 @@ export function buildProgram(): Command {
     command.exitOverride().configureOutput(program.configureOutput());
   }
   return program;
+}
+
+/** Parses a version number. */
+function versionNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 1) {
+    throw new InvalidArgumentError("must be a version number (see hms history)");
+  }
+  return n;
 }
 
 /** Parses a whole number from 1 to `max`. */

@@ -218,6 +218,83 @@ describe("hms import refuses what is unsafe and imports nothing by halves", () =
   });
 });
 
+describe("hms history, diff and restore", () => {
+  it("shows a file's versions, what changed, and brings an old version back", async () => {
+    const data = dataDir();
+    const at = ["--data-dir", data];
+    const source = filesystemMemory({ "plan.md": "step one\nstep two\n" });
+    await runHms([...at, "import", "--from", source]);
+    writeFileSync(join(source, "memories", "plan.md"), "step one\nstep 2, changed\n");
+    await runHms([...at, "import", "--from", source, "--overwrite"]);
+
+    const history = JSON.parse((await runHms([...at, "--json", "history", "plan.md"])).stdout);
+    expect(history.changes.map((change: { op: string }) => change.op)).toEqual([
+      "update",
+      "create",
+    ]);
+    const [latest, first] = history.changes;
+
+    const diff = await runHms([...at, "diff", "plan.md"]);
+    expect(diff.code).toBe(0);
+    expect(diff.stdout).toContain("-step two\n+step 2, changed");
+    const explicit = await runHms([
+      ...at,
+      "--json",
+      "diff",
+      "plan.md",
+      String(first.version),
+      String(latest.version),
+    ]);
+    expect(JSON.parse(explicit.stdout)).toMatchObject({ added: 1, removed: 1 });
+
+    const restored = await runHms([
+      ...at,
+      "restore",
+      "plan.md",
+      "--version",
+      String(first.version),
+    ]);
+    expect(restored.stdout).toMatch(/^restored \/memories\/plan\.md as version \d+\n$/);
+    expect((await runHms([...at, "cat", "plan.md"])).stdout).toBe("step one\nstep two\n");
+    const after = JSON.parse((await runHms([...at, "--json", "history", "plan.md"])).stdout);
+    expect(after.changes[0]).toMatchObject({ op: "update", command: "restore" });
+  });
+
+  it("brings a directory back to a time, and lists its changes", async () => {
+    const data = dataDir();
+    const at = ["--data-dir", data];
+    await runHms([...at, "import", "--from", filesystemMemory({ "d/a.md": "kept\n" })]);
+    const moment = new Date().toISOString();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await runHms([...at, "rm", "-r", "d"]);
+    // The directory is gone; its history is still there, as is the root's.
+    const changes = await runHms([...at, "--json", "history", "d", "--since", moment]);
+    expect(JSON.parse(changes.stdout).changes).toHaveLength(1);
+    const root = JSON.parse((await runHms([...at, "--json", "history", "--since", moment])).stdout);
+    expect(root.changes.map((c: { op: string; key: string }) => `${c.op} ${c.key}`)).toEqual([
+      "delete /memories/d/a.md",
+    ]);
+    const restored = await runHms([...at, "restore", "/", "--at", moment]);
+    expect(restored.stdout).toContain("restored /memories/d/a.md");
+    expect((await runHms([...at, "cat", "d/a.md"])).stdout).toBe("kept\n");
+  });
+
+  it("refuses a restore without --version or --at, and a directory by version", async () => {
+    const data = dataDir();
+    await runHms(["--data-dir", data, "import", "--from", filesystemMemory({ "d/a.md": "x\n" })]);
+    const neither = await runHms(["--data-dir", data, "restore", "d/a.md"]);
+    expect(neither).toMatchObject({
+      code: 2,
+      stderr: "hms: give exactly one of --version N or --at TIME\n",
+    });
+    const byVersion = await runHms(["--data-dir", data, "restore", "d", "--version", "1"]);
+    expect(byVersion).toMatchObject({
+      code: 2,
+      stderr: "hms: /memories/d is a directory: restore it to a time with --at\n",
+    });
+  });
+});
+
 describe("hms over HTTP", () => {
   it("uses a running server with the token from HMS_MCP_TOKEN, and says when it is wrong", async () => {
     const token = "t".repeat(40);
@@ -253,7 +330,8 @@ describe("the command line", () => {
     for (const args of [["--help"], ["help"]]) {
       const run = await runHms(args);
       expect(run.code).toBe(0);
-      for (const command of ["ls", "cat", "recall", "rm", "mv", "stats", "export", "import"]) {
+      const commands = ["ls", "cat", "recall", "rm", "mv", "history", "diff", "restore", "stats"];
+      for (const command of [...commands, "export", "import"]) {
         expect(run.stdout).toMatch(new RegExp(`\\n  ${command} `));
       }
     }
