@@ -18,12 +18,16 @@ import {
 } from "@hms/memory-backend-hms";
 import {
   DEFAULT_RECALL_K,
+  type FileChange,
+  type HistoryOperations,
   type MemoryBackend,
+  MemoryBackendError,
   MemoryEngine,
   type MemoryEngineOptions,
   type RecallHit,
   recallToolDefinition,
 } from "@hms/memory-core";
+import { MemoryPathError, validateMemoryPath } from "@hms/memory-paths";
 import { asToolError, HolographicMemoryError } from "./errors.js";
 
 /** Options of {@link HolographicMemoryTool.connect}. */
@@ -173,6 +177,23 @@ export class HolographicMemoryTool implements MemoryToolHandlers {
   }
 
   /**
+   * The changes of the memory file at `path`, newest first (at most `limit`, default 100):
+   * every create, edit, move and delete hms-mcp kept, with when and what made it. For people
+   * and programs that audit what Claude remembered; Claude's own commands never need it.
+   */
+  history(path: string, limit?: number): Promise<FileChange[]> {
+    return this.#runHistory(() => this.#history().changes(validateMemoryPath(path), limit));
+  }
+
+  /**
+   * Brings the memory file at `path` back to `version` (see {@link history}; a deleted file
+   * comes back) as a new version, and returns that version.
+   */
+  restore(path: string, version: number): Promise<number> {
+    return this.#runHistory(() => this.#history().restore(validateMemoryPath(path), version));
+  }
+
+  /**
    * Closes the backend (the connection to hms-mcp, stopping a server process it started).
    * Later commands fail with `CONNECTION_CLOSED`.
    */
@@ -183,6 +204,33 @@ export class HolographicMemoryTool implements MemoryToolHandlers {
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
+  }
+
+  #history(): HistoryOperations {
+    const history = this.engine.backend.history;
+    if (history === undefined) {
+      throw new HolographicMemoryError(
+        "unsupported",
+        "history() and restore() need a backend that keeps history, such as hms-mcp's " +
+          `(connect()); this tool's backend (${this.engine.backend.constructor.name}) has none.`,
+      );
+    }
+    return history;
+  }
+
+  /** As {@link #run}, for calls outside the engine: their path and backend refusals too. */
+  async #runHistory<T>(body: () => Promise<T>): Promise<T> {
+    try {
+      return await body();
+    } catch (error) {
+      if (MemoryPathError.isInstance(error)) {
+        throw new HolographicMemoryError("invalid_path", error.message, error);
+      }
+      if (MemoryBackendError.isInstance(error)) {
+        throw new HolographicMemoryError(error.code.toLowerCase(), error.message, error);
+      }
+      throw asToolError(error);
+    }
   }
 
   async #run<T>(body: () => Promise<T>): Promise<T> {
