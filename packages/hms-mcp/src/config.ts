@@ -47,6 +47,8 @@ export interface Config {
   readonly keepVersions?: number | undefined;
   /** Days the history keeps a version; 0 keeps them regardless of age (the default). */
   readonly keepDays?: number | undefined;
+  /** HTTP: serve the web inspector at /ui. */
+  readonly ui?: boolean | undefined;
 }
 
 /** Default of `keepVersions` (`--keep-versions`). */
@@ -263,6 +265,12 @@ export function buildCommand(version: string): Command {
     )
     .addOption(
       new Option(
+        "--ui",
+        "HTTP: serve the web inspector at /ui, behind the same token (env: HMS_MCP_UI=1)",
+      ),
+    )
+    .addOption(
+      new Option(
         "--allowed-origins <list>",
         "HTTP: comma-separated Origin values to accept (browser clients); others get 403",
       )
@@ -304,6 +312,7 @@ interface ParsedOptions {
   recallWait: number;
   keepVersions: number;
   keepDays: number;
+  ui?: boolean;
 }
 
 /**
@@ -315,6 +324,12 @@ export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): C
   const namespaceArg = flagOrEnv(options.namespaceArg, env, "HMS_MCP_NAMESPACE_ARG");
   const allowRemote = flagOrEnv(options.allowRemote, env, "HMS_MCP_ALLOW_REMOTE");
   const reembed = flagOrEnv(options.reembed, env, "HMS_MCP_REEMBED");
+  const ui = flagOrEnv(options.ui, env, "HMS_MCP_UI");
+  if (ui && options.transport !== "http") {
+    throw new ConfigError(
+      "--ui (HMS_MCP_UI) serves the web inspector over HTTP; add --transport http",
+    );
+  }
   const modelDir = options.modelDir?.trim();
   if (modelDir === "") {
     throw new ConfigError(
@@ -366,6 +381,7 @@ export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): C
     recallWaitMs: options.recallWait,
     keepVersions: options.keepVersions,
     keepDays: options.keepDays,
+    ui,
   };
 }
 

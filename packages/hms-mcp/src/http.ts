@@ -12,6 +12,7 @@ import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { isLoopback } from "./config.js";
 import { createMcpServer } from "./mcp-server.js";
 import type { Runtime } from "./runtime.js";
+import { isUiRequest, serveUi } from "./ui-server.js";
 
 export interface HttpOptions {
   readonly host: string;
@@ -24,6 +25,8 @@ export interface HttpOptions {
   readonly maxBodyBytes: number;
   /** Most sessions at once; the least recently used is closed to make room. */
   readonly maxSessions?: number;
+  /** Serve the web inspector's files under /ui (`--ui`). */
+  readonly ui?: boolean;
 }
 
 /** A running HTTP listener. */
@@ -117,6 +120,19 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    // The inspector's files hold no data: they are served without the token, which the page
+    // asks for and sends with its MCP calls like any client (and the Host check still holds).
+    const pathname = new URL(req.url ?? "/", "http://localhost").pathname;
+    if (options.ui === true && isUiRequest(pathname)) {
+      if (hosts !== undefined && !hosts.has((req.headers.host ?? "").toLowerCase())) {
+        res.writeHead(403).end();
+      } else if (req.method !== "GET" && req.method !== "HEAD") {
+        res.writeHead(405, { allow: "GET, HEAD" }).end();
+      } else {
+        serveUi(res, pathname, options.path);
+      }
+      return;
+    }
     if (tokenHash !== undefined && !bearerMatches(req.headers.authorization, tokenHash)) {
       send(res, 401, { error: "unauthorized" }, { "www-authenticate": 'Bearer realm="hms-mcp"' });
       return;

@@ -39,6 +39,7 @@ export async function startServer(
       token: config.token,
       allowedOrigins: config.allowedOrigins,
       allowedHosts: config.allowedHosts,
+      ui: config.ui === true,
       // JSON may escape each character of the text as \uXXXX (6 bytes), plus the envelope.
       maxBodyBytes: config.maxTextBytes * 6 + 1024 * 1024,
     });
