@@ -7,6 +7,7 @@
  * What works on a better-sqlite3 `Database` handle (the rankers, the vector index, the
  * migrations) is in `@hms/store/internal`.
  */
+export type { StoreAccess, UnusedFile } from "./access.js";
 export { defaultDataDir } from "./data-dir.js";
 export {
   type EmbeddingModel,

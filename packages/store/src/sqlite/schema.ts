@@ -236,6 +236,20 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 7,
+    description:
+      "when each memory was last read (the day), so that files unused for long can be found " +
+      "and pruned (access.ts records reads in batches)",
+    up(db) {
+      db.exec(`
+        CREATE TABLE memory_access (
+          memory_id INTEGER PRIMARY KEY REFERENCES memories (id) ON DELETE CASCADE,
+          read_on   TEXT NOT NULL
+        );
+      `);
+    },
+  },
 ];
 
 /** The schema version this code writes. */
