@@ -9,6 +9,7 @@ import { history } from "./commands/history.js";
 import { importFrom } from "./commands/import.js";
 import { ls } from "./commands/ls.js";
 import { mv } from "./commands/mv.js";
+import { prune } from "./commands/prune.js";
 import { recall } from "./commands/recall.js";
 import { restore } from "./commands/restore.js";
 import { rm } from "./commands/rm.js";
@@ -169,6 +170,26 @@ export function buildProgram(): Command {
     .option("--at <time>", "an ISO 8601 time to bring the file or directory back to")
     .action((path: string, options: { version?: number; at?: string }) =>
       run((backend, out) => restore(backend, memoryPath(path), options, out))(),
+    );
+
+  program
+    .command("prune")
+    .description("list (or with --yes delete) the memory files unused for a while")
+    .requiredOption("--unused-for <age>", "how long unread and unwritten: 90d, 12w, ...")
+    .option("--under <path>", "only files under this directory")
+    .option("--yes", "delete them (without it, only list them)", false)
+    .action((options: { unusedFor: string; under?: string; yes: boolean }) =>
+      run((backend, out) =>
+        prune(
+          backend,
+          {
+            unusedFor: options.unusedFor,
+            yes: options.yes,
+            ...(options.under === undefined ? {} : { under: memoryPath(options.under) }),
+          },
+          out,
+        ),
+      )(),
     );
 
   program

@@ -3,8 +3,9 @@
  * what `history` lists after the memory tool's kinds of change, `diff` between versions, and
  * `restore` of a file (by version, with compare-and-set) and of a directory (to a time).
  */
-import { ok, refused, tempDir } from "@hms/test-support";
+import { ok, refused, storeFile, tempDir } from "@hms/test-support";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectInProcess, type InProcessConnection } from "../test/in-process.js";
 
@@ -211,6 +212,51 @@ describe("retention", () => {
         expect(changes.map((change) => change.op)).toEqual(["update", "update"]);
       } finally {
         await again.close();
+      }
+    } finally {
+      data.remove();
+    }
+  });
+});
+
+describe("unused", () => {
+  it("lists files nobody wrote or read since a time; a get counts as a read", async () => {
+    const data = tempDir();
+    try {
+      const first = await connectInProcess({ dataDir: data.dir });
+      for (const name of ["stale.md", "read.md"]) {
+        await ok(first.client, "remember", { key: `/memories/${name}`, text: name, tags: FILE });
+      }
+      await first.close();
+      // As if both had been written a year ago.
+      const db = new Database(storeFile(data.dir));
+      db.prepare("UPDATE memories SET updated_at = '2025-12-01T00:00:00.000Z'").run();
+      db.close();
+
+      const second = await connectInProcess({ dataDir: data.dir });
+      await ok(second.client, "get", { key: "/memories/read.md" });
+      await second.close(); // the store writes the reads it noted as it closes
+
+      const third = await connectInProcess({ dataDir: data.dir });
+      try {
+        const cutoff = new Date(Date.now() - 30 * 86_400_000).toISOString();
+        const answer = await ok<{ files: { key: string; last_used: string }[] }>(
+          third.client,
+          "unused",
+          { before: cutoff },
+        );
+        expect(answer.files).toEqual([
+          {
+            key: "/memories/stale.md",
+            version: expect.any(Number),
+            bytes: 8,
+            last_used: "2025-12-01T00:00:00.000Z",
+          },
+        ]);
+        const bad = await refused(third.client, "unused", { before: "90d" });
+        expect(bad.code).toBe("INVALID_ARGUMENT");
+      } finally {
+        await third.close();
       }
     } finally {
       data.remove();

@@ -11,9 +11,11 @@ type HistoryRunners = {
   readonly history: ToolRunner<"history">;
   readonly diff: ToolRunner<"diff">;
   readonly restore: ToolRunner<"restore">;
+  readonly unused: ToolRunner<"unused">;
 };
 
 export const HISTORY_RUNNERS: HistoryRunners = {
+  unused: (args, context) => unusedRunner(args, context),
   history(args, { store }) {
     if ((args.key === undefined) === (args.prefix === undefined)) {
       throw new ToolError(
@@ -144,6 +146,18 @@ export const HISTORY_RUNNERS: HistoryRunners = {
             : `${done.key} did not exist at ${args.at} and does not exist now: nothing to do`,
     };
   },
+};
+
+/** `unused` (in HISTORY_RUNNERS): the files nobody wrote or read since a time. */
+const unusedRunner: ToolRunner<"unused"> = (args, { store }) => {
+  const files = store.access.unused(args.before, { prefix: args.prefix, limit: args.limit });
+  return {
+    structured: { files },
+    text:
+      files.length === 0
+        ? `No memory file has gone unused since ${args.before}.`
+        : files.map((file) => `${file.last_used}  ${file.key}`).join("\n"),
+  };
 };
 
 function missingVersion(key: string, version: number): ToolError {

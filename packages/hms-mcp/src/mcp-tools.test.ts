@@ -37,6 +37,7 @@ describe("tools/list and tools/call", () => {
         "restore",
         "search",
         "stats",
+        "unused",
       ].sort(),
     );
     for (const tool of tools) {
@@ -50,7 +51,17 @@ describe("tools/list and tools/call", () => {
     expect(hints("forget")).toMatchObject({ destructiveHint: true, idempotentHint: true });
     expect(hints("move")).toMatchObject({ destructiveHint: true });
     expect(hints("restore")).toMatchObject({ destructiveHint: true, idempotentHint: false });
-    for (const name of ["get", "list", "recall", "search", "stats", "export", "history", "diff"]) {
+    for (const name of [
+      "get",
+      "list",
+      "recall",
+      "search",
+      "stats",
+      "export",
+      "history",
+      "diff",
+      "unused",
+    ]) {
       expect(hints(name)).toMatchObject({ readOnlyHint: true });
     }
     expect(byName.get("forget")?.inputSchema.properties).toHaveProperty("prefix");

@@ -14,6 +14,7 @@ import {
 } from "./config.js";
 import { ToolError } from "./errors.js";
 import { HistoryRetention } from "./history-retention.js";
+import { ReadLog } from "./read-log.js";
 import type { Semantic } from "./semantic/semantic.js";
 import { SERVER_INFO } from "./version.js";
 
@@ -32,6 +33,8 @@ export interface Runtime {
   readonly semantic: Semantic | undefined;
   /** Prunes the history of open stores to --keep-versions and --keep-days. */
   readonly retention: HistoryRetention;
+  /** Writes the reads the stores noted, for `unused`. */
+  readonly reads: ReadLog;
 }
 
 /**
@@ -72,6 +75,7 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     },
     log,
   );
+  const reads = new ReadLog(log);
   const namespaces = new Namespaces({
     dataDir: config.dataDir,
     maxTextBytes: config.maxTextBytes,
@@ -82,12 +86,14 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     onOpen: (name, store) => {
       semantic?.watch(name, store);
       retention.watch(store);
+      reads.watch(store);
     },
   });
   try {
     namespaces.get(config.namespace);
   } catch (error) {
     retention.stop();
+    reads.stop();
     await semantic?.close();
     if (error instanceof EmbeddingModelMismatchError) {
       throw new ConfigError(modelMismatchMessage(config.namespace, error));
@@ -103,12 +109,14 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     calls: new CallTracker(),
     semantic,
     retention,
+    reads,
   };
 }
 
 /** Closes the model and the stores; call it once the runtime's calls have finished. */
 export async function closeRuntime(runtime: Runtime): Promise<void> {
   runtime.retention.stop();
+  runtime.reads.stop();
   await runtime.semantic?.close();
   runtime.namespaces.close();
 }

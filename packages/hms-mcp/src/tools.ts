@@ -110,6 +110,8 @@ export const RUNNERS: { readonly [T in ToolName]: ToolRunner<T> } = {
     if (memory === undefined) {
       throw new ToolError("NOT_FOUND", `${args.key} does not exist`, { key: args.key });
     }
+    // For `unused`: a read to the day, written in batches (see read-log.ts).
+    store.access.noteRead(memory.key);
     return { structured: { ...memory }, text: `${describeRecord(memory)}\n\n${memory.text}` };
   },
 

@@ -1,7 +1,8 @@
 /**
  * The history tools: `history`, `diff` and `restore`, for people and programs that inspect
  * and correct what Claude's memory tool wrote (not commands of the memory tool itself).
- * Every create, edit, move and delete of a memory file is kept as a version.
+ * Every create, edit, move and delete of a memory file is kept as a version; `unused` finds
+ * the files nobody has read or written for long.
  */
 import { z } from "zod";
 import { expectedVersion, key, readOnly, timestamp } from "./fields.js";
@@ -116,4 +117,37 @@ export const restore = {
       .describe("Files left as they are: the history does not reach back that far."),
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
+} as const satisfies ToolSchema;
+
+export const unused = {
+  name: "unused",
+  title: "Memory files unused since a time",
+  description:
+    "Memory files (under prefix, default /memories/) that nobody has written or read (with " +
+    "get, as the memory tool's view does) since `before`, oldest use first. Reads are known " +
+    "to the day. For clearing what has gone stale, as the memory tool's docs advise.",
+  input: z.strictObject({
+    before: z.string().describe("An ISO 8601 time: files last used before it."),
+    prefix: z.string().describe("Only files whose path starts with this.").optional(),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_HISTORY_PAGE)
+      .describe(`At most this many, 1 to ${MAX_HISTORY_PAGE} (default 1000).`)
+      .optional(),
+  }),
+  output: z.object({
+    files: z.array(
+      z.object({
+        key: z.string(),
+        version,
+        bytes: z.number().int().min(0),
+        last_used: timestamp.describe(
+          "Its last write, or its last read's day (as that day's end).",
+        ),
+      }),
+    ),
+  }),
+  annotations: readOnly,
 } as const satisfies ToolSchema;

@@ -37,7 +37,7 @@ import {
   tag,
   timestamp,
 } from "./fields.js";
-import { diff, history, restore } from "./history-tools.js";
+import { diff, history, restore, unused } from "./history-tools.js";
 
 /** A whole memory, as `get` and `export` return it. */
 const record = z.object({
@@ -326,6 +326,7 @@ export const TOOL_SCHEMAS = [
   history,
   diff,
   restore,
+  unused,
 ] as const;
 
 /** A tool name. */

@@ -21,7 +21,7 @@ export {
   startStdio,
   type TransportKind,
 } from "./client.js";
-export { seedFilesIn, storeFile, writeSeedFiles } from "./seed-store.js";
+export { backdateWrites, seedFilesIn, storeFile, writeSeedFiles } from "./seed-store.js";
 export {
   cleanEnv,
   exited,

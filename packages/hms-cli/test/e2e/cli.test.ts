@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runHms, startHttpServer, tempDir } from "@hms/test-support";
+import { backdateWrites, runHms, startHttpServer, tempDir } from "@hms/test-support";
 import { afterEach, describe, expect, it } from "vitest";
 
 // Every test runs the built `hms` against a real hms-mcp: one it starts on a temporary data
@@ -295,6 +295,39 @@ describe("hms history, diff and restore", () => {
   });
 });
 
+describe("hms prune", () => {
+  it("lists files unused for a while, and deletes them only with --yes", async () => {
+    const data = dataDir();
+    const at = ["--data-dir", data];
+    const files = { "stale.md": "old\n", "read.md": "old but read\n", "fresh.md": "new\n" };
+    await runHms([...at, "import", "--from", filesystemMemory(files)]);
+    backdateWrites(data, ["/memories/stale.md", "/memories/read.md"], "2025-01-01T00:00:00.000Z");
+    expect((await runHms([...at, "cat", "read.md"])).code).toBe(0); // a read counts as use
+
+    const dryRun = await runHms([...at, "prune", "--unused-for", "90d"]);
+    expect(dryRun.code).toBe(0);
+    expect(dryRun.stdout).toContain("/memories/stale.md");
+    expect(dryRun.stdout).not.toContain("/memories/read.md");
+    expect(dryRun.stdout).toMatch(/1 file unused since .*; pass --yes to delete them/);
+    // Still there (listing does not count as reading it).
+    expect((await runHms([...at, "ls", "stale.md"])).code).toBe(0);
+
+    const pruned = await runHms([...at, "--json", "prune", "--unused-for", "12w", "--yes"]);
+    expect(JSON.parse(pruned.stdout)).toMatchObject({ deleted: ["/memories/stale.md"], kept: [] });
+    const left = JSON.parse((await runHms([...at, "--json", "ls", "-R"])).stdout);
+    expect(left.map((entry: { path: string }) => entry.path)).toEqual([
+      "/memories/fresh.md",
+      "/memories/read.md",
+    ]);
+  });
+
+  it("refuses an age it cannot read", async () => {
+    const run = await runHms(["--data-dir", dataDir(), "prune", "--unused-for", "3 months"]);
+    expect(run).toMatchObject({ code: 2 });
+    expect(run.stderr).toContain("--unused-for takes a number of days or weeks such as 90d or 12w");
+  });
+});
+
 describe("hms over HTTP", () => {
   it("uses a running server with the token from HMS_MCP_TOKEN, and says when it is wrong", async () => {
     const token = "t".repeat(40);
@@ -330,8 +363,8 @@ describe("the command line", () => {
     for (const args of [["--help"], ["help"]]) {
       const run = await runHms(args);
       expect(run.code).toBe(0);
-      const commands = ["ls", "cat", "recall", "rm", "mv", "history", "diff", "restore", "stats"];
-      for (const command of [...commands, "export", "import"]) {
+      const commands = ["ls", "cat", "recall", "rm", "mv", "history", "diff", "restore", "prune"];
+      for (const command of [...commands, "stats", "export", "import"]) {
         expect(run.stdout).toMatch(new RegExp(`\\n  ${command} `));
       }
     }
