@@ -1,4 +1,4 @@
-import type { HmsMemoryBackend } from "@hms/memory-backend-hms";
+import { type HmsMemoryBackend, runAsCommand } from "@hms/memory-backend-hms";
 import { MAX_RECALL_K } from "@hms/protocol";
 import { Command, InvalidArgumentError, Option } from "commander";
 import packageJson from "../package.json" with { type: "json" };
@@ -68,12 +68,17 @@ export function buildProgram(): Command {
       outputError: (message, write) => write(`hms: ${message.replace(/^error: /, "")}`),
     });
 
+  // Each change a command makes is recorded in the server's history as `hms_<command>`.
+  let commandName = "hms";
+  program.hook("preAction", (_program, action) => {
+    commandName = `hms_${action.name()}`;
+  });
   const run = (action: (backend: HmsMemoryBackend, out: Output) => Promise<void>) => async () => {
     const options = program.opts<GlobalOptions>();
     const out = new Output(options.json);
     const backend = await openTarget(options);
     try {
-      await action(backend, out);
+      await runAsCommand(commandName, () => action(backend, out));
     } finally {
       await backend.close();
     }

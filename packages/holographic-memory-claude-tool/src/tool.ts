@@ -15,6 +15,7 @@ import {
   type ConnectHmsBackendOptions,
   connectHmsBackend,
   type HmsConnection,
+  runAsCommand,
 } from "@hms/memory-backend-hms";
 import {
   DEFAULT_RECALL_K,
@@ -100,32 +101,32 @@ export class HolographicMemoryTool implements MemoryToolHandlers {
 
   /** `view`: a directory listing (2 levels) or a file's numbered lines. */
   view(command: BetaMemoryTool20250818ViewCommand): Promise<string> {
-    return this.#run(() => this.engine.view(command));
+    return this.#run(() => this.engine.view(command), "view");
   }
 
   /** `create`: a new file; never overwrites. */
   create(command: BetaMemoryTool20250818CreateCommand): Promise<string> {
-    return this.#run(() => this.engine.create(command));
+    return this.#run(() => this.engine.create(command), "create");
   }
 
   /** `str_replace`: replaces the one occurrence of `old_str`. */
   str_replace(command: BetaMemoryTool20250818StrReplaceCommand): Promise<string> {
-    return this.#run(() => this.engine.str_replace(command));
+    return this.#run(() => this.engine.str_replace(command), "str_replace");
   }
 
   /** `insert`: inserts `insert_text` after line `insert_line` (0 is the top). */
   insert(command: BetaMemoryTool20250818InsertCommand): Promise<string> {
-    return this.#run(() => this.engine.insert(command));
+    return this.#run(() => this.engine.insert(command), "insert");
   }
 
   /** `delete`: a file, or a directory with everything under it. */
   delete(command: BetaMemoryTool20250818DeleteCommand): Promise<string> {
-    return this.#run(() => this.engine.delete(command));
+    return this.#run(() => this.engine.delete(command), "delete");
   }
 
   /** `rename`: a file or a whole directory, to a path that does not exist. */
   rename(command: BetaMemoryTool20250818RenameCommand): Promise<string> {
-    return this.#run(() => this.engine.rename(command));
+    return this.#run(() => this.engine.rename(command), "rename");
   }
 
   /**
@@ -133,7 +134,11 @@ export class HolographicMemoryTool implements MemoryToolHandlers {
    * refused with the engine's message).
    */
   execute(command: BetaMemoryTool20250818Command | Record<string, unknown>): Promise<string> {
-    return this.#run(() => this.engine.execute(command));
+    const name = (command as { command?: unknown }).command;
+    return this.#run(
+      () => this.engine.execute(command),
+      typeof name === "string" ? name : undefined,
+    );
   }
 
   /**
@@ -233,9 +238,13 @@ export class HolographicMemoryTool implements MemoryToolHandlers {
     }
   }
 
-  async #run<T>(body: () => Promise<T>): Promise<T> {
+  /**
+   * Runs an engine call, throwing refusals as HolographicMemoryError; with `command`, the
+   * calls it makes to hms-mcp name that command, for the server's history.
+   */
+  async #run<T>(body: () => Promise<T>, command?: string): Promise<T> {
     try {
-      return await body();
+      return await (command === undefined ? body() : runAsCommand(command, body));
     } catch (error) {
       throw asToolError(error);
     }

@@ -26,6 +26,7 @@ import {
 } from "@hms/protocol";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { type CallToolResult, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { COMMAND_META_KEY, currentCommand } from "./command-context.js";
 import { CLOSED, CONNECTION_LOST, HmsConnectionError, HmsMcpError } from "./errors.js";
 
 // The memory_recall tool (memory-core) must promise Claude exactly what hms-mcp serves: the
@@ -266,9 +267,16 @@ export class HmsMemoryBackend implements MemoryBackend {
       this.namespace === undefined ? args : { ...args, namespace: this.namespace };
     let result: CallToolResult;
     try {
-      result = (await session.client.callTool({ name: tool, arguments: payload }, undefined, {
-        timeout: session.timeoutMs,
-      })) as CallToolResult;
+      const command = currentCommand();
+      result = (await session.client.callTool(
+        {
+          name: tool,
+          arguments: payload,
+          ...(command === undefined ? {} : { _meta: { [COMMAND_META_KEY]: command } }),
+        },
+        undefined,
+        { timeout: session.timeoutMs },
+      )) as CallToolResult;
     } catch (error) {
       throw this.#callFailed(tool, error);
     }

@@ -49,7 +49,7 @@ from hms_memory_tool.core import (
     recall_tool_definition,
 )
 from hms_memory_tool.core._commands import positive_option
-from hms_memory_tool.hms_backend import DEFAULT_TIMEOUT, connect_hms_backend
+from hms_memory_tool.hms_backend import DEFAULT_TIMEOUT, connect_hms_backend, run_as_command
 from hms_memory_tool.paths import MEMORY_ROOT, MemoryPathError, validate_memory_path
 
 
@@ -62,6 +62,12 @@ def _check_recall(engine: MemoryEngine) -> None:
             "recall_tool() needs a backend that can recall, such as hms-mcp's (connect()); "
             f"this tool's backend ({type(engine.backend).__name__}) has no recall.",
         )
+
+
+def _command_name(command: object) -> str | None:
+    """The command a raw input names, for the server's history (checked by the engine)."""
+    name = command.get("command") if isinstance(command, dict) else None
+    return name if isinstance(name, str) else None
 
 
 def _history_of(engine: MemoryEngine) -> HistoryOperations:
@@ -192,35 +198,35 @@ class HolographicMemoryTool(BetaAsyncAbstractMemoryTool):
     async def call(self, input: object) -> str:
         # The command goes to the engine as Claude sent it, so every field is checked (and
         # every message worded) exactly as in the TypeScript package.
-        return await self.engine.execute(input)
+        return await run_as_command(_command_name(input), self.engine.execute(input))
 
     @override
     async def execute(self, command: object) -> str:
-        return await self.engine.execute(command)
+        return await run_as_command(_command_name(command), self.engine.execute(command))
 
     @override
     async def view(self, command: BetaMemoryTool20250818ViewCommand) -> str:
-        return await self.engine.view(command)
+        return await run_as_command("view", self.engine.view(command))
 
     @override
     async def create(self, command: BetaMemoryTool20250818CreateCommand) -> str:
-        return await self.engine.create(command)
+        return await run_as_command("create", self.engine.create(command))
 
     @override
     async def str_replace(self, command: BetaMemoryTool20250818StrReplaceCommand) -> str:
-        return await self.engine.str_replace(command)
+        return await run_as_command("str_replace", self.engine.str_replace(command))
 
     @override
     async def insert(self, command: BetaMemoryTool20250818InsertCommand) -> str:
-        return await self.engine.insert(command)
+        return await run_as_command("insert", self.engine.insert(command))
 
     @override
     async def delete(self, command: BetaMemoryTool20250818DeleteCommand) -> str:
-        return await self.engine.delete(command)
+        return await run_as_command("delete", self.engine.delete(command))
 
     @override
     async def rename(self, command: BetaMemoryTool20250818RenameCommand) -> str:
-        return await self.engine.rename(command)
+        return await run_as_command("rename", self.engine.rename(command))
 
     @override
     async def clear_all_memory(self) -> str:
@@ -364,35 +370,35 @@ class HolographicMemoryToolSync(BetaAbstractMemoryTool):
 
     @override
     def call(self, input: object) -> str:
-        return self._loop.run(self.engine.execute(input))
+        return self._loop.run(run_as_command(_command_name(input), self.engine.execute(input)))
 
     @override
     def execute(self, command: object) -> str:
-        return self._loop.run(self.engine.execute(command))
+        return self._loop.run(run_as_command(_command_name(command), self.engine.execute(command)))
 
     @override
     def view(self, command: BetaMemoryTool20250818ViewCommand) -> str:
-        return self._loop.run(self.engine.view(command))
+        return self._loop.run(run_as_command("view", self.engine.view(command)))
 
     @override
     def create(self, command: BetaMemoryTool20250818CreateCommand) -> str:
-        return self._loop.run(self.engine.create(command))
+        return self._loop.run(run_as_command("create", self.engine.create(command)))
 
     @override
     def str_replace(self, command: BetaMemoryTool20250818StrReplaceCommand) -> str:
-        return self._loop.run(self.engine.str_replace(command))
+        return self._loop.run(run_as_command("str_replace", self.engine.str_replace(command)))
 
     @override
     def insert(self, command: BetaMemoryTool20250818InsertCommand) -> str:
-        return self._loop.run(self.engine.insert(command))
+        return self._loop.run(run_as_command("insert", self.engine.insert(command)))
 
     @override
     def delete(self, command: BetaMemoryTool20250818DeleteCommand) -> str:
-        return self._loop.run(self.engine.delete(command))
+        return self._loop.run(run_as_command("delete", self.engine.delete(command)))
 
     @override
     def rename(self, command: BetaMemoryTool20250818RenameCommand) -> str:
-        return self._loop.run(self.engine.rename(command))
+        return self._loop.run(run_as_command("rename", self.engine.rename(command)))
 
     @override
     def clear_all_memory(self) -> str:

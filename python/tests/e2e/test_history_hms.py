@@ -26,10 +26,11 @@ def test_history_lists_changes_and_restore_brings_a_version_back(server: StdioSe
         )
 
         changes = memory.history("/memories/plan.md")
-        assert [(c.op, c.path) for c in changes] == [
-            ("move", "/memories/road.md"),
-            ("update", "/memories/plan.md"),
-            ("create", "/memories/plan.md"),
+        # Each change names the memory tool command that made it.
+        assert [(c.op, c.path, c.command) for c in changes] == [
+            ("move", "/memories/road.md", "rename"),
+            ("update", "/memories/plan.md", "str_replace"),
+            ("create", "/memories/plan.md", "create"),
         ]
         first = changes[2]
         assert first.from_path is None

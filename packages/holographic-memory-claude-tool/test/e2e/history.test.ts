@@ -35,10 +35,11 @@ describe("history() and restore()", () => {
     });
 
     const changes = await memory.history("/memories/plan.md");
-    expect(changes.map((change) => [change.op, change.path])).toEqual([
-      ["move", "/memories/roadmap.md"],
-      ["update", "/memories/plan.md"],
-      ["create", "/memories/plan.md"],
+    // Each change names the memory tool command that made it.
+    expect(changes.map((change) => [change.op, change.path, change.command])).toEqual([
+      ["move", "/memories/roadmap.md", "rename"],
+      ["update", "/memories/plan.md", "str_replace"],
+      ["create", "/memories/plan.md", "create"],
     ]);
     const first = changes[2];
     expect(first?.fromPath).toBeNull();

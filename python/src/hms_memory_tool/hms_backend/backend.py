@@ -61,6 +61,7 @@ from hms_memory_tool.core import (
     RecallHit,
     StoredFile,
 )
+from hms_memory_tool.hms_backend.command_context import COMMAND_META_KEY, current_command
 from hms_memory_tool.protocol import (
     ERROR_CODES,
     ERROR_META_KEY,
@@ -214,7 +215,13 @@ class HmsMemoryBackend:
         if self._namespace is not None:
             payload["namespace"] = self._namespace
         try:
-            result = await self._client.call_tool(tool, payload, read_timeout_seconds=self._timeout)
+            command = current_command()
+            result = await self._client.call_tool(
+                tool,
+                payload,
+                read_timeout_seconds=self._timeout,
+                meta=None if command is None else cast(Any, {COMMAND_META_KEY: command}),
+            )
         except MCPError as error:
             raise self._connection_error(tool, error) from error
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError) as error:
