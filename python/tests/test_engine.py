@@ -560,3 +560,32 @@ async def test_a_delete_or_rename_above_a_file_forgets_it() -> None:
         await memory.str_replace(replace("a", "b", "/memories/d/a.md"))
     assert refused.value.code == "not_found"
     assert calls[0] == "read"
+
+
+async def test_an_old_str_over_200_code_points_is_cut_in_a_no_match_message() -> None:
+    engine = MemoryEngine(InMemoryBackend(files={"/memories/a.md": "x\n"}))
+    # 5 MiB of old_str, starting with a code point outside the BMP.
+    old_str = "😀" + "y" * (5 * 1024 * 1024)
+    with pytest.raises(MemoryToolError) as caught:
+        await engine.execute(
+            {"command": "str_replace", "path": "/memories/a.md", "old_str": old_str}
+        )
+    assert caught.value.code == "no_match"
+    more = 5 * 1024 * 1024 - 199
+    assert str(caught.value) == (
+        f"No replacement was performed, old_str `😀{'y' * 199}… ({more} more characters)` "
+        "did not appear verbatim in /memories/a.md."
+    )
+
+
+async def test_an_old_str_of_200_code_points_is_shown_whole_and_one_of_201_is_cut() -> None:
+    text = "q" * 201 + "\n" + "q" * 201 + "\n"
+    engine = MemoryEngine(InMemoryBackend(files={"/memories/a.md": text}))
+    cut = "q" * 200 + "… (1 more characters)"
+    for old_str, shown in [("q" * 200, "q" * 200), ("q" * 201, cut)]:
+        with pytest.raises(MemoryToolError) as caught:
+            await engine.execute(
+                {"command": "str_replace", "path": "/memories/a.md", "old_str": old_str}
+            )
+        assert caught.value.code == "multiple_matches"
+        assert f"old_str `{shown}` in lines: 1" in str(caught.value)

@@ -92,6 +92,7 @@ def test_each_message_template_uses_exactly_the_values_the_code_gives_it() -> No
         "no_match": {"old_str", "path"},
         "multiple_matches": {"old_str", "lines"},
         "listed_lines_and_more": {"shown", "more"},
+        "echo_cut": {"shown", "more"},
         "too_large": {"path", "bytes", "limit"},
         "conflict": {"path", "attempts"},
         "rename_partial": {"from", "to", "count", "files_word", "left", "them_word"},

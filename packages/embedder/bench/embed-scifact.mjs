@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `pnpm bench embed-scifact [--data DIR] [--model-dir DIR] [--threads N] [--split test|train]
-//                           [--rounds N] [--skip-ndcg]`
+//                           [--rounds N] [--skip-ndcg] [--skip-batches]`
 //
 // Checks that the embedder computes what all-MiniLM-L6-v2 should, and measures its cost:
 //  1. throughput (texts/s) on SciFact abstracts (long: most reach the 256-token cut) and claims
@@ -9,7 +9,13 @@
 //     resident memory (idle after loading, and peak) is its own; configurations are
 //     interleaved over rounds. Other load on the machine only ever slows a run down, so the
 //     best round is the estimate of the embedder's own speed (the median is shown too);
-//  2. dense-only nDCG@10 on SciFact (BEIR), the trec_eval definition, against the published
+//  2. memories/s as hms-mcp's worker embeds them: 48 abstracts cut into passages of at most
+//     126 tokens (whole sentences, as hms-mcp cuts them), run by today's strategy ("planned":
+//     the job's passages sorted by token length, model calls of at most 256 padded tokens)
+//     and by the one before it ("baseline": 4 passages per call in write order), as a ratio
+//     in the same run. Vectors do not depend on the strategy (a text gets the same vector
+//     alone or in a batch), so nDCG is measured once;
+//  3. dense-only nDCG@10 on SciFact (BEIR), the trec_eval definition, against the published
 //     0.645 of all-MiniLM-L6-v2 (MTEB). Far below it means pooling, normalisation, tokenisation
 //     or truncation is wrong.
 // The data are read where they are (shared/data/scifact); nothing is copied.
@@ -23,6 +29,7 @@ import {
   DEFAULT_BATCH_TOKENS,
   defaultModelDir,
   loadEmbedder,
+  planBatches,
 } from "../dist/index.js";
 
 const PUBLISHED_NDCG10 = 0.645;
@@ -33,6 +40,10 @@ const CONFIGS = [
   { name: `default (${DEFAULT_BATCH_SIZE} texts, ${DEFAULT_BATCH_TOKENS} tokens)` },
 ];
 const SAMPLE = { abstracts: 48, claims: 300 };
+/** hms-mcp's passage budget (tokens, special tokens excluded) and the memories sampled. */
+const PASSAGE_TOKENS = 126;
+const MEMORIES = 48;
+const STRATEGIES = ["baseline", "planned"];
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
@@ -43,6 +54,7 @@ const { values } = parseArgs({
     split: { type: "string", default: "test" },
     rounds: { type: "string", default: "3" },
     "skip-ndcg": { type: "boolean", default: false },
+    "skip-batches": { type: "boolean", default: false },
     child: { type: "string" },
   },
 });
@@ -71,7 +83,7 @@ const queryText = new Map(readJsonl(join(dataDir, "queries.jsonl")).map((q) => [
 
 // --- 1. throughput and memory, one process per measurement ----------------------------
 const runs = [];
-for (let round = 1; round <= rounds; round++) {
+for (let round = 1; round <= rounds && !values["skip-batches"]; round++) {
   for (const kind of Object.keys(SAMPLE)) {
     for (const config of CONFIGS) {
       const args = [fileURLToPath(import.meta.url), "--data", dataDir, "--model-dir", modelDir];
@@ -86,7 +98,22 @@ for (let round = 1; round <= rounds; round++) {
   }
 }
 
-// --- 2. nDCG@10 -------------------------------------------------------------------------
+// --- 2. memories/s by strategy, one process per measurement -------------------------------
+const strategyRuns = [];
+for (let round = 1; round <= rounds; round++) {
+  for (const strategy of STRATEGIES) {
+    const args = [fileURLToPath(import.meta.url), "--data", dataDir, "--model-dir", modelDir];
+    if (threads) args.push("--threads", String(threads));
+    args.push("--child", JSON.stringify({ kind: "memories", strategy }));
+    const result = spawnSync(process.execPath, args, { encoding: "utf8" });
+    if (result.status !== 0) fail(`measurement failed:\n${result.stderr}`);
+    const measured = JSON.parse(result.stdout);
+    strategyRuns.push({ strategy, ...measured });
+    log(`round ${round} memories ${strategy}: ${measured.memoriesPerSecond.toFixed(2)} memories/s`);
+  }
+}
+
+// --- 3. nDCG@10 -------------------------------------------------------------------------
 let quality;
 if (!values["skip-ndcg"]) {
   const qrels = new Map();
@@ -152,40 +179,56 @@ if (quality) {
     `  corpus embedded at ${(corpus.length / quality.corpusSeconds).toFixed(1)} texts/s (${quality.corpusSeconds.toFixed(0)} s, default plan), peak RSS ${mb(quality.peak)} MiB`,
   );
 }
+if (runs.length > 0) {
+  out.push("");
+  out.push(
+    "throughput and memory (best and median of the rounds; ratio of the best to batch 1's best)",
+  );
+  out.push(
+    `  ${"texts".padEnd(16)}${"plan".padEnd(32)}${"best/s".padStart(8)}${"ratio".padStart(7)}${"median/s".padStart(10)}${"RSS idle".padStart(10)}${"peak".padStart(10)}`,
+  );
+  for (const kind of Object.keys(SAMPLE)) {
+    const base = Math.max(
+      ...runs
+        .filter((r) => r.kind === kind && r.config === CONFIGS[0].name)
+        .map((r) => r.textsPerSecond),
+    );
+    for (const config of CONFIGS) {
+      const mine = runs.filter((r) => r.kind === kind && r.config === config.name);
+      const best = Math.max(...mine.map((r) => r.textsPerSecond));
+      out.push(
+        `  ${`${kind} (${SAMPLE[kind]})`.padEnd(16)}${config.name.padEnd(32)}${best.toFixed(1).padStart(8)}${(best / base).toFixed(2).padStart(7)}${median(
+          mine.map((r) => r.textsPerSecond),
+        )
+          .toFixed(1)
+          .padStart(
+            10,
+          )}${`${mb(median(mine.map((r) => r.rssLoaded)))} MiB`.padStart(10)}${`${mb(median(mine.map((r) => r.peak)))} MiB`.padStart(10)}`,
+      );
+    }
+  }
+  out.push(
+    `  RSS idle: model loaded, nothing embedded; a bare node process with the libraries imported: ${mb(median(runs.map((r) => r.rssBare)))} MiB`,
+  );
+}
 out.push("");
 out.push(
-  "throughput and memory (best and median of the rounds; ratio of the best to batch 1's best)",
+  `memories/s as hms-mcp embeds them (${MEMORIES} abstracts in passages of at most ${PASSAGE_TOKENS} tokens; best and median of the rounds)`,
 );
-out.push(
-  `  ${"texts".padEnd(16)}${"plan".padEnd(32)}${"best/s".padStart(8)}${"ratio".padStart(7)}${"median/s".padStart(10)}${"RSS idle".padStart(10)}${"peak".padStart(10)}`,
-);
-for (const kind of Object.keys(SAMPLE)) {
-  const base = Math.max(
-    ...runs
-      .filter((r) => r.kind === kind && r.config === CONFIGS[0].name)
-      .map((r) => r.textsPerSecond),
+const bestOf = (strategy) =>
+  Math.max(...strategyRuns.filter((r) => r.strategy === strategy).map((r) => r.memoriesPerSecond));
+for (const strategy of STRATEGIES) {
+  const mine = strategyRuns.filter((r) => r.strategy === strategy);
+  out.push(
+    `  ${strategy.padEnd(10)}${bestOf(strategy).toFixed(2).padStart(8)} memories/s (median ${median(mine.map((r) => r.memoriesPerSecond)).toFixed(2)}), ${mine[0].passages} passages, ${mine[0].paddedTokens} padded tokens for ${mine[0].tokens}`,
   );
-  for (const config of CONFIGS) {
-    const mine = runs.filter((r) => r.kind === kind && r.config === config.name);
-    const best = Math.max(...mine.map((r) => r.textsPerSecond));
-    out.push(
-      `  ${`${kind} (${SAMPLE[kind]})`.padEnd(16)}${config.name.padEnd(32)}${best.toFixed(1).padStart(8)}${(best / base).toFixed(2).padStart(7)}${median(
-        mine.map((r) => r.textsPerSecond),
-      )
-        .toFixed(1)
-        .padStart(
-          10,
-        )}${`${mb(median(mine.map((r) => r.rssLoaded)))} MiB`.padStart(10)}${`${mb(median(mine.map((r) => r.peak)))} MiB`.padStart(10)}`,
-    );
-  }
 }
-out.push(
-  `  RSS idle: model loaded, nothing embedded; a bare node process with the libraries imported: ${mb(median(runs.map((r) => r.rssBare)))} MiB`,
-);
+out.push(`  planned / baseline (best): ${(bestOf("planned") / bestOf("baseline")).toFixed(2)}`);
 console.log(out.join("\n"));
 
 // One measurement in its own process: load, warm up, embed the sample, report.
-async function child({ kind, config }) {
+async function child({ kind, config, strategy }) {
+  if (kind === "memories") return memoriesChild(strategy);
   const rssBare = process.memoryUsage().rss;
   const { name: _, ...options } = config;
   const embedder = await loadEmbedder(modelDir, { ...threadOption, ...options });
@@ -210,6 +253,55 @@ async function child({ kind, config }) {
       peak: process.resourceUsage().maxRSS * 1024,
     }),
   );
+}
+
+// hms-mcp's worker: a job's passages, embedded by `strategy`.
+async function memoriesChild(strategy) {
+  const embedder = await loadEmbedder(modelDir, threadOption);
+  const memories = readJsonl(join(dataDir, "corpus.jsonl"))
+    .slice(0, MEMORIES)
+    .map((d) => `${d.title}\n${d.text}`);
+  const passages = memories.flatMap((text) => toPassages(text, (t) => embedder.countTokens(t)));
+  const lengths = passages.map((t) => Math.min(embedder.countTokens(t) + 2, embedder.maxTokens));
+  const groups =
+    strategy === "baseline"
+      ? // Before: 4 passages per call, in write order.
+        Array.from({ length: Math.ceil(passages.length / 4) }, (_, i) =>
+          Array.from({ length: Math.min(4, passages.length - i * 4) }, (_, k) => i * 4 + k),
+        )
+      : planBatches(lengths, { maxTexts: passages.length, maxTokens: 256 });
+  await embedder.embed(passages.slice(0, 2));
+  const started = performance.now();
+  for (const group of groups) await embedder.embed(group.map((k) => passages[k]));
+  const seconds = (performance.now() - started) / 1000;
+  await embedder.close();
+  const padded = groups.reduce(
+    (sum, g) => sum + g.length * Math.max(...g.map((k) => lengths[k])),
+    0,
+  );
+  process.stdout.write(
+    JSON.stringify({
+      memoriesPerSecond: memories.length / seconds,
+      passages: passages.length,
+      tokens: lengths.reduce((a, b) => a + b, 0),
+      paddedTokens: padded,
+    }),
+  );
+}
+
+/** Whole sentences packed into passages of at most PASSAGE_TOKENS tokens, as hms-mcp cuts. */
+function toPassages(text, count) {
+  const out = [];
+  let current = "";
+  for (const sentence of text.split(/(?<=[.!?;:\n])\s+/)) {
+    const joined = current === "" ? sentence : `${current} ${sentence}`;
+    if (current !== "" && count(joined) > PASSAGE_TOKENS) {
+      out.push(current);
+      current = sentence;
+    } else current = joined;
+  }
+  if (current !== "") out.push(current);
+  return out;
 }
 
 function median(numbers) {

@@ -4,6 +4,8 @@
  * `pnpm fetch-model` (or {@link fetchModel}) puts the pinned model in a cache directory;
  * {@link loadEmbedder} verifies and loads it; `embed` turns texts into unit vectors.
  */
+
+export { type BatchLimits, planBatches } from "./batches.js";
 export {
   DEFAULT_BATCH_SIZE,
   DEFAULT_BATCH_TOKENS,

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-import { ConfigError, parseConfig } from "./config.js";
+import { buildCommand, ConfigError, parseConfig } from "./config.js";
 import { fetchModelCommand } from "./fetch-model.js";
 import { createLogger } from "./log.js";
 import { startServer } from "./main.js";
+import { tokenCommand } from "./token-command.js";
 import { SERVER_INFO } from "./version.js";
 
 /**
@@ -11,8 +12,21 @@ import { SERVER_INFO } from "./version.js";
  */
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
+  if (argv[0] === "help") {
+    // `hms-mcp help [command]`: the same as `hms-mcp [command] --help`.
+    const [topic] = argv.slice(1);
+    if (topic === undefined) {
+      buildCommand(SERVER_INFO.version).outputHelp();
+      return;
+    }
+    argv.splice(0, 2, topic, ...(topic === "token" ? ["create"] : []), "--help");
+  }
   if (argv[0] === "fetch-model") {
     process.exitCode = await fetchModelCommand(argv.slice(1), SERVER_INFO.version);
+    return;
+  }
+  if (argv[0] === "token") {
+    process.exitCode = tokenCommand(argv.slice(1), SERVER_INFO.version);
     return;
   }
   let config: ReturnType<typeof parseConfig>;
@@ -74,6 +88,13 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`hms-mcp: failed to start: ${(error as Error)?.stack ?? error}\n`);
+  // One line; the stack only when asked for (HMS_MCP_DEBUG=1), as for a bug report.
+  const detail =
+    process.env.HMS_MCP_DEBUG === "1"
+      ? `\n${(error as Error)?.stack}`
+      : " (HMS_MCP_DEBUG=1 shows where)";
+  process.stderr.write(
+    `hms-mcp: failed to start: ${(error as Error)?.message ?? error}${detail}\n`,
+  );
   process.exit(1);
 });

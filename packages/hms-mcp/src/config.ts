@@ -1,12 +1,12 @@
 import { isIP } from "node:net";
 import { resolve } from "node:path";
+import { MAX_TEXT_BYTES_CAP } from "@hms/protocol";
 import {
   checkNamespace,
   DEFAULT_LIMITS,
   DEFAULT_MAX_OPEN,
   DEFAULT_NAMESPACE,
   defaultDataDir,
-  MAX_TEXT_BYTES_CEILING,
   SYNCHRONOUS_MODES,
   type SynchronousMode,
 } from "@hms/store";
@@ -23,6 +23,8 @@ export interface Config {
   readonly path: string;
   readonly maxTextBytes: number;
   readonly maxOpenNamespaces: number;
+  /** Most namespaces the data directory may hold; undefined: no bound. */
+  readonly maxNamespaces?: number | undefined;
   /** How long a write waits for another process's lock on a store, in ms. */
   readonly busyTimeoutMs: number;
   /** When commits reach the disk: "full" (each commit) or "normal" (at checkpoints). */
@@ -33,15 +35,17 @@ export interface Config {
   readonly allowedOrigins: readonly string[];
   /** Extra Host header values allowed on HTTP requests. */
   readonly allowedHosts: readonly string[];
-  /** Bearer token every HTTP request must carry (from HMS_MCP_TOKEN only). */
+  /** The all-access bearer token (from HMS_MCP_TOKEN only). */
   readonly token: string | undefined;
+  /** HTTP: the tokens file (JSON Lines of named token hashes and their namespaces). */
+  readonly tokensFile?: string | undefined;
   /** The embedding model's directory: hybrid recall. Undefined: lexical recall. */
   readonly modelDir?: string | undefined;
   /** Replace a store's vectors made by another model instead of refusing it (default false). */
   readonly reembed?: boolean | undefined;
   /** ONNX Runtime threads of the embedding worker; undefined lets the embedder choose. */
   readonly embedThreads?: number | undefined;
-  /** Longest a recall waits for memories written just before it to be embedded, in ms. */
+  /** Longest a recall waits for its own connection's recent writes to be embedded, in ms. */
   readonly recallWaitMs?: number | undefined;
   /** Versions of each memory file the history keeps; 0 keeps them all (default 100). */
   readonly keepVersions?: number | undefined;
@@ -60,6 +64,9 @@ export const DEFAULT_RECALL_WAIT_MS = 2000;
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** Shortest token a server listening beyond loopback accepts, in bytes. */
+export const MIN_REMOTE_TOKEN_BYTES = 32;
+
 /** A configuration the server refuses to start with; the message says why and what to do. */
 export class ConfigError extends Error {
   override readonly name = "ConfigError";
@@ -73,6 +80,22 @@ function integer(min: number, max: number) {
     }
     return n;
   };
+}
+
+/**
+ * --max-text-bytes: at most MAX_TEXT_BYTES_CAP, so that the answer carrying the largest memory
+ * stays readable by every official MCP client (see @hms/protocol's limits).
+ */
+function maxTextBytes(value: string): number {
+  const n = integer(1, Number.MAX_SAFE_INTEGER)(value);
+  if (n > MAX_TEXT_BYTES_CAP) {
+    throw new InvalidArgumentError(
+      `expected an integer from 1 to ${MAX_TEXT_BYTES_CAP} (1.5 MiB): JSON may write each byte ` +
+        "of a memory as 6 (a control character is \\u00XX), and a larger memory would make " +
+        "answers over the 10 MiB the MCP TypeScript SDK's stdio client reads",
+    );
+  }
+  return n;
 }
 
 function namespaceName(value: string): string {
@@ -120,13 +143,26 @@ export function isLoopback(host: string): boolean {
   return false;
 }
 
+/** Writes commander's error as one line: `prefix: what is wrong (hint)`. */
+export function oneLineError(prefix: string, hint: string) {
+  return (message: string, write: (text: string) => void): void => {
+    const what = message
+      .replace(/^error: /, "")
+      .replace(/\s*\n\s*/g, " ")
+      .trim();
+    write(`${prefix}: ${what} (${hint})\n`);
+  };
+}
+
 /** The command-line interface: every flag, with its environment variable and default. */
 export function buildCommand(version: string): Command {
+  // A bad flag is one line saying what is wrong and where to look, not the help after it.
   return new Command("hms-mcp")
     .description(
       "MCP server for the Holographic Memory store: durable, versioned, searchable memories " +
         "over stdio (default) or streamable HTTP.\n\n" +
-        "Environment only: HMS_MCP_TOKEN, the bearer token every HTTP request must carry.\n\n" +
+        "Environment only: HMS_MCP_TOKEN, a bearer token that opens every namespace over HTTP " +
+        "(--tokens-file adds named tokens limited to some namespaces).\n\n" +
         "Recall is lexical (BM25) unless --model-dir names an embedding model: then it is " +
         "hybrid (BM25 plus embeddings). `hms-mcp fetch-model` installs the model and prints " +
         "its directory.",
@@ -174,16 +210,28 @@ export function buildCommand(version: string): Command {
         .argParser(urlPath),
     )
     .addOption(
-      new Option("--max-text-bytes <bytes>", "largest memory text in UTF-8 bytes")
+      new Option(
+        "--max-text-bytes <bytes>",
+        `largest memory text in UTF-8 bytes, at most ${MAX_TEXT_BYTES_CAP} (what every MCP client can read back)`,
+      )
         .env("HMS_MCP_MAX_TEXT_BYTES")
         .default(DEFAULT_LIMITS.maxTextBytes)
-        .argParser(integer(1, MAX_TEXT_BYTES_CEILING)),
+        .argParser(maxTextBytes),
     )
     .addOption(
       new Option("--max-open-namespaces <n>", "most namespace stores kept open at once")
         .env("HMS_MCP_MAX_OPEN_NAMESPACES")
         .default(DEFAULT_MAX_OPEN)
         .argParser(integer(1, 100000)),
+    )
+    .addOption(
+      new Option(
+        "--max-namespaces <n>",
+        "most namespaces the data directory may hold; a write that would create one more is " +
+          "refused (default: no bound)",
+      )
+        .env("HMS_MCP_MAX_NAMESPACES")
+        .argParser(integer(1, 10000000)),
     )
     .addOption(
       new Option(
@@ -229,8 +277,9 @@ export function buildCommand(version: string): Command {
     .addOption(
       new Option(
         "--recall-wait <ms>",
-        "hybrid recall: longest a recall waits for memories written just before it to be " +
-          "embedded; memories still waiting are ranked lexically",
+        "hybrid recall: longest a recall waits for the memories its own connection (stdio " +
+          "pipe or HTTP session) wrote just before it to be embedded, never for others' " +
+          "writes or a backlog; memories still waiting are ranked lexically",
       )
         .env("HMS_MCP_RECALL_WAIT")
         .default(DEFAULT_RECALL_WAIT_MS)
@@ -260,7 +309,8 @@ export function buildCommand(version: string): Command {
     .addOption(
       new Option(
         "--allow-remote",
-        "HTTP: allow a non-loopback --host (also needs HMS_MCP_TOKEN) (env: HMS_MCP_ALLOW_REMOTE=1)",
+        "HTTP: allow a non-loopback --host (also needs HMS_MCP_TOKEN of at least 32 bytes or " +
+          "--tokens-file) (env: HMS_MCP_ALLOW_REMOTE=1)",
       ),
     )
     .addOption(
@@ -268,6 +318,13 @@ export function buildCommand(version: string): Command {
         "--ui",
         "HTTP: serve the web inspector at /ui, behind the same token (env: HMS_MCP_UI=1)",
       ),
+    )
+    .addOption(
+      new Option(
+        "--tokens-file <file>",
+        "HTTP: named tokens, each limited to some namespaces and read-only or read-write (JSON " +
+          "Lines; `hms-mcp token create` makes an entry); reloaded on change and on SIGHUP",
+      ).env("HMS_MCP_TOKENS_FILE"),
     )
     .addOption(
       new Option(
@@ -285,7 +342,18 @@ export function buildCommand(version: string): Command {
         .env("HMS_MCP_ALLOWED_HOSTS")
         .argParser(commaList),
     )
-    .showHelpAfterError()
+    .addHelpText(
+      "after",
+      [
+        "",
+        "Commands:",
+        "  hms-mcp [options]            serve (the default)",
+        "  hms-mcp fetch-model          install the embedding model of hybrid recall, print its directory",
+        "  hms-mcp token create         make a token and print it once, with the line to add to --tokens-file",
+        "  hms-mcp help [command]       print this help, or a command's",
+      ].join("\n"),
+    )
+    .configureOutput({ outputError: oneLineError("hms-mcp", "hms-mcp --help lists every flag") })
     .allowExcessArguments(false);
 }
 
@@ -300,12 +368,14 @@ interface ParsedOptions {
   path: string;
   maxTextBytes: number;
   maxOpenNamespaces: number;
+  maxNamespaces?: number;
   busyTimeout: number;
   synchronous: SynchronousMode;
   logLevel: LogLevel;
   allowRemote?: boolean;
   allowedOrigins?: string[];
   allowedHosts?: string[];
+  tokensFile?: string;
   modelDir?: string;
   reembed?: boolean;
   embedThreads?: number;
@@ -345,17 +415,39 @@ export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): C
   if (token !== undefined && token.trim() === "") {
     throw new ConfigError("HMS_MCP_TOKEN is set but empty; set a real token or unset it");
   }
+  const tokensFile = options.tokensFile?.trim();
+  if (tokensFile === "") {
+    throw new ConfigError(
+      "--tokens-file (HMS_MCP_TOKENS_FILE) is empty; name the tokens file or unset it",
+    );
+  }
+  if (tokensFile !== undefined && options.transport !== "http") {
+    throw new ConfigError(
+      "--tokens-file applies to HTTP only (--transport http): a stdio server is its parent's " +
+        "own process and serves it every namespace",
+    );
+  }
   const host = options.host.trim();
   if (host === "") throw new ConfigError("--host must not be empty");
-  if (options.transport === "http" && !isLoopback(host) && (token === undefined || !allowRemote)) {
+  const remote = options.transport === "http" && !isLoopback(host);
+  if (remote && ((token === undefined && tokensFile === undefined) || !allowRemote)) {
     const missing = [
-      token === undefined ? "a token (HMS_MCP_TOKEN)" : undefined,
+      token === undefined && tokensFile === undefined
+        ? "a token (HMS_MCP_TOKEN or --tokens-file)"
+        : undefined,
       allowRemote ? undefined : "--allow-remote",
     ].filter(Boolean);
     throw new ConfigError(
       `refusing to listen on ${host}: it is not a loopback address, and serving memories ` +
-        `beyond this machine needs both a token (set HMS_MCP_TOKEN; clients send ` +
-        `Authorization: Bearer <token>) and --allow-remote. Missing: ${missing.join(" and ")}.`,
+        `beyond this machine needs both a token (set HMS_MCP_TOKEN or --tokens-file; clients ` +
+        `send Authorization: Bearer <token>) and --allow-remote. Missing: ${missing.join(" and ")}.`,
+    );
+  }
+  if (remote && token !== undefined && Buffer.byteLength(token, "utf8") < MIN_REMOTE_TOKEN_BYTES) {
+    throw new ConfigError(
+      `refusing to listen on ${host} with a ${Buffer.byteLength(token, "utf8")}-byte ` +
+        `HMS_MCP_TOKEN: beyond this machine a token must be at least ${MIN_REMOTE_TOKEN_BYTES} ` +
+        "bytes so it cannot be guessed; make one with `hms-mcp token create`",
     );
   }
   return {
@@ -368,6 +460,7 @@ export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): C
     path: options.path,
     maxTextBytes: options.maxTextBytes,
     maxOpenNamespaces: options.maxOpenNamespaces,
+    maxNamespaces: options.maxNamespaces,
     busyTimeoutMs: options.busyTimeout,
     synchronous: options.synchronous,
     logLevel: options.logLevel,
@@ -375,6 +468,7 @@ export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): C
     allowedOrigins: options.allowedOrigins ?? [],
     allowedHosts: options.allowedHosts ?? [],
     token,
+    tokensFile: tokensFile === undefined ? undefined : resolve(tokensFile),
     modelDir: modelDir === undefined ? undefined : resolve(modelDir),
     reembed,
     embedThreads: options.embedThreads,

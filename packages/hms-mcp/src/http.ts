@@ -1,4 +1,4 @@
-import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import {
   createServer,
   type Server as HttpServer,
@@ -6,19 +6,22 @@ import {
   type ServerResponse,
 } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { isLoopback } from "./config.js";
 import { createMcpServer } from "./mcp-server.js";
 import type { Runtime } from "./runtime.js";
+import { ALL_ACCESS, type Grant } from "./tokens.js";
 import { isUiRequest, serveUi } from "./ui-server.js";
 
 export interface HttpOptions {
   readonly host: string;
   readonly port: number;
   readonly path: string;
-  readonly token: string | undefined;
+  /** The grant of a request's Authorization header (undefined: 401); absent: no tokens. */
+  readonly authenticate: ((authorization: string | undefined) => Grant | undefined) | undefined;
   readonly allowedOrigins: readonly string[];
   readonly allowedHosts: readonly string[];
   /** Largest request body in bytes. */
@@ -40,20 +43,6 @@ export interface HttpEndpoint {
 interface Session {
   readonly transport: StreamableHTTPServerTransport;
   readonly server: Server;
-}
-
-function sha256(value: string): Buffer {
-  return createHash("sha256").update(value, "utf8").digest();
-}
-
-/**
- * Checks `Authorization: Bearer <token>` in constant time: both sides are hashed to 32 bytes
- * first, so neither the comparison nor an early length check reveals anything about the token.
- */
-export function bearerMatches(header: string | undefined, tokenHash: Buffer): boolean {
-  const match = /^Bearer ([^\s].*)$/i.exec(header ?? "");
-  const presented = sha256(match?.[1] ?? "");
-  return timingSafeEqual(presented, tokenHash) && match !== null;
 }
 
 function send(res: ServerResponse, status: number, body: unknown, headers = {}): void {
@@ -106,7 +95,6 @@ function loopbackHosts(host: string, port: number, extra: readonly string[]): Se
  * else said), Host and Origin (403), path (404), then handed to the session's transport.
  */
 export async function startHttp(runtime: Runtime, options: HttpOptions): Promise<HttpEndpoint> {
-  const tokenHash = options.token === undefined ? undefined : sha256(options.token);
   const sessions = new Map<string, Session>();
   const maxSessions = options.maxSessions ?? 1000;
   const origins = new Set(options.allowedOrigins);
@@ -133,10 +121,20 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
       }
       return;
     }
-    if (tokenHash !== undefined && !bearerMatches(req.headers.authorization, tokenHash)) {
+    const grant = options.authenticate
+      ? options.authenticate(req.headers.authorization)
+      : ALL_ACCESS;
+    if (grant === undefined) {
       send(res, 401, { error: "unauthorized" }, { "www-authenticate": 'Bearer realm="hms-mcp"' });
       return;
     }
+    // The MCP SDK hands req.auth to each handler as extra.authInfo: the call's grant.
+    (req as IncomingMessage & { auth?: AuthInfo }).auth = {
+      token: "",
+      clientId: grant.name,
+      scopes: [],
+      extra: { grant },
+    };
     const hostHeader = (req.headers.host ?? "").toLowerCase();
     if (hosts !== undefined && !hosts.has(hostHeader)) {
       jsonRpcError(res, 403, `Host ${JSON.stringify(hostHeader)} is not allowed`);

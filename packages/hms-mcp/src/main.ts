@@ -1,10 +1,12 @@
+import { type Stats, unwatchFile, watchFile } from "node:fs";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Logger } from "pino";
-import type { Config } from "./config.js";
+import { type Config, ConfigError } from "./config.js";
 import type { HttpEndpoint } from "./http.js";
 import { createLogger } from "./log.js";
 import { createMcpServer } from "./mcp-server.js";
-import { closeRuntime, openRuntime } from "./runtime.js";
+import { closeRuntime, openRuntime, type Runtime } from "./runtime.js";
+import { Tokens, TokensFileError } from "./tokens.js";
 
 /** A started server. */
 export interface RunningServer {
@@ -17,13 +19,15 @@ export interface RunningServer {
 /**
  * Starts hms-mcp with `config`: loads the embedding model when there is one (hybrid recall),
  * opens the default namespace's store (so a broken data directory fails at start, not at the
- * first call) and serves stdio or HTTP. Throws ConfigError when the model cannot be loaded or
- * the store's vectors come from another model.
+ * first call) and serves stdio or HTTP. Throws ConfigError, whose message says what to do, when
+ * the tokens file is not valid, the model cannot be loaded, the store's vectors come from
+ * another model, the data directory cannot be used or the address cannot be listened on.
  */
 export async function startServer(
   config: Config,
   log: Logger = createLogger(config.logLevel),
 ): Promise<RunningServer> {
+  const tokens = loadTokens(config);
   const runtime = await openRuntime(config, log);
 
   let endpoint: HttpEndpoint | undefined;
@@ -32,26 +36,32 @@ export async function startServer(
     // The HTTP stack (node:http, the SDK's streamable HTTP transport and what it brings) is
     // loaded only here: a server on stdio, the common case, starts without it.
     const { startHttp } = await import("./http.js");
-    endpoint = await startHttp(runtime, {
-      host: config.host,
-      port: config.port,
-      path: config.path,
-      token: config.token,
-      allowedOrigins: config.allowedOrigins,
-      allowedHosts: config.allowedHosts,
-      ui: config.ui === true,
-      // JSON may escape each character of the text as \uXXXX (6 bytes), plus the envelope.
-      maxBodyBytes: config.maxTextBytes * 6 + 1024 * 1024,
-    });
+    endpoint = await listening(config, runtime, () =>
+      startHttp(runtime, {
+        host: config.host,
+        port: config.port,
+        path: config.path,
+        authenticate: tokens.required ? (header) => tokens.authenticate(header) : undefined,
+        allowedOrigins: config.allowedOrigins,
+        allowedHosts: config.allowedHosts,
+        ui: config.ui === true,
+        // JSON may escape each character of the text as \uXXXX (6 bytes), plus the envelope.
+        maxBodyBytes: config.maxTextBytes * 6 + 1024 * 1024,
+      }),
+    );
   } else {
     const server = createMcpServer(runtime);
     await server.connect(new StdioServerTransport());
     closeStdio = () => server.close();
   }
 
+  // Watched once serving, so a server that failed to start leaves no watcher behind.
+  const stopWatching =
+    config.tokensFile === undefined ? undefined : watchTokens(tokens, config.tokensFile, log);
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
+      stopWatching?.();
       await runtime.calls.stop();
       await endpoint?.close();
       await closeStdio?.();
@@ -60,4 +70,68 @@ export async function startServer(
     return closing;
   };
   return { url: endpoint?.url, close };
+}
+
+/** The tokens of `config`; a tokens file that is not valid is a ConfigError (one line). */
+function loadTokens(config: Config): Tokens {
+  try {
+    return new Tokens({ token: config.token, tokensFile: config.tokensFile });
+  } catch (error) {
+    if (error instanceof TokensFileError) throw new ConfigError(`--tokens-file: ${error.message}`);
+    throw error;
+  }
+}
+
+/**
+ * Reloads the tokens file on SIGHUP and when it changes (polled, so an editor's replace-by-
+ * rename is seen too). A file that is not valid keeps the tokens in force, and the log says why.
+ * Returns the function that stops watching.
+ */
+function watchTokens(tokens: Tokens, file: string, log: Logger): () => void {
+  const reload = (reason: string) => {
+    try {
+      tokens.reload();
+      log.info({ reason, tokens: tokens.size }, "tokens file reloaded");
+    } catch (error) {
+      log.error(
+        { reason },
+        `tokens file not reloaded, the previous tokens stay in force: ${(error as Error).message}`,
+      );
+    }
+  };
+  const onSighup = () => reload("SIGHUP");
+  const onChange = (now: Stats, before: Stats) => {
+    if (now.mtimeMs !== before.mtimeMs || now.size !== before.size || now.ino !== before.ino) {
+      reload("changed");
+    }
+  };
+  process.on("SIGHUP", onSighup);
+  watchFile(file, { interval: TOKENS_POLL_MS, persistent: false }, onChange);
+  return () => {
+    process.off("SIGHUP", onSighup);
+    unwatchFile(file, onChange);
+  };
+}
+
+/** How often the tokens file is checked for changes, in ms. */
+const TOKENS_POLL_MS = 500;
+
+/** Starts listening; an address that cannot be used is a ConfigError that says what to do. */
+async function listening<T>(config: Config, runtime: Runtime, start: () => Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (error) {
+    const where = `${config.host}:${config.port}`;
+    const code = (error as NodeJS.ErrnoException).code;
+    const advice: Record<string, string> = {
+      EADDRINUSE: `port ${config.port} is already in use on ${config.host} (another hms-mcp?); choose another with --port, or --port 0 for any free port`,
+      EACCES: `cannot listen on ${where}: permission denied (ports below 1024 need privileges); choose --port 1024 or higher, or --port 0`,
+      EADDRNOTAVAIL: `cannot listen on ${where}: ${config.host} is not an address of this machine; choose another --host`,
+      ENOTFOUND: `cannot listen on ${where}: the host name ${config.host} does not resolve; choose another --host`,
+    };
+    const message = code === undefined ? undefined : advice[code];
+    if (message === undefined) throw error;
+    await closeRuntime(runtime);
+    throw new ConfigError(message);
+  }
 }

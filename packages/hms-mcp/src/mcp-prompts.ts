@@ -8,7 +8,7 @@ import {
   McpError,
 } from "@modelcontextprotocol/sdk/types.js";
 import { recallMemories } from "./recall.js";
-import { openStore, type Runtime } from "./runtime.js";
+import { grantOf, openStore, type Runtime } from "./runtime.js";
 
 /** Answers prompts/list and prompts/get on `server`. */
 export function registerPrompts(server: Server, runtime: Runtime): void {
@@ -26,7 +26,7 @@ export function registerPrompts(server: Server, runtime: Runtime): void {
     ],
   }));
 
-  server.setRequestHandler(GetPromptRequestSchema, (request) =>
+  server.setRequestHandler(GetPromptRequestSchema, (request, extra) =>
     runtime.calls.run(async () => {
       if (request.params.name !== "recall") {
         throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${request.params.name}`);
@@ -39,8 +39,15 @@ export function registerPrompts(server: Server, runtime: Runtime): void {
       }
       let hits: ReturnType<MemoryStore["recall"]>["hits"];
       try {
-        const store = openStore(runtime, runtime.namespace);
-        hits = (await recallMemories({ store, semantic: runtime.semantic }, query, { k })).hits;
+        const store = openStore(runtime, runtime.namespace, {
+          grant: grantOf(extra),
+          write: false,
+        });
+        hits = (
+          await recallMemories({ store, semantic: runtime.semantic, caller: server }, query, {
+            k,
+          })
+        ).hits;
       } catch (error) {
         throw new McpError(ErrorCode.InvalidParams, (error as Error).message);
       }

@@ -11,7 +11,7 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { openStore, type Runtime } from "./runtime.js";
+import { grantOf, openStore, type Runtime } from "./runtime.js";
 
 /** MCP's error code for a resource that does not exist. */
 const RESOURCE_NOT_FOUND = -32002;
@@ -55,9 +55,14 @@ export function registerResources(server: Server, runtime: Runtime): void {
     ],
   }));
 
-  server.setRequestHandler(ListResourcesRequestSchema, (request) =>
+  server.setRequestHandler(ListResourcesRequestSchema, (request, extra) =>
     runtime.calls.run(() => {
-      const store: MemoryStore = openStore(runtime, runtime.namespace);
+      let store: MemoryStore;
+      try {
+        store = openStore(runtime, runtime.namespace, { grant: grantOf(extra), write: false });
+      } catch (error) {
+        throw new McpError(RESOURCE_NOT_FOUND, (error as Error).message);
+      }
       let page: ReturnType<MemoryStore["list"]>;
       try {
         page = store.list({ cursor: request.params?.cursor, limit: 1000 });
@@ -76,7 +81,7 @@ export function registerResources(server: Server, runtime: Runtime): void {
     }),
   );
 
-  server.setRequestHandler(ReadResourceRequestSchema, (request) =>
+  server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
     runtime.calls.run(() => {
       const { uri } = request.params;
       const parsed = parseResourceUri(uri);
@@ -92,7 +97,9 @@ export function registerResources(server: Server, runtime: Runtime): void {
       }
       let memory: ReturnType<MemoryStore["get"]>;
       try {
-        memory = openStore(runtime, parsed.namespace).get(parsed.key);
+        memory = openStore(runtime, parsed.namespace, { grant: grantOf(extra), write: false }).get(
+          parsed.key,
+        );
       } catch (error) {
         throw new McpError(ErrorCode.InvalidParams, (error as Error).message, { uri });
       }

@@ -147,6 +147,32 @@ describe("tools/list and tools/call", () => {
     expect((await refused(client, "get", { key: "k" })).code).toBe("NOT_FOUND");
   });
 
+  it("repeats at most a few hundred characters of the caller's names in a refusal", async () => {
+    const huge = "n".repeat(1024 * 1024);
+    const unknown = await refused(client, "get", { key: "a", [huge]: 1 });
+    expect(unknown.text).toBe(`INVALID_ARGUMENT: unknown argument ${"n".repeat(64)}…`);
+    const many = Object.fromEntries(
+      Array.from({ length: 5000 }, (_, i) => [`extra${i}`, i] as const),
+    );
+    const listed = await refused(client, "stats", many);
+    expect(listed.text).toBe(
+      `INVALID_ARGUMENT: unknown arguments ${Array.from({ length: 10 }, (_, i) => `extra${i}`).join(", ")} and 4990 more`,
+    );
+    const tags = await refused(client, "remember", {
+      key: "k",
+      text: "x",
+      tags: Array.from({ length: 100_000 }, () => 7),
+    });
+    expect(tags.text.length).toBeLessThan(1000);
+    expect(tags.text).toMatch(/^INVALID_ARGUMENT: tags\.0: .*; and 99990 more problems$/);
+    const tool = await client
+      .callTool({ name: huge, arguments: {} })
+      .catch((error: unknown) => error as Error);
+    expect(tool).toBeInstanceOf(Error);
+    expect((tool as Error).message).toContain(`Unknown tool: ${"n".repeat(64)}…`);
+    expect((tool as Error).message.length).toBeLessThan(1000);
+  });
+
   it("refuses a namespace argument with NAMESPACE_DISABLED", async () => {
     const error = await refused(client, "list", { namespace: "other" });
     expect(error.code).toBe("NAMESPACE_DISABLED");

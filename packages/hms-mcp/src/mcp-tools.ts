@@ -15,12 +15,15 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import { errorResult, ToolError, toToolError } from "./errors.js";
-import { openStore, type Runtime } from "./runtime.js";
+import { grantOf, openStore, type Runtime } from "./runtime.js";
+import { ALL_ACCESS, type Grant } from "./tokens.js";
 import { RUNNERS, type ToolContext, type ToolOutput } from "./tools.js";
 
 /** A tool as this server runs it: its input schema (with `namespace` if enabled) and runner. */
 interface ServedTool {
   readonly input: z.ZodObject;
+  /** Whether the tool only reads: it never creates a namespace, and a read-only token may run it. */
+  readonly readOnly: boolean;
   readonly run: (
     args: Record<string, unknown>,
     context: ToolContext,
@@ -40,7 +43,11 @@ function serveTools(namespaceArg: boolean): Map<string, ServedTool> {
         ? tool.input.extend({ [NAMESPACE_ARGUMENT.name]: NAMESPACE_ARGUMENT.schema })
         : tool.input;
       // The input schema has accepted the arguments before the runner sees them.
-      served.set(tool.name, { input, run: RUNNERS[tool.name] as ServedTool["run"] });
+      served.set(tool.name, {
+        input,
+        readOnly: tool.annotations.readOnlyHint,
+        run: RUNNERS[tool.name] as ServedTool["run"],
+      });
     }
     servedTools.set(namespaceArg, served);
   }
@@ -71,17 +78,37 @@ function listTools(namespaceArg: boolean): Tool[] {
   return tools;
 }
 
-/** One readable line per validation problem: `path: message`. */
+/** Longest name of the caller's (a tool or an argument) a message repeats, in code points. */
+const MAX_ECHOED_NAME = 64;
+/** Most unknown argument names a message lists. */
+const MAX_LISTED_NAMES = 10;
+
+/** A caller's name as a message shows it: cut to {@link MAX_ECHOED_NAME} code points. */
+function echoName(name: string): string {
+  // Enough UTF-16 units for the code points kept, so a huge name is never split whole.
+  const points = Array.from(name.slice(0, MAX_ECHOED_NAME * 2 + 2));
+  return points.length > MAX_ECHOED_NAME ? `${points.slice(0, MAX_ECHOED_NAME).join("")}…` : name;
+}
+
+/** Unknown argument names, listed up to {@link MAX_LISTED_NAMES} with a count of the rest. */
+function unknownArguments(keys: readonly string[]): string {
+  const listed = keys.slice(0, MAX_LISTED_NAMES).map(echoName).join(", ");
+  const more = keys.length - MAX_LISTED_NAMES;
+  return `unknown argument${keys.length > 1 ? "s" : ""} ${listed}${more > 0 ? ` and ${more} more` : ""}`;
+}
+
+/** The validation problems, `path: message` each, the first {@link MAX_LISTED_NAMES} of them. */
 function describeIssues(error: z.ZodError): string {
-  return error.issues
+  const described = error.issues
+    .slice(0, MAX_LISTED_NAMES)
     .map((issue) => {
-      const path = issue.path.join(".");
-      if (issue.code === "unrecognized_keys") {
-        return `unknown argument${issue.keys.length > 1 ? "s" : ""} ${issue.keys.join(", ")}`;
-      }
+      const path = issue.path.map((part) => echoName(String(part))).join(".");
+      if (issue.code === "unrecognized_keys") return unknownArguments(issue.keys);
       return path ? `${path}: ${issue.message}` : issue.message;
     })
     .join("; ");
+  const more = error.issues.length - MAX_LISTED_NAMES;
+  return more > 0 ? `${described}; and ${more} more problems` : described;
 }
 
 /** Refuses a `namespace` argument unless the server was started with --namespace-arg. */
@@ -94,14 +121,23 @@ function checkNamespaceAllowed(runtime: Runtime, args: Record<string, unknown>):
   }
 }
 
-/** The store a validated call addresses. */
-function contextFor(runtime: Runtime, namespaceArg: unknown): ToolContext {
+/**
+ * The store a validated call of `grant` addresses; `caller` is the connection's server (one
+ * per connection).
+ */
+function contextFor(
+  runtime: Runtime,
+  namespaceArg: unknown,
+  access: { grant: Grant; write: boolean },
+  caller: Server,
+): ToolContext {
   const namespace = namespaceArg === undefined ? runtime.namespace : checkNamespace(namespaceArg);
   return {
-    store: openStore(runtime, namespace),
+    store: openStore(runtime, namespace, access),
     namespace,
     server: runtime.server,
     semantic: runtime.semantic,
+    caller,
   };
 }
 
@@ -127,11 +163,11 @@ export function registerTools(server: Server, runtime: Runtime): void {
   // synchronous tool stays synchronous here, so its answer is not delayed behind another's.
   server.setRequestHandler(
     CallToolRequestSchema,
-    (request): CallToolResult | Promise<CallToolResult> => {
+    (request, extra): CallToolResult | Promise<CallToolResult> => {
       const { name } = request.params;
       const tool = served.get(name);
       if (tool === undefined) {
-        throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+        throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${echoName(name)}`);
       }
       const args = (request.params.arguments ?? {}) as Record<string, unknown>;
       const failed = (thrown: unknown): CallToolResult => {
@@ -157,11 +193,16 @@ export function registerTools(server: Server, runtime: Runtime): void {
           const { [NAMESPACE_ARGUMENT.name]: namespace, ...toolArgs } = Object.fromEntries(
             Object.keys(parsed.data).map((name) => [name, args[name]]),
           );
-          const context = contextFor(runtime, namespace);
+          const access = { grant: grantOf(extra), write: !tool.readOnly };
+          const context = contextFor(runtime, namespace, access, server);
           // The store's history records which tool (or which command a client named) made
-          // each change.
+          // each change, and the token that made it.
           const output = context.store.history.attributed(
-            { command: commandOf(request.params._meta, name) },
+            {
+              command: commandOf(request.params._meta, name),
+              // A token of the tokens file has a name; HMS_MCP_TOKEN (or none) says nothing.
+              actor: access.grant === ALL_ACCESS ? undefined : access.grant.name,
+            },
             () => tool.run(toolArgs, context),
           );
           return output instanceof Promise ? output.then(succeeded, failed) : succeeded(output);

@@ -3,7 +3,13 @@
  * hybrid recall, the calls in flight. Opened once from the configuration; each call reaches
  * its namespace's store through it.
  */
-import { EmbeddingModelMismatchError, type MemoryStore, Namespaces } from "@hms/store";
+import {
+  EmbeddingModelMismatchError,
+  isStoreError,
+  type MemoryStore,
+  Namespaces,
+} from "@hms/store";
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { Logger } from "pino";
 import { CallTracker } from "./call-tracker.js";
 import {
@@ -16,6 +22,7 @@ import { ToolError } from "./errors.js";
 import { HistoryRetention } from "./history-retention.js";
 import { ReadLog } from "./read-log.js";
 import type { Semantic } from "./semantic/semantic.js";
+import { ALL_ACCESS, type Grant } from "./tokens.js";
 import { SERVER_INFO } from "./version.js";
 
 /** The part of the server every connection shares. */
@@ -80,6 +87,7 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     dataDir: config.dataDir,
     maxTextBytes: config.maxTextBytes,
     maxOpen: config.maxOpenNamespaces,
+    maxNamespaces: config.maxNamespaces,
     busyTimeoutMs: config.busyTimeoutMs,
     synchronous: config.synchronous,
     embeddings: semantic?.storeOptions,
@@ -98,7 +106,8 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     if (error instanceof EmbeddingModelMismatchError) {
       throw new ConfigError(modelMismatchMessage(config.namespace, error));
     }
-    throw error;
+    if (isStoreError(error, "LIMIT_REACHED")) throw new ConfigError(error.message);
+    throw new ConfigError(dataDirMessage(config, error));
   }
   return {
     namespaces,
@@ -121,13 +130,52 @@ export async function closeRuntime(runtime: Runtime): Promise<void> {
   runtime.namespaces.close();
 }
 
+/** Why the default namespace's store could not be opened at start, and what to do. */
+function dataDirMessage(config: Config, error: unknown): string {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  const text = String(message ?? error);
+  const named = typeof code === "string" && !isStoreError(error) && !text.startsWith(code);
+  const reason = `${named ? `${code}: ` : ""}${text}`;
+  return (
+    `cannot open namespace ${config.namespace} in the data directory ${config.dataDir} ` +
+    `(${reason.split("\n")[0]}); choose a directory this user can write with --data-dir ` +
+    "(HMS_MCP_DATA_DIR), or fix its permissions"
+  );
+}
+
+/** The grant of a request: what the HTTP layer attached to it, else all access (stdio). */
+export function grantOf(extra: { authInfo?: AuthInfo | undefined }): Grant {
+  return (extra.authInfo?.extra?.grant as Grant | undefined) ?? ALL_ACCESS;
+}
+
 /**
- * The store of `namespace`. A store whose vectors another embedding model made cannot be
- * served hybrid; the refusal says what to do (a server-side configuration matter: INTERNAL).
+ * The store of `namespace` for a call of `grant`. A namespace the grant does not cover is
+ * refused alike whether it exists or not (NOT_FOUND), so a token learns no other names; a
+ * read-only grant's writes are refused (FORBIDDEN). Reads never create a namespace. A store
+ * whose vectors another embedding model made cannot be served hybrid; the refusal says what
+ * to do (a server-side configuration matter: INTERNAL).
  */
-export function openStore(runtime: Runtime, namespace: string): MemoryStore {
+export function openStore(
+  runtime: Runtime,
+  namespace: string,
+  access: { readonly grant: Grant; readonly write: boolean },
+): MemoryStore {
+  if (!access.grant.allows(namespace)) {
+    throw new ToolError(
+      "NOT_FOUND",
+      `namespace ${namespace} does not exist or this token may not use it`,
+      { namespace },
+    );
+  }
+  if (access.write && access.grant.readOnly) {
+    throw new ToolError(
+      "FORBIDDEN",
+      `token ${access.grant.name} is read-only: it may read namespace ${namespace} but not ` +
+        "change it; use a read-write token to write",
+    );
+  }
   try {
-    return runtime.namespaces.get(namespace);
+    return access.write ? runtime.namespaces.get(namespace) : runtime.namespaces.read(namespace);
   } catch (error) {
     if (error instanceof EmbeddingModelMismatchError) {
       throw new ToolError("INTERNAL", modelMismatchMessage(namespace, error));

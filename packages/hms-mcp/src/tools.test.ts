@@ -51,7 +51,13 @@ describe("every tool", () => {
       hash: written.hash,
     });
     expect(result.content[0]).toMatchObject({ type: "text" });
-    expect((result.content[0] as { text: string }).text).toContain("line two");
+    // The text travels once, in the structured content; the text block describes the memory.
+    expect(result.content).toEqual([
+      {
+        type: "text",
+        text: `/memories/notes.md (version ${written.version}, 18 bytes, tags: memory-file); its text is the structured content's text field`,
+      },
+    ]);
   });
 
   it("enforces compare-and-set: EXISTS, VERSION_CONFLICT, NOT_FOUND", async () => {
@@ -359,7 +365,13 @@ describe("every tool", () => {
       namespace: "default",
       max_text_bytes: 32768,
       limits: { max_key_bytes: 512, max_tags: 32, max_tag_bytes: 64, max_metadata_bytes: 8192 },
-      recall: { build: "lexical", model: null, pending: 0 },
+      recall: {
+        build: "lexical",
+        model: null,
+        pending: 0,
+        embedded: 0,
+        embedded_per_second: null,
+      },
       schema_version: SCHEMA_VERSION,
       server: { name: "hms-mcp" },
     });

@@ -2,8 +2,8 @@
  * What each tool does. Names, schemas and annotations are the contract's (`@hms/protocol`);
  * this module only runs a call whose arguments the tool's input schema has accepted.
  */
-import type { ToolArguments, ToolName } from "@hms/protocol";
-import type { MemoryRecord, MemoryStore } from "@hms/store";
+import { MAX_ANSWER_BYTES, type ToolArguments, type ToolName } from "@hms/protocol";
+import type { ExportPage, MemoryRecord, MemoryStore, PageOptions } from "@hms/store";
 import { ToolError } from "./errors.js";
 import { HISTORY_RUNNERS } from "./history-tools.js";
 import { recallMemories } from "./recall.js";
@@ -17,6 +17,8 @@ export interface ToolContext {
   readonly server: { readonly name: string; readonly version: string };
   /** The embedding model's side of recall, when the server runs with one. */
   readonly semantic: Semantic | undefined;
+  /** The connection (stdio pipe or HTTP session) making the call; hybrid recall waits for its writes. */
+  readonly caller: object;
 }
 
 /** A tool's successful result: structured content and a short text for people and models. */
@@ -44,6 +46,37 @@ function pageNote(next: string | null): string {
   return next === null ? "" : `\nMore on the next page: cursor ${next}`;
 }
 
+/**
+ * Bytes an export answer may spend on its memories: {@link MAX_ANSWER_BYTES} less room for the
+ * rest of the message (JSON-RPC envelope, text block, next_cursor).
+ */
+const EXPORT_ANSWER_BUDGET = MAX_ANSWER_BYTES - 64 * 1024;
+
+/** How many of `memories`, from the first, fit the budget as JSON (at least one). */
+function memoriesThatFit(memories: readonly MemoryRecord[]): number {
+  let bytes = 0;
+  for (let i = 0; i < memories.length; i++) {
+    // What the transport will send for it: JSON escapes control characters up to 6 bytes each.
+    bytes += Buffer.byteLength(JSON.stringify(memories[i])) + 1;
+    if (bytes > EXPORT_ANSWER_BUDGET) return Math.max(i, 1);
+  }
+  return memories.length;
+}
+
+/**
+ * An export page whose answer stays under {@link MAX_ANSWER_BYTES} as encoded: the store bounds
+ * a page's raw bytes, which escaping can grow sixfold, so an over-budget page is asked for
+ * again with fewer memories (the store then gives its own next_cursor).
+ */
+function exportWithinBudget(store: MemoryStore, options: PageOptions): ExportPage {
+  let page = store.export(options);
+  for (;;) {
+    const fit = memoriesThatFit(page.memories);
+    if (fit === page.memories.length) return page;
+    page = store.export({ ...options, limit: fit });
+  }
+}
+
 /** forget and move refuse `tree` with `expected_version` alike. */
 function treeWithVersion(): ToolError {
   return new ToolError(
@@ -57,7 +90,7 @@ function treeWithVersion(): ToolError {
  * tool the protocol gains without a runner here is a compile error.
  */
 export const RUNNERS: { readonly [T in ToolName]: ToolRunner<T> } = {
-  remember(args, { store, semantic }) {
+  remember(args, { store, semantic, caller }) {
     const result = store.remember({
       key: args.key,
       text: args.text,
@@ -66,7 +99,7 @@ export const RUNNERS: { readonly [T in ToolName]: ToolRunner<T> } = {
       expectedVersion: args.expected_version,
       ifAbsent: args.if_absent,
     });
-    semantic?.written();
+    semantic?.written(store, result.key, caller);
     const verb = result.created ? "Created" : "Replaced";
     return {
       structured: { ...result },
@@ -112,7 +145,12 @@ export const RUNNERS: { readonly [T in ToolName]: ToolRunner<T> } = {
     }
     // For `unused`: a read to the day, written in batches (see read-log.ts).
     store.access.noteRead(memory.key);
-    return { structured: { ...memory }, text: `${describeRecord(memory)}\n\n${memory.text}` };
+    // The text travels once, in the structured content: twice, a large memory's answer would
+    // pass what MCP clients read (see MAX_ANSWER_BYTES).
+    return {
+      structured: { ...memory },
+      text: `${describeRecord(memory)}; its text is the structured content's text field`,
+    };
   },
 
   list(args, { store }) {
@@ -204,10 +242,13 @@ export const RUNNERS: { readonly [T in ToolName]: ToolRunner<T> } = {
     const counts = store.stats();
     // The store knows its configured build; only the server knows the worker has stopped.
     const failure = semantic?.failure ?? null;
+    const progress = semantic?.progress(store) ?? { embedded: 0, perSecond: null };
     const recall = {
       ...counts.recall,
       ...(failure === null ? {} : { build: "lexical" as const }),
       failure,
+      embedded: progress.embedded,
+      embedded_per_second: progress.perSecond,
     };
     const { limits } = store;
     const structured = {
@@ -237,7 +278,7 @@ export const RUNNERS: { readonly [T in ToolName]: ToolRunner<T> } = {
   },
 
   export(args, { store }) {
-    const page = store.export({
+    const page = exportWithinBudget(store, {
       prefix: args.prefix,
       tag: args.tag,
       cursor: args.cursor,

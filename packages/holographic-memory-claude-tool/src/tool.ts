@@ -36,7 +36,8 @@ export interface ConnectOptions {
   /**
    * Where hms-mcp is. `{ command, args, env }` starts a server and talks to it over stdio;
    * `{ url, token }` uses a running `hms-mcp --transport http` (`token` defaults to
-   * `HMS_MCP_TOKEN`). Default: start `HMS_MCP_BIN`, else `hms-mcp` on PATH.
+   * `HMS_MCP_TOKEN`). Default: start `HMS_MCP_BIN`, else the `hms-mcp` package in
+   * `node_modules` (of the working directory or one above it), else `hms-mcp` on PATH.
    */
   connection?: HmsConnection;
   /** The store to use, on a server started with `--namespace-arg`: one per user or agent. */

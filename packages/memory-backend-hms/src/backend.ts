@@ -25,6 +25,7 @@ import {
   type ToolResult,
 } from "@hms/protocol";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { type CallToolResult, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { COMMAND_META_KEY, currentCommand } from "./command-context.js";
 import { CLOSED, CONNECTION_LOST, HmsConnectionError, HmsMcpError } from "./errors.js";
@@ -44,7 +45,8 @@ export type HmsStats = ToolResult<"stats">;
  * connection is gone, why.
  */
 export interface HmsSession {
-  readonly client: Client;
+  /** The MCP client; replaced when {@link reconnect} opens a new session. */
+  client: Client;
   /** Per-call time limit in ms. */
   readonly timeoutMs: number;
   /** Where the server is, for messages (`hms-mcp ...` or a URL). */
@@ -55,6 +57,16 @@ export interface HmsSession {
   closedReason: string | undefined;
   /** Closes the connection (and stops a server process it started). */
   close(): Promise<void>;
+  /**
+   * HTTP only: opens a new MCP session in place of `stale` (the client a call found forgotten
+   * by the server), unless another call already has; concurrent callers share one attempt.
+   */
+  reconnect?: (stale: Client) => Promise<void>;
+}
+
+/** Whether the server answered HTTP 404 for this client's session: it does not know it. */
+function sessionForgotten(error: unknown): boolean {
+  return error instanceof StreamableHTTPError && error.code === 404;
 }
 
 const ERROR_TEXT = /^([A-Z_]+): ([\s\S]*)$/;
@@ -265,10 +277,9 @@ export class HmsMemoryBackend implements MemoryBackend {
     }
     const payload: Record<string, unknown> =
       this.namespace === undefined ? args : { ...args, namespace: this.namespace };
-    let result: CallToolResult;
-    try {
-      const command = currentCommand();
-      result = (await session.client.callTool(
+    const command = currentCommand();
+    const send = async (client: Client) =>
+      (await client.callTool(
         {
           name: tool,
           arguments: payload,
@@ -277,8 +288,22 @@ export class HmsMemoryBackend implements MemoryBackend {
         undefined,
         { timeout: session.timeoutMs },
       )) as CallToolResult;
+    let result: CallToolResult;
+    const client = session.client;
+    try {
+      result = await send(client);
     } catch (error) {
-      throw this.#callFailed(tool, error);
+      if (!sessionForgotten(error) || session.reconnect === undefined) {
+        throw this.#callFailed(tool, error);
+      }
+      // The server forgot the session (it restarted, or expired it) and did not run the call,
+      // so sending it again once, on a new session, is safe.
+      try {
+        await session.reconnect(client);
+        result = await send(session.client);
+      } catch (retryError) {
+        throw this.#callFailed(tool, retryError);
+      }
     }
     if (result.isError) throw refusal(tool, payload, result);
     const checked = TOOLS[tool].output.safeParse(result.structuredContent);
@@ -311,6 +336,12 @@ export class HmsMemoryBackend implements MemoryBackend {
           cause: error,
         });
       }
+    }
+    if (session.closedReason === undefined && sessionForgotten(error)) {
+      session.closedReason =
+        `${CONNECTION_LOST} ${session.where} answered the ${tool} call with HTTP 404 (it does ` +
+        "not know this client's session) on a session opened just before, so this client " +
+        "stopped retrying.";
     }
     if (session.closedReason === undefined) {
       const detail = error instanceof Error ? error.message : String(error);

@@ -6,7 +6,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import packageJson from "../package.json" with { type: "json" };
 import { HmsMemoryBackend, type HmsSession } from "./backend.js";
 import { CONNECTION_LOST, HmsConnectionError, HmsMcpError } from "./errors.js";
-import { findHmsMcp, serverEnvironment } from "./find-server.js";
+import { findHmsMcp, INSTALL_HINT, serverEnvironment } from "./find-server.js";
 
 /** Start an hms-mcp process and talk MCP over its stdin and stdout. */
 export interface StdioConnection {
@@ -40,7 +40,7 @@ export type HmsConnection = StdioConnection | HttpConnection;
 
 /** Options of {@link connectHmsBackend}. */
 export interface ConnectHmsBackendOptions {
-  /** Default: start `HMS_MCP_BIN`, else `hms-mcp` on PATH, over stdio. */
+  /** Default: start `HMS_MCP_BIN`, else `hms-mcp` in node_modules, else on PATH, over stdio. */
   connection?: HmsConnection;
   /** The store to use, on a server started with `--namespace-arg` (one per user or agent). */
   namespace?: string;
@@ -93,12 +93,14 @@ async function openSession(
   connection: HmsConnection | undefined,
   timeoutMs: number,
 ): Promise<HmsSession> {
-  const client = new Client({ name: packageJson.name, version: packageJson.version });
+  const client = newClient();
   let transport: Transport;
+  let reopen: (() => Promise<{ client: Client; end: () => Promise<void> }>) | undefined;
   let where: string;
   let stderrTail = "";
   let pid: () => number | undefined = () => undefined;
   let endSession: () => Promise<void> = async () => {};
+  let stdioCommand: string | undefined;
   if (connection !== undefined && "url" in connection && connection.url !== undefined) {
     if ("command" in connection) {
       throw new TypeError(
@@ -114,6 +116,19 @@ async function openSession(
     endSession = () => http.terminateSession();
     transport = http;
     where = `hms-mcp at ${url.href}`;
+    const at = where;
+    reopen = async () => {
+      const fresh = newClient();
+      const next = new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+      await fresh.connect(next, { timeout: timeoutMs });
+      try {
+        checkProtocol(fresh, at);
+      } catch (error) {
+        await fresh.close().catch(() => undefined);
+        throw error;
+      }
+      return { client: fresh, end: () => next.terminateSession() };
+    };
   } else {
     const stdio = connection as StdioConnection | undefined;
     if (stdio !== undefined && (typeof stdio.command !== "string" || stdio.command === "")) {
@@ -121,6 +136,7 @@ async function openSession(
     }
     const server = stdio ?? findHmsMcp();
     const args = [...(server.args ?? [])];
+    stdioCommand = server.command;
     const stdioTransport = new StdioClientTransport({
       command: server.command,
       args,
@@ -146,12 +162,15 @@ async function openSession(
     closedReason: undefined,
     close: async () => {
       await endSession().catch(() => undefined);
-      await client.close();
+      await session.client.close();
     },
   };
-  client.onclose = () => {
-    session.closedReason ??= CONNECTION_LOST;
+  const watch = (watched: Client) => {
+    watched.onclose = () => {
+      if (session.client === watched) session.closedReason ??= CONNECTION_LOST;
+    };
   };
+  watch(client);
 
   try {
     await client.connect(transport, { timeout: timeoutMs });
@@ -160,12 +179,15 @@ async function openSession(
     await client.close().catch(() => undefined);
     const status = (error as { code?: unknown } | null)?.code;
     const detail =
-      status === 401 || status === 403
-        ? `it refused the request (HTTP ${status}): pass the server's token as connection.token ` +
-          `or set HMS_MCP_TOKEN. (${error instanceof Error ? error.message : String(error)})`
-        : error instanceof Error
-          ? error.message
-          : String(error);
+      status === "ENOENT"
+        ? `there is no program ${JSON.stringify(stdioCommand)} to start (ENOENT). ${INSTALL_HINT} ` +
+          "and leave out connection, or give the program's full path as connection.command."
+        : status === 401 || status === 403
+          ? `it refused the request (HTTP ${status}): pass the server's token as connection.token ` +
+            `or set HMS_MCP_TOKEN. (${error instanceof Error ? error.message : String(error)})`
+          : error instanceof Error
+            ? error.message
+            : String(error);
     const log = stderrTail.trim() ? `\nIts stderr ended with:\n${stderrTail.trim()}` : "";
     throw new HmsConnectionError(
       "CONNECTION_CLOSED",
@@ -176,21 +198,52 @@ async function openSession(
     );
   }
 
-  // The protocol version, stated in the initialize answer: checked once, here.
-  const stated = statedProtocolVersion(client.getServerCapabilities()?.experimental);
-  if (stated !== PROTOCOL_VERSION) {
+  // The protocol version, stated in the initialize answer: checked here, and again on a new
+  // session after the server forgot this one.
+  try {
+    checkProtocol(client, where);
+  } catch (error) {
     await session.close().catch(() => undefined); // over HTTP this also ends the session
-
-    throw new HmsMcpError(
-      "PROTOCOL",
-      stated === undefined
-        ? `${where} is not hms-mcp: it states no hms-mcp protocol version in its ` +
-            `capabilities (this client needs protocol ${PROTOCOL_VERSION}).`
-        : `${where} speaks hms-mcp protocol ${stated}; this client needs protocol ` +
-            `${PROTOCOL_VERSION}. Install versions of hms-mcp and this package that match.`,
-    );
+    throw error;
+  }
+  if (reopen !== undefined) {
+    const open = reopen;
+    let pending: Promise<void> | undefined;
+    session.reconnect = (stale) => {
+      if (session.client !== stale) return Promise.resolve(); // another call did it
+      pending ??= (async () => {
+        try {
+          const fresh = await open();
+          session.client = fresh.client;
+          endSession = fresh.end;
+          watch(fresh.client);
+          await stale.close().catch(() => undefined);
+        } finally {
+          pending = undefined;
+        }
+      })();
+      return pending;
+    };
   }
   return session;
+}
+
+function newClient(): Client {
+  return new Client({ name: packageJson.name, version: packageJson.version });
+}
+
+/** Refuses a server that does not state this client's protocol version at initialize. */
+function checkProtocol(client: Client, where: string): void {
+  const stated = statedProtocolVersion(client.getServerCapabilities()?.experimental);
+  if (stated === PROTOCOL_VERSION) return;
+  throw new HmsMcpError(
+    "PROTOCOL",
+    stated === undefined
+      ? `${where} is not hms-mcp: it states no hms-mcp protocol version in its ` +
+          `capabilities (this client needs protocol ${PROTOCOL_VERSION}).`
+      : `${where} speaks hms-mcp protocol ${stated}; this client needs protocol ` +
+          `${PROTOCOL_VERSION}. Install versions of hms-mcp and this package that match.`,
+  );
 }
 
 function positive(name: string, value: number | undefined): number | undefined {

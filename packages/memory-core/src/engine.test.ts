@@ -703,3 +703,40 @@ describe("recall", () => {
     ]);
   });
 });
+
+describe("echoing the caller's old_str", () => {
+  it("cuts an old_str over 200 code points in a no-match message, counting the rest", async () => {
+    const memory = new MemoryEngine(new InMemoryBackend({ files: { "/memories/a.md": "x\n" } }));
+    // 5 MiB of old_str, starting with a code point outside the BMP (two UTF-16 units).
+    const oldStr = `😀${"y".repeat(5 * 1024 * 1024)}`;
+    const error = await failure(
+      memory.str_replace({ command: "str_replace", path: "/memories/a.md", old_str: oldStr }),
+    );
+    expect(error.code).toBe("no_match");
+    expect(error.message).toBe(
+      `No replacement was performed, old_str \`😀${"y".repeat(199)}… (${5 * 1024 * 1024 - 199} more characters)\` did not appear verbatim in /memories/a.md.`,
+    );
+  });
+
+  it("shows an old_str of exactly 200 code points whole, and cuts one of 201", async () => {
+    const text = `${"q".repeat(201)}\n${"q".repeat(201)}\n`;
+    const memory = new MemoryEngine(new InMemoryBackend({ files: { "/memories/a.md": text } }));
+    const whole = await failure(
+      memory.str_replace({
+        command: "str_replace",
+        path: "/memories/a.md",
+        old_str: "q".repeat(200),
+      }),
+    );
+    expect(whole.message).toContain(`old_str \`${"q".repeat(200)}\` in lines: 1`);
+    const cut = await failure(
+      memory.str_replace({
+        command: "str_replace",
+        path: "/memories/a.md",
+        old_str: "q".repeat(201),
+      }),
+    );
+    expect(cut.code).toBe("multiple_matches");
+    expect(cut.message).toContain(`old_str \`${"q".repeat(200)}… (1 more characters)\` in lines`);
+  });
+});

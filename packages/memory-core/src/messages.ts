@@ -72,9 +72,9 @@ export const messages = {
 
   // ----- errors: str_replace
   emptyOldStr: (path: string) => fill("empty_old_str", { path }),
-  noMatch: (oldStr: string, path: string) => fill("no_match", { old_str: oldStr, path }),
+  noMatch: (oldStr: string, path: string) => fill("no_match", { old_str: echo(oldStr), path }),
   multipleMatches: (oldStr: string, lines: number[]) =>
-    fill("multiple_matches", { old_str: oldStr, lines: listLines(lines) }),
+    fill("multiple_matches", { old_str: echo(oldStr), lines: listLines(lines) }),
 
   // ----- errors: size and concurrency
   tooLarge: (path: string, bytes: number, limit: number) =>
@@ -94,6 +94,26 @@ export const messages = {
 
 /** At most this many line numbers are listed for several matches. */
 export const MAX_LISTED_MATCHES: number = data.max_listed_matches;
+
+/** At most this many code points of the caller's own text (old_str) are echoed in a message. */
+export const MAX_ECHOED_CODE_POINTS: number = data.max_echoed_code_points;
+
+/**
+ * The caller's text as a message shows it: whole up to {@link MAX_ECHOED_CODE_POINTS} code
+ * points, else cut there with a count of the rest, so a huge argument never comes back whole.
+ */
+function echo(text: string): string {
+  // UTF-16 code units are at least as many as code points: a short string is shown whole.
+  if (text.length <= MAX_ECHOED_CODE_POINTS) return text;
+  let shown = "";
+  let count = 0;
+  for (const ch of text) {
+    if (count < MAX_ECHOED_CODE_POINTS) shown += ch;
+    count++;
+  }
+  if (count <= MAX_ECHOED_CODE_POINTS) return text;
+  return fill("echo_cut", { shown, more: count - MAX_ECHOED_CODE_POINTS });
+}
 
 function listLines(lines: number[]): string {
   const shown = lines.slice(0, MAX_LISTED_MATCHES).join(", ");

@@ -19,6 +19,10 @@ export const ERROR_CODES = [
   "TOO_LARGE",
   /** A call named a namespace on a server started without `--namespace-arg`. */
   "NAMESPACE_DISABLED",
+  /** The caller's token may not do this: a write with a read-only token. */
+  "FORBIDDEN",
+  /** A server-wide bound is reached (`limit`), such as `--max-namespaces`; nothing was done. */
+  "LIMIT_REACHED",
   /** The server cannot serve the call now (shutting down, store locked); retry. */
   "UNAVAILABLE",
   /** The server failed; its log says why. */
@@ -35,6 +39,7 @@ export const ERROR_META_KEY = "hms-mcp/error";
  * Details some refusals carry beside `code` and `message`, which a client acts on:
  *
  * - `TOO_LARGE`: `limit`, the server's limit in UTF-8 bytes.
+ * - `LIMIT_REACHED`: `limit`, the bound that was reached (e.g. the most namespaces).
  * - `PATH_CONFLICT`: `conflict` is `"directory"` (files lie under the key) or `"file"` (`path`,
  *   the shortest ancestor that is a file).
  * - `INVALID_ARGUMENT` of a tree move: `reason` is `"into_itself"`, or `"invalid_key"` with

@@ -16,9 +16,12 @@ export {
   DEFAULT_MAX_TEXT_BYTES,
   DEFAULT_PAGE,
   DEFAULT_RECALL_K,
+  MAX_ANSWER_BYTES,
+  MAX_JSON_BYTES_PER_BYTE,
   MAX_PAGE,
   MAX_QUERY_BYTES,
   MAX_RECALL_K,
+  MAX_TEXT_BYTES_CAP,
 } from "./limits.js";
 export { MEMORY_FILE_TAG, MEMORY_ROOT } from "./memory-files.js";
 export {

@@ -8,9 +8,11 @@ import {
   DEFAULT_MAX_TEXT_BYTES,
   DEFAULT_PAGE,
   DEFAULT_RECALL_K,
+  MAX_ANSWER_BYTES,
   MAX_PAGE,
   MAX_QUERY_BYTES,
   MAX_RECALL_K,
+  MAX_TEXT_BYTES_CAP,
 } from "./limits.js";
 import { MEMORY_FILE_TAG, MEMORY_ROOT } from "./memory-files.js";
 import { TOOL_SCHEMAS, toolJsonSchemas } from "./tools.js";
@@ -32,6 +34,8 @@ export function protocolJson(): Record<string, unknown> {
       default_page: DEFAULT_PAGE,
       max_page: MAX_PAGE,
       default_max_text_bytes: DEFAULT_MAX_TEXT_BYTES,
+      max_text_bytes_cap: MAX_TEXT_BYTES_CAP,
+      max_answer_bytes: MAX_ANSWER_BYTES,
     },
     tools: Object.fromEntries(
       TOOL_SCHEMAS.map((tool) => {

@@ -281,7 +281,31 @@ export const stats = {
         .number()
         .int()
         .min(0)
-        .describe("Memories waiting to be embedded (0 in the lexical build)."),
+        .describe(
+          "Memories waiting to be embedded (0 in the lexical build): the indexing backlog. " +
+            "Recall does not wait for it; it ranks memories not yet embedded lexically.",
+        ),
+      embedded: z
+        .number()
+        .int()
+        .min(0)
+        .optional()
+        .describe(
+          "Memories that have vectors (0 in the lexical build). With `pending`, indexing " +
+            "progress: embedded / (embedded + pending). Absent from servers before it was added.",
+        ),
+      // No minimum: with one, the JSON Schema would be an anyOf, which the Python client's
+      // schema subset does not read.
+      embedded_per_second: z
+        .number()
+        .nullable()
+        .optional()
+        .describe(
+          "Memories this server embedded per second in this namespace over the last 30 s; " +
+            "null when it embedded fewer than two batches in that time (idle, or lexical). " +
+            "pending / embedded_per_second estimates the seconds left. Absent from servers " +
+            "before it was added.",
+        ),
       failure: z
         .string()
         .nullable()

@@ -102,38 +102,24 @@ describe("the embedding queue", () => {
     ).toThrow(/4 floats, got 3/);
   });
 
-  it("marks the most recent writes so a reader can wait for them", () => {
+  it("finds a queued memory by key and the queued ones among given ids", () => {
     const store = hybrid();
     const embeddings = store.embeddings;
     if (embeddings === undefined) throw new Error("no embeddings");
-    expect(embeddings.recentMark(8)).toBeUndefined();
+    expect(embeddings.queuedIdOf("a")).toBeUndefined();
     for (const key of ["a", "b", "c"]) store.remember({ key, text: key });
-    const mark = embeddings.recentMark(2);
-    if (mark === undefined) throw new Error("no mark");
-    const [c, b] = embeddings.pending(2);
-    if (c === undefined || b === undefined) throw new Error("nothing pending");
-    embeddings.save([axisVectors(c, 0)]);
-    expect(embeddings.pendingAtOrAfter(mark)).toBe(true);
-    embeddings.save([axisVectors(b, 1)]);
-    expect(embeddings.pendingAtOrAfter(mark)).toBe(false);
-    expect(embeddings.pendingCount()).toBe(1);
-  });
-
-  it("marks only memories queued after a position (fresh writes, not a backfill)", () => {
-    const store = hybrid();
-    const embeddings = store.embeddings;
-    if (embeddings === undefined) throw new Error("no embeddings");
-    for (const key of ["old1", "old2"]) store.remember({ key, text: key });
-    const opened = embeddings.lastQueued();
-    expect(opened).toBeGreaterThan(0);
-    expect(embeddings.recentMark(64, opened)).toBeUndefined();
-    store.remember({ key: "fresh", text: "fresh" });
-    const mark = embeddings.recentMark(64, opened);
-    if (mark === undefined) throw new Error("no mark");
-    const fresh = embeddings.pending(10).find((m) => m.text === "fresh");
-    if (fresh === undefined) throw new Error("fresh not pending");
-    embeddings.save([axisVectors(fresh, 0)]);
-    expect(embeddings.pendingAtOrAfter(mark)).toBe(false);
+    const a = embeddings.queuedIdOf("a");
+    const c = embeddings.queuedIdOf("c");
+    if (a === undefined || c === undefined) throw new Error("not queued");
+    expect(embeddings.pendingAmong([a, c]).map((m) => m.text)).toEqual(["c", "a"]);
+    expect(embeddings.pendingAmong([])).toEqual([]);
+    const [first] = embeddings.pendingAmong([a]);
+    if (first === undefined) throw new Error("nothing pending");
+    expect(embeddings.embeddedCount()).toBe(0);
+    embeddings.save([axisVectors(first, 0)]);
+    expect(embeddings.embeddedCount()).toBe(1);
+    expect(embeddings.queuedIdOf("a")).toBeUndefined();
+    expect(embeddings.pendingAmong([a, c]).map((m) => m.text)).toEqual(["c"]);
     expect(embeddings.pendingCount()).toBe(2);
   });
 });

@@ -138,25 +138,23 @@ export class Embeddings {
     return (this.#sql.pendingCount.get() as { n: number }).n;
   }
 
-  /** The queue position of the most recently queued memory (0 when the queue is empty). */
-  lastQueued(): number {
-    return (this.#sql.last.get() as { seq: number | null }).seq ?? 0;
-  }
-
   /**
-   * A mark for "the `n` most recently queued memories, among those queued after position
-   * `after`": {@link pendingAtOrAfter} of it stays true until all of them are embedded (or
-   * deleted). `undefined` when no memory queued after `after` is waiting.
+   * The row id of the memory under `key` when it waits for vectors (a write just queued it),
+   * else undefined. The server records it to wait for that writer's own memories.
    */
-  recentMark(n: number, after = 0): number | undefined {
-    const row = this.#sql.recentMark.get(after, Math.max(0, n - 1)) as { seq: number } | undefined;
-    if (row !== undefined) return row.seq;
-    return (this.#sql.oldestAfter.get(after) as { seq: number } | undefined)?.seq;
+  queuedIdOf(key: string): number | undefined {
+    return (this.#sql.queuedIdOf.get(key) as { id: number } | undefined)?.id;
   }
 
-  /** True while some memory queued at or after `mark` still waits for vectors. */
-  pendingAtOrAfter(mark: number): boolean {
-    return this.#sql.anyAtOrAfter.get(mark) !== undefined;
+  /** Those of the memories `ids` that still wait for vectors, with their texts. */
+  pendingAmong(ids: readonly number[]): PendingMemory[] {
+    if (ids.length === 0) return [];
+    return this.#sql.pendingAmong.all(JSON.stringify(ids)) as PendingMemory[];
+  }
+
+  /** How many memories have vectors. */
+  embeddedCount(): number {
+    return (this.#sql.embeddedCount.get() as { n: number }).n;
   }
 
   /**
@@ -205,12 +203,13 @@ function prepareEmbeddings(db: BetterSqlite3.Database) {
       SELECT m.id, m.text, m.hash FROM embedding_queue q JOIN memories m ON m.id = q.memory_id
       ORDER BY q.seq DESC`),
     pendingCount: db.prepare("SELECT count(*) AS n FROM embedding_queue"),
-    last: db.prepare("SELECT max(seq) AS seq FROM embedding_queue"),
-    recentMark: db.prepare(
-      "SELECT seq FROM embedding_queue WHERE seq > ? ORDER BY seq DESC LIMIT 1 OFFSET ?",
+    queuedIdOf: db.prepare(
+      "SELECT q.memory_id AS id FROM embedding_queue q JOIN memories m ON m.id = q.memory_id WHERE m.key = ?",
     ),
-    oldestAfter: db.prepare("SELECT seq FROM embedding_queue WHERE seq > ? ORDER BY seq LIMIT 1"),
-    anyAtOrAfter: db.prepare("SELECT 1 FROM embedding_queue WHERE seq >= ? LIMIT 1"),
+    pendingAmong: db.prepare(`
+      SELECT m.id, m.text, m.hash FROM embedding_queue q JOIN memories m ON m.id = q.memory_id
+      WHERE q.memory_id IN (SELECT value FROM json_each(?)) ORDER BY q.seq DESC`),
+    embeddedCount: db.prepare("SELECT vectors AS n FROM vector_state WHERE id = 1"),
     hashOf: db.prepare("SELECT hash FROM memories WHERE id = ?"),
     deleteVectors: db.prepare("DELETE FROM memory_vectors WHERE memory_id = ?"),
     insertVectors: db.prepare(

@@ -8,7 +8,13 @@ import type { ErrorCode } from "@hms/protocol";
  */
 export type StoreErrorCode = Extract<
   ErrorCode,
-  "INVALID_ARGUMENT" | "NOT_FOUND" | "EXISTS" | "PATH_CONFLICT" | "VERSION_CONFLICT" | "TOO_LARGE"
+  | "INVALID_ARGUMENT"
+  | "NOT_FOUND"
+  | "EXISTS"
+  | "PATH_CONFLICT"
+  | "VERSION_CONFLICT"
+  | "TOO_LARGE"
+  | "LIMIT_REACHED"
 >;
 
 const BRAND = errorBrand("StoreError");

@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { isStoreError } from "./errors.js";
 import { checkNamespace, Namespaces, storeFileName } from "./namespaces.js";
 import { MemoryStore } from "./store.js";
 
@@ -79,5 +80,50 @@ describe("namespaces", () => {
     expect(() =>
       MemoryStore.open(join(folder, storeFileName("mallory")), { namespace: "mallory" }),
     ).toThrow(/holds namespace alice/);
+  });
+
+  it("reads a namespace that does not exist as empty, without creating a file", () => {
+    const namespaces = new Namespaces({ dataDir: dir });
+    try {
+      namespaces.get("kept");
+      for (let i = 0; i < 20; i++) {
+        const store = namespaces.read(`ghost-${i}`);
+        expect(store.get("k")).toBeUndefined();
+        expect(store.list({}).items).toEqual([]);
+        expect(store.recall("anything").hits).toEqual([]);
+      }
+      expect(readdirSync(join(dir, "namespaces")).filter((f) => f.endsWith(".sqlite"))).toEqual([
+        storeFileName("kept"),
+      ]);
+      expect(namespaces.exists("ghost-0")).toBe(false);
+      // A write creates it, and later reads see what was written.
+      namespaces.get("ghost-0").remember({ key: "k", text: "now here" });
+      expect(namespaces.read("ghost-0").get("k")?.text).toBe("now here");
+      expect(namespaces.count()).toBe(2);
+    } finally {
+      namespaces.close();
+    }
+  });
+
+  it("refuses to create more than maxNamespaces, counting the files already there", () => {
+    new Namespaces({ dataDir: dir }).get("first").close();
+    const namespaces = new Namespaces({ dataDir: dir, maxNamespaces: 2 });
+    try {
+      namespaces.get("second");
+      let refused: unknown;
+      try {
+        namespaces.get("third");
+      } catch (error) {
+        refused = error;
+      }
+      expect(isStoreError(refused, "LIMIT_REACHED")).toBe(true);
+      expect((refused as Error).message).toMatch(/third cannot be created.*most namespaces \(2/);
+      expect((refused as { details: unknown }).details).toEqual({ limit: 2 });
+      expect(namespaces.exists("third")).toBe(false);
+      // Existing namespaces still open at the cap.
+      expect(namespaces.get("first").open).toBe(true);
+    } finally {
+      namespaces.close();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { StoreError } from "./errors.js";
 import { MemoryStore } from "./store.js";
@@ -13,6 +13,9 @@ export const DEFAULT_NAMESPACE = "default";
 
 /** Default bound on stores held open at once. */
 export const DEFAULT_MAX_OPEN = 64;
+
+/** A namespace's store file name: `ns-` and 32 hex digits (see {@link storeFileName}). */
+const STORE_FILE = /^ns-[0-9a-f]{32}\.sqlite$/;
 
 /** Checks a namespace name; INVALID_ARGUMENT says what is allowed. */
 export function checkNamespace(name: unknown): string {
@@ -40,6 +43,11 @@ export interface NamespacesOptions extends Omit<StoreOptions, "namespace"> {
   readonly dataDir: string;
   /** Most stores held open at once (least recently used are closed first). */
   readonly maxOpen?: number | undefined;
+  /**
+   * Most namespaces that may exist in the data directory (store files, whoever made them);
+   * creating one more is refused with LIMIT_REACHED. Undefined: no bound.
+   */
+  readonly maxNamespaces?: number | undefined;
   /** Called with each store right after it is opened (hms-mcp starts embedding its queue). */
   readonly onOpen?: ((namespace: string, store: MemoryStore) => void) | undefined;
 }
@@ -48,6 +56,9 @@ export interface NamespacesOptions extends Omit<StoreOptions, "namespace"> {
  * One isolated store per namespace, all in one data directory, opened on first use. At most
  * `maxOpen` stay open; the least recently used is closed to make room. Store calls are
  * synchronous, so a store is never closed in the middle of one.
+ *
+ * Only {@link get} (for writes) creates a namespace; {@link read} answers a namespace that
+ * does not exist from an empty store in memory, so reads never leave files behind.
  */
 export class Namespaces {
   readonly dataDir: string;
@@ -55,10 +66,14 @@ export class Namespaces {
   readonly #options: Omit<NamespacesOptions, "dataDir" | "maxOpen" | "onOpen">;
   readonly #onOpen: NamespacesOptions["onOpen"];
   readonly #maxOpen: number;
+  readonly #maxNamespaces: number | undefined;
   readonly #open = new Map<string, MemoryStore>();
+  /** Empty in-memory stores answering reads of namespaces that do not exist (same LRU bound). */
+  readonly #empty = new Map<string, MemoryStore>();
 
   constructor(options: NamespacesOptions) {
-    const { dataDir, maxOpen, onOpen, ...storeOptions } = options;
+    const { dataDir, maxOpen, maxNamespaces, onOpen, ...storeOptions } = options;
+    this.#maxNamespaces = maxNamespaces;
     this.#onOpen = onOpen;
     this.dataDir = resolve(dataDir);
     this.#dir = join(this.dataDir, "namespaces");
@@ -66,7 +81,10 @@ export class Namespaces {
     this.#options = storeOptions;
   }
 
-  /** The store of `namespace`, opening (and creating) it if needed. */
+  /**
+   * The store of `namespace`, opening it, and creating it if needed (a write's store). Creating
+   * one more namespace than `maxNamespaces` is refused with LIMIT_REACHED.
+   */
   get(namespace: string): MemoryStore {
     const name = checkNamespace(namespace);
     const cached = this.#open.get(name);
@@ -76,19 +94,61 @@ export class Namespaces {
       this.#open.set(name, cached);
       return cached;
     }
+    const file = join(this.#dir, storeFileName(name));
+    if (!existsSync(file)) this.#checkRoomFor(name);
     mkdirSync(this.#dir, { recursive: true, mode: 0o700 });
-    const store = MemoryStore.open(join(this.#dir, storeFileName(name)), {
-      ...this.#options,
-      namespace: name,
-    });
+    const store = MemoryStore.open(file, { ...this.#options, namespace: name });
+    this.#empty.get(name)?.close();
+    this.#empty.delete(name);
     this.#open.set(name, store);
     this.#onOpen?.(name, store);
-    while (this.#open.size > this.#maxOpen) {
-      const [oldest, victim] = this.#open.entries().next().value as [string, MemoryStore];
-      this.#open.delete(oldest);
-      victim.close();
-    }
+    evictOver(this.#open, this.#maxOpen);
     return store;
+  }
+
+  /**
+   * The store of `namespace` for reading: its own if it exists, else an empty store in memory
+   * (answering as a namespace with no memories), so a read never creates a file.
+   */
+  read(namespace: string): MemoryStore {
+    const name = checkNamespace(namespace);
+    if (this.#open.has(name) || this.exists(name)) return this.get(name);
+    let empty = this.#empty.get(name);
+    if (empty === undefined) {
+      empty = MemoryStore.open(":memory:", { ...this.#options, namespace: name });
+    } else {
+      this.#empty.delete(name);
+    }
+    this.#empty.set(name, empty);
+    evictOver(this.#empty, this.#maxOpen);
+    return empty;
+  }
+
+  /** Whether `namespace` exists (has a store file in the data directory). */
+  exists(namespace: string): boolean {
+    return existsSync(join(this.#dir, storeFileName(namespace)));
+  }
+
+  /** How many namespaces exist in the data directory. */
+  count(): number {
+    try {
+      return readdirSync(this.#dir).filter((file) => STORE_FILE.test(file)).length;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return 0;
+      throw error;
+    }
+  }
+
+  /** Refuses to create `name` when the data directory already holds `maxNamespaces`. */
+  #checkRoomFor(name: string): void {
+    const max = this.#maxNamespaces;
+    if (max === undefined || this.count() < max) return;
+    throw new StoreError(
+      "LIMIT_REACHED",
+      `namespace ${name} cannot be created: this server holds its most namespaces (${max}, ` +
+        "--max-namespaces); use an existing namespace, or ask the operator to raise the limit",
+      { limit: max },
+    );
   }
 
   /** How many stores are open now. */
@@ -98,7 +158,17 @@ export class Namespaces {
 
   /** Closes every open store. */
   close(): void {
-    for (const store of this.#open.values()) store.close();
+    for (const store of [...this.#open.values(), ...this.#empty.values()]) store.close();
     this.#open.clear();
+    this.#empty.clear();
+  }
+}
+
+/** Closes the least recently used stores of `stores` until at most `max` remain. */
+function evictOver(stores: Map<string, MemoryStore>, max: number): void {
+  while (stores.size > max) {
+    const [oldest, victim] = stores.entries().next().value as [string, MemoryStore];
+    stores.delete(oldest);
+    victim.close();
   }
 }

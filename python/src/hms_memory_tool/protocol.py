@@ -92,6 +92,11 @@ DEFAULT_PAGE: Final = _integer(_LIMITS, "default_page")
 MAX_PAGE: Final = _integer(_LIMITS, "max_page")
 #: The server's ``max_text_bytes`` when it is started without a limit of its own.
 DEFAULT_MAX_TEXT_BYTES: Final = _integer(_LIMITS, "default_max_text_bytes")
+#: The highest ``max_text_bytes`` a server may have: its largest answer, escaped as JSON, still
+#: fits ``MAX_ANSWER_BYTES``, the most bytes one answer takes (under the MCP TypeScript SDK's
+#: 10 MiB stdio read limit, the smallest of the official clients).
+MAX_TEXT_BYTES_CAP: Final = _integer(_LIMITS, "max_text_bytes_cap")
+MAX_ANSWER_BYTES: Final = _integer(_LIMITS, "max_answer_bytes")
 
 _TOOLS: Final[Mapping[str, Any]] = PROTOCOL["tools"]
 #: The tools of the contract.

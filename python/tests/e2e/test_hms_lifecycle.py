@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -27,6 +28,7 @@ from hms_memory_tool import (
 )
 from hms_memory_tool.core import MemoryVersion
 from hms_memory_tool.hms_backend import CONNECTION_LOST
+from hms_memory_tool.hms_backend.find_server import find_server
 from tests.support.servers import StdioServer, alive, hms_mcp_command, http_server, wait_until_dead
 
 WRITERS = 8
@@ -367,8 +369,36 @@ def test_a_server_that_cannot_start_is_a_clear_error(tmp_path: Path) -> None:
         HolographicMemoryToolSync.connect(
             command=sys.executable, args=["-c", "import sys; sys.exit(2)"]
         )
-    with pytest.raises(HmsConnectionError, match="Could not connect to hms-mcp"):
-        HolographicMemoryToolSync.connect(command=str(tmp_path / "no-such-program"))
+    missing = str(tmp_path / "no-such-program")
+    with pytest.raises(HmsConnectionError) as caught:
+        HolographicMemoryToolSync.connect(command=missing)
+    assert str(caught.value) == (
+        f"Could not connect to hms-mcp ({missing}): there is no program {missing!r} to start "
+        "(ENOENT). Install hms-mcp (it needs Node.js 20.11+) with `npm install hms-mcp` in your "
+        "project's directory (then it is found in node_modules) or `npm install --global "
+        "hms-mcp` (then it is on PATH), or give the program's full path as command=."
+    )
+
+
+def test_hms_mcp_in_the_projects_node_modules_is_found_before_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `npm install hms-mcp` in the project: node_modules/hms-mcp (here a symlink to the
+    # workspace's package, as npm link makes), not on PATH; found from a directory inside.
+    package = Path(hms_mcp_command()[-1]).parent.parent
+    (tmp_path / "node_modules").mkdir()
+    (tmp_path / "node_modules" / "hms-mcp").symlink_to(package, target_is_directory=True)
+    inside = tmp_path / "src" / "agents"
+    inside.mkdir(parents=True)
+    monkeypatch.delenv("HMS_MCP_BIN", raising=False)
+    monkeypatch.setenv("PATH", str(Path(shutil.which("node") or "node").parent))
+    monkeypatch.setenv("HMS_MCP_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.chdir(inside)
+    program = str(tmp_path / "node_modules" / "hms-mcp" / "dist" / "cli.js")
+    assert find_server().args == (program,)
+    with HolographicMemoryToolSync.connect() as memory:
+        memory.call({"command": "create", "path": "/memories/n.md", "file_text": "found\n"})
+        assert view_text(memory, "/memories/n.md") == "found\n"
 
 
 def test_http_with_a_bearer_token(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -379,8 +409,12 @@ def test_http_with_a_bearer_token(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
         monkeypatch.setenv("HMS_MCP_TOKEN", "s3cret-token")  # the default token
         with HolographicMemoryToolSync.connect(url=served.url) as memory:
             assert view_text(memory, "/memories/h.md") == "over http\n"
-        with pytest.raises(HmsConnectionError, match="Could not connect to hms-mcp"):
+        with pytest.raises(HmsConnectionError) as caught:
             HolographicMemoryToolSync.connect(url=served.url, token="wrong")
+        assert str(caught.value).startswith(
+            f"Could not connect to hms-mcp ({served.url}): it refused the request (HTTP 401): "
+            "pass the server's token as token= or set HMS_MCP_TOKEN. (MCPError("
+        )
 
         # The server goes away under a connected client: a clear error, at once, every time.
         with HolographicMemoryToolSync.connect(url=served.url) as memory:

@@ -2,8 +2,9 @@
  * The background indexer: embeds memories waiting in each open store's embedding queue, a
  * small job at a time, off the request path. Writes commit and return at once; their memories
  * are queued by the store (a trigger) and embedded here, the most recently queued first, so a
- * fresh write is embedded before an old backfill. Another process's writes are found by
- * polling the queue when idle.
+ * fresh write is embedded before an old backfill. Memories a recall waits for (its caller's own
+ * recent writes) jump the queue. Another process's writes are found by polling the queue when
+ * idle.
  */
 import type { MemoryStore, MemoryVectors, PendingMemory } from "@hms/store";
 import type { Logger } from "pino";
@@ -34,11 +35,22 @@ export const DEFAULT_INDEXER_OPTIONS: IndexerOptions = Object.freeze({
 interface Watched {
   readonly namespace: string;
   readonly store: MemoryStore;
-  /** Queue position when the store was opened: what was queued before is backfill. */
-  readonly opened: number;
   /** Memories that failed to embed in this process; not retried until restart. */
   readonly failed: Set<number>;
+  /** Memories a recall waits for: embedded before the rest of the queue. */
+  readonly urgent: Set<number>;
+  /** Recent saves (time in ms, memories), for the rate `stats` reports. */
+  readonly saves: { at: number; memories: number }[];
   backfill?: { total: number; done: number; started: number; logged: number } | undefined;
+}
+
+/** How far back the embedding rate in `stats` looks, in ms. */
+export const RATE_WINDOW_MS = 30_000;
+
+/** One job for the worker: a store, and the memories to embed when they are chosen already. */
+interface Job {
+  readonly watched: Watched;
+  readonly batch?: PendingMemory[];
 }
 
 export class Indexer {
@@ -46,7 +58,6 @@ export class Indexer {
   readonly #log: Logger;
   readonly #options: IndexerOptions;
   readonly #watched = new Map<MemoryStore, Watched>();
-  #urgent: MemoryStore | undefined;
   #turn = 0;
   #stopped = false;
   #wake: (() => void) | undefined;
@@ -63,8 +74,13 @@ export class Indexer {
   /** Starts embedding `store`'s queue (its backfill first, if it has one). */
   watch(namespace: string, store: MemoryStore): void {
     if (store.embeddings === undefined || this.#watched.has(store)) return;
-    const opened = store.embeddings.lastQueued();
-    this.#watched.set(store, { namespace, store, opened, failed: new Set() });
+    this.#watched.set(store, {
+      namespace,
+      store,
+      failed: new Set(),
+      urgent: new Set(),
+      saves: [],
+    });
     this.kick();
   }
 
@@ -74,21 +90,18 @@ export class Indexer {
   }
 
   /**
-   * Waits until the `recent` most recently queued memories of `store` have vectors, at most
-   * `timeoutMs`, among those queued since the store was opened (fresh writes; a backfill is
-   * not waited for). Returns true when they have (or none was waiting).
+   * Waits until the memories `ids` of `store` have vectors (or are gone), at most `timeoutMs`,
+   * embedding them before the rest of the queue. Returns true when they have (or none was
+   * waiting). A memory that failed to embed is not waited for.
    */
-  async waitForRecent(store: MemoryStore, recent: number, timeoutMs: number): Promise<boolean> {
-    const embeddings = store.embeddings;
+  async waitFor(store: MemoryStore, ids: readonly number[], timeoutMs: number): Promise<boolean> {
     const watched = this.#watched.get(store);
-    if (embeddings === undefined || watched === undefined) return true;
-    const mark = embeddings.recentMark(recent, watched.opened);
-    if (mark === undefined) return true;
+    if (watched === undefined || ids.length === 0) return true;
     const deadline = performance.now() + timeoutMs;
-    while (store.open && embeddings.pendingAtOrAfter(mark)) {
+    while (store.open && this.#waiting(watched, ids).length > 0) {
       const left = deadline - performance.now();
       if (left <= 0 || this.#stopped || this.#worker.failure !== undefined) return false;
-      this.#urgent = store;
+      for (const id of ids) watched.urgent.add(id);
       this.kick();
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, left);
@@ -100,6 +113,20 @@ export class Indexer {
       });
     }
     return true;
+  }
+
+  /**
+   * Indexing progress of `store` for `stats`: memories embedded per second over the last
+   * {@link RATE_WINDOW_MS} (null when fewer than two jobs were saved in that time).
+   */
+  rate(store: MemoryStore): number | null {
+    const saves = this.#recentSaves(this.#watched.get(store));
+    const first = saves[0];
+    const last = saves[saves.length - 1];
+    if (first === undefined || last === undefined || last.at <= first.at) return null;
+    // The first save ends the period measured; its memories were embedded before it.
+    const memories = saves.slice(1).reduce((sum, save) => sum + save.memories, 0);
+    return Math.round((memories / ((last.at - first.at) / 1000)) * 10) / 10;
   }
 
   /** Stops after the job in flight. */
@@ -128,25 +155,32 @@ export class Indexer {
     }
   }
 
-  /** The store to work on: one a recall waits for, else the next open store with a queue. */
-  #pick(): Watched | undefined {
+  /**
+   * The next job: memories a recall waits for, else the next open store with a queue (the
+   * batch is then taken from the head of its queue).
+   */
+  #pick(): Job | undefined {
     for (const [store, watched] of this.#watched) {
       if (!store.open) this.#watched.delete(store);
       else if (watched.backfill !== undefined && store.embeddings?.pendingCount() === 0) {
         this.#finishBackfill(watched);
       }
     }
-    const urgent = this.#urgent;
-    this.#urgent = undefined;
-    if (urgent?.open && this.#hasWork(urgent)) {
-      return this.#watched.get(urgent);
+    for (const watched of this.#watched.values()) {
+      if (watched.urgent.size === 0) continue;
+      // Embedded, deleted or failed memories are no longer urgent.
+      const waiting = this.#waiting(watched, [...watched.urgent]);
+      watched.urgent.clear();
+      for (const memory of waiting) watched.urgent.add(memory.id);
+      const batch = this.#batch(waiting.slice(0, this.#options.jobMemories));
+      if (batch.length > 0) return { watched, batch };
     }
     const all = [...this.#watched.values()];
     for (let i = 0; i < all.length; i++) {
       const candidate = all[(this.#turn + i) % all.length] as Watched;
       if (this.#hasWork(candidate.store)) {
         this.#turn = (this.#turn + i + 1) % all.length;
-        return candidate;
+        return { watched: candidate };
       }
     }
     return undefined;
@@ -172,7 +206,20 @@ export class Indexer {
     this.#wake = undefined;
   }
 
-  async #job(watched: Watched): Promise<void> {
+  /** Those of `ids` still waiting for vectors in `watched`'s store, failed ones left out. */
+  #waiting(watched: Watched, ids: readonly number[]): PendingMemory[] {
+    const pending = watched.store.embeddings?.pendingAmong(ids) ?? [];
+    return pending.filter((memory) => !watched.failed.has(memory.id));
+  }
+
+  #recentSaves(watched: Watched | undefined): { at: number; memories: number }[] {
+    if (watched === undefined) return [];
+    const since = performance.now() - RATE_WINDOW_MS;
+    while ((watched.saves[0]?.at ?? since) < since) watched.saves.shift();
+    return watched.saves;
+  }
+
+  async #job({ watched, batch: chosen }: Job): Promise<void> {
     const { store } = watched;
     const embeddings = store.embeddings;
     if (embeddings === undefined) return;
@@ -185,9 +232,9 @@ export class Indexer {
         `embedding ${queued} memories in the background (recall ranks them lexically until then)`,
       );
     }
-    const batch = this.#batch(
-      embeddings.pending(this.#options.jobMemories, { skip: watched.failed }),
-    );
+    const batch =
+      chosen ??
+      this.#batch(embeddings.pending(this.#options.jobMemories, { skip: watched.failed }));
     if (batch.length === 0) return;
     let saved = 0;
     try {
@@ -257,6 +304,9 @@ export class Indexer {
   }
 
   #progress(watched: Watched, saved: number): void {
+    if (saved > 0) {
+      this.#recentSaves(watched).push({ at: performance.now(), memories: saved });
+    }
     const backfill = watched.backfill;
     if (backfill === undefined) return;
     backfill.done += saved;

@@ -14,8 +14,11 @@ export interface WorkerSetup {
   readonly fetchHint: string;
   /** How memories are cut into passages (the token counter comes from the model). */
   readonly passages: Omit<PassageOptions, "countTokens">;
-  /** Most passages in one model call; the worker answers queries between calls. */
-  readonly passagesPerCall: number;
+  /**
+   * Most padded tokens (passages × longest passage) in one model call; the worker answers
+   * queries between calls, so this bounds how long a query waits behind memories.
+   */
+  readonly tokensPerCall: number;
 }
 
 /** The worker's first message: the model is loaded, or why it could not be. */

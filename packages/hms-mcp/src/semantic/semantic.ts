@@ -17,8 +17,14 @@ export const PASSAGES = Object.freeze({
   maxPassages: 64,
 });
 
-/** How many of the most recently queued memories a recall waits for. */
+/** How many of its caller's most recent writes a recall waits for. */
 export const RECALL_WAITS_FOR = 64;
+
+/**
+ * Who made a call: one object per connection (a stdio pipe or an HTTP session), made by the
+ * server for that connection. A recall waits only for its caller's own recent writes.
+ */
+export type Caller = object;
 
 /** The sentence that ends every "model not ready" message of the server. */
 export const FETCH_HINT =
@@ -32,7 +38,7 @@ export interface SemanticOptions {
   readonly threads: number | undefined;
   /** Replace another model's vectors instead of refusing the store. */
   readonly reembed: boolean;
-  /** Longest a recall waits for the memories written just before it, in ms. */
+  /** Longest a recall waits for its own connection's recent writes to be embedded, in ms. */
   readonly recallWaitMs: number;
   readonly log: Logger;
 }
@@ -42,6 +48,8 @@ export class Semantic {
   readonly #indexer: Indexer;
   readonly #options: SemanticOptions;
   readonly #log: Logger;
+  /** Each caller's recent writes per store: row ids of memories queued by them, oldest first. */
+  readonly #writes = new WeakMap<Caller, WeakMap<MemoryStore, number[]>>();
   #queryFailureLogged = false;
 
   private constructor(worker: EmbeddingWorker, options: SemanticOptions) {
@@ -61,7 +69,9 @@ export class Semantic {
       threads: options.threads,
       fetchHint: FETCH_HINT,
       passages: PASSAGES,
-      passagesPerCall: 4,
+      // Two full passages, or up to eight short ones: long texts gain nothing from bigger runs
+      // (the embedder's README), and a query waits behind at most one call.
+      tokensPerCall: 256,
     });
     return new Semantic(worker, options);
   }
@@ -92,18 +102,43 @@ export class Semantic {
     this.#indexer.watch(namespace, store);
   }
 
-  /** A write happened: its memory is queued; start embedding it now. */
-  written(): void {
+  /**
+   * `caller` wrote the memory under `key` in `store`: when that queued it for embedding (a new
+   * text), remember it as one of the caller's recent writes and start embedding now.
+   */
+  written(store: MemoryStore, key: string, caller: Caller): void {
+    const id = store.embeddings?.queuedIdOf(key);
+    if (id !== undefined) {
+      const stores = this.#writes.get(caller) ?? new WeakMap<MemoryStore, number[]>();
+      this.#writes.set(caller, stores);
+      const ids = (stores.get(store) ?? []).filter((other) => other !== id);
+      ids.push(id);
+      stores.set(store, ids.slice(-RECALL_WAITS_FOR));
+    }
     this.#indexer.kick();
   }
 
+  /** Indexing progress of `store` for `stats`. */
+  progress(store: MemoryStore): { embedded: number; perSecond: number | null } {
+    return {
+      embedded: store.embeddings?.embeddedCount() ?? 0,
+      perSecond: this.#indexer.rate(store),
+    };
+  }
+
   /**
-   * The query vector for a recall on `store`, after waiting (at most the recall wait) for the
-   * memories written just before it to be embedded. Undefined when the model is unusable;
-   * recall is then lexical, and says so.
+   * The query vector for a recall on `store` by `caller`, after waiting (at most the recall
+   * wait) for the caller's own recent writes to be embedded; they go before any backlog.
+   * Memories others wrote are not waited for: recall ranks what is embedded so far. Undefined
+   * when the model is unusable; recall is then lexical, and says so.
    */
-  async queryVector(store: MemoryStore, query: string): Promise<Float32Array | undefined> {
+  async queryVector(
+    store: MemoryStore,
+    query: string,
+    caller: Caller,
+  ): Promise<Float32Array | undefined> {
     if (store.embeddings === undefined) return undefined;
+    const ids = this.#writes.get(caller)?.get(store) ?? [];
     const [vector] = await Promise.all([
       this.#worker.embedQuery(query).catch((error: unknown) => {
         if (!this.#queryFailureLogged) {
@@ -112,7 +147,7 @@ export class Semantic {
         }
         return undefined;
       }),
-      this.#indexer.waitForRecent(store, RECALL_WAITS_FOR, this.#options.recallWaitMs),
+      this.#indexer.waitFor(store, ids, this.#options.recallWaitMs),
     ]);
     return vector;
   }

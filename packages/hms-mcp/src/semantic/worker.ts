@@ -4,11 +4,12 @@
  * server's event loop never waits for a model run.
  *
  * Queries are answered as they arrive; memories are embedded a few passages per model call
- * with a turn of the event loop between calls, so a query waits for at most one call.
+ * with a turn of the event loop between calls, so a query waits for at most one call. The
+ * passages of a job are sorted by length and grouped, so a call pads little.
  */
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { parentPort, workerData } from "node:worker_threads";
-import type { Embedder } from "@hms/embedder";
+import type { Embedder, planBatches } from "@hms/embedder";
 import { type Passage, splitPassages } from "./passages.js";
 import type {
   EmbeddedMemory,
@@ -26,7 +27,13 @@ function send(message: WorkerHello | WorkerResponse, transfer: ArrayBuffer[] = [
   port?.postMessage(message, transfer);
 }
 
-async function load(): Promise<Embedder | undefined> {
+/** The loaded model, and the embedder's planner of model runs. */
+interface Loaded {
+  readonly embedder: Embedder;
+  readonly plan: typeof planBatches;
+}
+
+async function load(): Promise<Loaded | undefined> {
   let module: typeof import("@hms/embedder");
   try {
     module = await import("@hms/embedder");
@@ -49,7 +56,7 @@ async function load(): Promise<Embedder | undefined> {
       fetchHint: setup.fetchHint,
     });
     send({ kind: "ready", modelId: embedder.modelId, dimensions: embedder.dimensions });
-    return embedder;
+    return { embedder, plan: module.planBatches };
   } catch (error) {
     const code = error instanceof module.ModelNotReadyError ? error.code : "MODEL_LOAD_FAILED";
     send({ kind: "failed", code, message: (error as Error).message });
@@ -57,15 +64,20 @@ async function load(): Promise<Embedder | undefined> {
   }
 }
 
-async function embedMemories(embedder: Embedder, texts: readonly string[]) {
+async function embedMemories({ embedder, plan }: Loaded, texts: readonly string[]) {
   const options = { ...setup.passages, countTokens: (text: string) => embedder.countTokens(text) };
   const passages: Passage[][] = texts.map((text) => splitPassages(text, options));
-  const flat = passages.flat();
-  const vectors: Float32Array[] = [];
-  for (let at = 0; at < flat.length; at += setup.passagesPerCall) {
-    if (at > 0) await nextTurn();
-    const group = flat.slice(at, at + setup.passagesPerCall).map((passage) => passage.text);
-    vectors.push(...(await embedder.embed(group)));
+  const flat = passages.flat().map((passage) => passage.text);
+  // Tokens as the model runs them: cut to its length, with [CLS] and [SEP].
+  const lengths = flat.map((text) => Math.min(embedder.countTokens(text) + 2, embedder.maxTokens));
+  const vectors: Float32Array[] = new Array(flat.length);
+  const groups = plan(lengths, { maxTexts: flat.length, maxTokens: setup.tokensPerCall });
+  for (const [i, group] of groups.entries()) {
+    if (i > 0) await nextTurn();
+    const embedded = await embedder.embed(group.map((k) => flat[k] as string));
+    group.forEach((k, j) => {
+      vectors[k] = embedded[j] as Float32Array;
+    });
   }
   const dims = embedder.dimensions;
   let next = 0;
@@ -81,8 +93,9 @@ async function embedMemories(embedder: Embedder, texts: readonly string[]) {
   });
 }
 
-const embedder = await load();
-if (embedder !== undefined) {
+const loaded = await load();
+if (loaded !== undefined) {
+  const { embedder } = loaded;
   port.on("message", (request: WorkerRequest) => {
     const work =
       request.kind === "query"
@@ -90,7 +103,7 @@ if (embedder !== undefined) {
             const v = vector as Float32Array;
             send({ id: request.id, kind: "query", vector: v }, [v.buffer as ArrayBuffer]);
           })
-        : embedMemories(embedder, request.texts).then((memories) => {
+        : embedMemories(loaded, request.texts).then((memories) => {
             const transfer = memories.flatMap((m) => [
               m.spans.buffer as ArrayBuffer,
               m.vectors.buffer as ArrayBuffer,

@@ -41,6 +41,8 @@ describe("the hms-mcp command", () => {
       ["--path", "HMS_MCP_PATH"],
       ["--max-text-bytes", "HMS_MCP_MAX_TEXT_BYTES"],
       ["--max-open-namespaces", "HMS_MCP_MAX_OPEN_NAMESPACES"],
+      ["--max-namespaces", "HMS_MCP_MAX_NAMESPACES"],
+      ["--tokens-file", "HMS_MCP_TOKENS_FILE"],
       ["--busy-timeout", "HMS_MCP_BUSY_TIMEOUT"],
       ["--synchronous", "HMS_MCP_SYNCHRONOUS"],
       ["--log-level", "HMS_MCP_LOG_LEVEL"],
@@ -56,7 +58,8 @@ describe("the hms-mcp command", () => {
       expect(help).toContain(env);
     }
     expect(help).toContain("HMS_MCP_TOKEN");
-    expect(help).not.toContain("--token");
+    // The all-access token comes from the environment only, never from a flag (ps shows flags).
+    expect(help).not.toMatch(/--token\b(?!s-file)/);
   });
 
   it("refuses bad settings with a message and a non-zero exit", () => {

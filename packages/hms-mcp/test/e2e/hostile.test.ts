@@ -25,7 +25,7 @@ describe.each<TransportKind>(["stdio", "http"])("hostile arguments over %s", (ki
 
   beforeAll(async () => {
     // Room for memories larger than one export page.
-    const connection = await connectFresh(kind, { args: ["--max-text-bytes", "5242880"] });
+    const connection = await connectFresh(kind, { args: ["--max-text-bytes", "1572864"] });
     client = connection.client;
     return connection.close;
   });

@@ -309,6 +309,9 @@ describe("HTTP requests an attacker shapes", () => {
   });
 });
 
+/** A token long enough for a listener beyond loopback (32 bytes or more). */
+const REMOTE_TOKEN = "t0ken-".repeat(6);
+
 describe("binding a non-loopback address", () => {
   const data = tempDir();
   afterAll(() => data.remove());
@@ -330,7 +333,7 @@ describe("binding a non-loopback address", () => {
     const noToken = await start(["--host", "0.0.0.0", "--allow-remote"]);
     expect(await exited(noToken.child)).toBe(2);
     expect(noToken.stderr()).toContain("refusing to listen on 0.0.0.0");
-    expect(noToken.stderr()).toContain("Missing: a token (HMS_MCP_TOKEN).");
+    expect(noToken.stderr()).toContain("Missing: a token (HMS_MCP_TOKEN or --tokens-file).");
 
     const noFlag = await start(["--host", "0.0.0.0"], { HMS_MCP_TOKEN: "t0ken" });
     expect(await exited(noFlag.child)).toBe(2);
@@ -338,19 +341,23 @@ describe("binding a non-loopback address", () => {
 
     const neither = await start(["--host", "::"]);
     expect(await exited(neither.child)).toBe(2);
-    expect(neither.stderr()).toContain("Missing: a token (HMS_MCP_TOKEN) and --allow-remote.");
+    expect(neither.stderr()).toContain(
+      "Missing: a token (HMS_MCP_TOKEN or --tokens-file) and --allow-remote.",
+    );
   });
 
   it("starts with both a token and --allow-remote", async () => {
     const server = await startHttpProcess({
       dataDir: data.dir,
       args: ["--host", "0.0.0.0", "--allow-remote"],
-      env: { HMS_MCP_TOKEN: "t0ken" },
+      env: { HMS_MCP_TOKEN: REMOTE_TOKEN },
     });
     expect(server.url).toMatch(/^http:\/\/0\.0\.0\.0:\d+\/mcp$/);
     const url = server.url.replace("0.0.0.0", "127.0.0.1");
     expect((await raw(url, {})).status).toBe(401);
-    expect((await raw(url, { headers: { authorization: "Bearer t0ken" } })).status).toBe(200);
+    expect((await raw(url, { headers: { authorization: `Bearer ${REMOTE_TOKEN}` } })).status).toBe(
+      200,
+    );
     expect(await server.stop()).toBe(0);
   });
 });

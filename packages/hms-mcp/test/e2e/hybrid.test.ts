@@ -41,7 +41,14 @@ interface Recall {
   build: string;
 }
 interface Stats {
-  recall: { build: string; model: string | null; pending: number; failure: string | null };
+  recall: {
+    build: string;
+    model: string | null;
+    pending: number;
+    failure: string | null;
+    embedded: number;
+    embedded_per_second: number | null;
+  };
 }
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -259,11 +266,12 @@ describe("hybrid recall (hms-mcp --model-dir)", () => {
     const hybrid = await server(dir, hybridArgs, ["--import", WORKER_DIES]);
     await ok(hybrid.client, "remember", { key: "/memories/acme.md", text: ACME });
     await embedded(hybrid.client);
-    expect((await ok<Stats>(hybrid.client, "stats")).recall).toEqual({
+    expect((await ok<Stats>(hybrid.client, "stats")).recall).toMatchObject({
       build: "hybrid",
       model: MODEL_ID,
       pending: 0,
       failure: null,
+      embedded: 1,
     });
 
     await ok(hybrid.client, "remember", { key: "/memories/crash.md", text: DIE_MARKER });
@@ -272,11 +280,12 @@ describe("hybrid recall (hms-mcp --model-dir)", () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
       stats = await ok<Stats>(hybrid.client, "stats");
     }
-    expect(stats.recall).toEqual({
+    expect(stats.recall).toMatchObject({
       build: "lexical",
       model: MODEL_ID,
       pending: 1,
       failure: "the embedding worker exited (code 7)",
+      embedded: 1,
     });
     const text = await hybrid.client.callTool({ name: "stats", arguments: {} });
     expect(JSON.stringify(text.content)).toContain(

@@ -95,7 +95,9 @@ describe("connecting over stdio", () => {
   it("reports a program that cannot be started", async () => {
     await expect(
       connectHmsBackend({ connection: { command: `${data.dir}/no-such-program` } }),
-    ).rejects.toThrow(/^Could not connect to hms-mcp \(.*no-such-program\): .*ENOENT/);
+    ).rejects.toThrow(
+      /^Could not connect to hms-mcp \(.*no-such-program\): there is no program ".*no-such-program" to start \(ENOENT\)\. Install it in your project with `npm install hms-mcp` \(then it is found in node_modules\) and leave out connection, or give the program's full path as connection\.command\.$/,
+    );
   });
 
   it("fails, not hangs, when the program never answers", async () => {
@@ -300,7 +302,8 @@ describe("finding hms-mcp when no connection is given", () => {
   it("finds hms-mcp on PATH, and starts it", async () => {
     const onPath = hmsMcpOnPath();
     try {
-      expect(findHmsMcp({ PATH: onPath.path })).toEqual({
+      // From a directory with no hms-mcp in node_modules (this package's own has one).
+      expect(findHmsMcp({ PATH: onPath.path }, data.dir)).toEqual({
         command: `${onPath.dir}/hms-mcp`,
         args: [],
       });
@@ -331,17 +334,19 @@ describe("finding hms-mcp when no connection is given", () => {
   it("says how to get hms-mcp when there is none", () => {
     const error = (() => {
       try {
-        findHmsMcp({ PATH: data.dir });
+        findHmsMcp({ PATH: data.dir }, data.dir);
       } catch (e) {
         return e;
       }
     })();
     expect(error).toBeInstanceOf(HmsMcpNotFoundError);
     expect((error as Error).message).toBe(
-      "No hms-mcp server to start. Pass connection: { command, args } to start one, or " +
-        "connection: { url } to use a running one; or set HMS_MCP_BIN to the hms-mcp executable; " +
-        "or put hms-mcp on PATH. hms-mcp needs Node.js 20.11+; ./scripts/setup.sh in the " +
-        "Holographic Memory for Claude repository builds it as packages/hms-mcp/dist/cli.js.",
+      `No hms-mcp server to start: it is not installed in ${data.dir} (node_modules) nor on ` +
+        "PATH. Install it in your project with `npm install hms-mcp` (then it is found in " +
+        "node_modules); or pass connection: { command, args } to start one, or connection: " +
+        "{ url } to use a running one; or set HMS_MCP_BIN to the hms-mcp executable. hms-mcp " +
+        "needs Node.js 20.11+; ./scripts/setup.sh in the Holographic Memory for Claude " +
+        "repository builds it as packages/hms-mcp/dist/cli.js.",
     );
   });
 });

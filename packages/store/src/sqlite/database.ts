@@ -35,7 +35,9 @@ export function openDatabase(file: string, options: StoreOptions): SqliteDatabas
   try {
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 10000))}`);
     const mode = db.pragma("journal_mode = WAL", { simple: true });
-    if (mode !== "wal") throw new Error(`could not put ${file} in WAL mode (got ${mode})`);
+    // An in-memory database (an empty namespace's reads) has no journal file: "memory".
+    if (mode !== (file === ":memory:" ? "memory" : "wal"))
+      throw new Error(`could not put ${file} in WAL mode (got ${mode})`);
     const synchronous = options.synchronous ?? "full";
     if (!(SYNCHRONOUS_MODES as readonly string[]).includes(synchronous)) {
       throw new StoreError(

@@ -33,6 +33,8 @@ _WORDS: Final[Mapping[str, Mapping[str, str]]] = _DATA["words"]
 
 #: At most this many line numbers are listed for several matches.
 MAX_LISTED_MATCHES: Final[int] = _DATA["max_listed_matches"]
+#: At most this many code points of the caller's own text (old_str) are echoed in a message.
+MAX_ECHOED_CODE_POINTS: Final[int] = _DATA["max_echoed_code_points"]
 
 
 def _message(name: str, **values: str | int) -> str:
@@ -182,11 +184,20 @@ def empty_old_str(path: str) -> str:
 
 
 def no_match(old_str: str, path: str) -> str:
-    return _message("no_match", old_str=old_str, path=path)
+    return _message("no_match", old_str=_echo(old_str), path=path)
 
 
 def multiple_matches(old_str: str, lines: Sequence[int]) -> str:
-    return _message("multiple_matches", old_str=old_str, lines=_list_lines(lines))
+    return _message("multiple_matches", old_str=_echo(old_str), lines=_list_lines(lines))
+
+
+def _echo(text: str) -> str:
+    """The caller's text as a message shows it: whole up to ``MAX_ECHOED_CODE_POINTS`` code
+    points, else cut there with a count of the rest, so a huge argument never comes back whole."""
+    if len(text) <= MAX_ECHOED_CODE_POINTS:
+        return text
+    more = len(text) - MAX_ECHOED_CODE_POINTS
+    return _message("echo_cut", shown=text[:MAX_ECHOED_CODE_POINTS], more=more)
 
 
 # ----- errors: size and concurrency

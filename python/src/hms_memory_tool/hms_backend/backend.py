@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import builtins
 import re
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Final, cast
 
 import anyio
@@ -95,14 +95,14 @@ class HmsMemoryBackend:
         namespace: str | None,
         max_text_bytes: int,
         timeout: float | None,
-        shared_state: dict[str, str] | None = None,
+        reopen: Callable[[], Awaitable[Client]] | None = None,
+        shared_state: _Shared | None = None,
     ) -> None:
-        self._client = client
         self._namespace = namespace
         self._max_text_bytes = max_text_bytes
         self._timeout = timeout
-        # "closed": why, once the connection is gone; shared by every namespace's view of it.
-        self._shared_state = shared_state if shared_state is not None else {}
+        # Shared by every namespace's view of the connection.
+        self._shared = shared_state if shared_state is not None else _Shared(client, reopen)
         self._tree = HmsTreeOperations(self)
         self._history = HmsHistoryOperations(self)
 
@@ -133,11 +133,11 @@ class HmsMemoryBackend:
         server started with ``--namespace-arg``): one connection can serve many users'
         stores. It shares the connection, so it closes with this one."""
         return HmsMemoryBackend(
-            self._client,
+            self._shared.client,
             namespace=namespace,
             max_text_bytes=self._max_text_bytes,
             timeout=self._timeout,
-            shared_state=self._shared_state,
+            shared_state=self._shared,
         )
 
     async def read(self, path: str) -> StoredFile | None:
@@ -208,24 +208,21 @@ class HmsMemoryBackend:
     async def call(self, tool: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
         """Calls an hms-mcp tool and returns its structured content (held to the tool's output
         schema), raising its refusal."""
-        closed = self._shared_state.get("closed")
-        if closed is not None:
-            raise HmsConnectionError("CONNECTION_CLOSED", closed)
+        shared = self._shared
+        if shared.closed is not None:
+            raise HmsConnectionError("CONNECTION_CLOSED", shared.closed)
         payload = dict(arguments)
         if self._namespace is not None:
             payload["namespace"] = self._namespace
+        client = shared.client
         try:
-            command = current_command()
-            result = await self._client.call_tool(
-                tool,
-                payload,
-                read_timeout_seconds=self._timeout,
-                meta=None if command is None else cast(Any, {COMMAND_META_KEY: command}),
-            )
+            result = await self._send(client, tool, payload)
         except MCPError as error:
-            raise self._connection_error(tool, error) from error
-        except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError) as error:
-            raise self._connection_lost(tool, repr(error)) from error
+            if not _session_forgotten(error) or shared.reopen is None:
+                raise self._connection_error(tool, error) from error
+            # The server forgot the session (it restarted, or expired it) and did not run the
+            # call, so sending it again once, on a new session, is safe.
+            result = await self._send_again(client, tool, payload)
         if result.is_error:
             raise _refusal(tool, payload, result)
         content = result.structured_content
@@ -244,7 +241,41 @@ class HmsMemoryBackend:
 
     def mark_closed(self, reason: str) -> None:
         """Makes every later call fail at once with ``reason``."""
-        self._shared_state.setdefault("closed", reason)
+        if self._shared.closed is None:
+            self._shared.closed = reason
+
+    async def _send(
+        self, client: Client, tool: str, payload: Mapping[str, Any]
+    ) -> mcp_types.CallToolResult:
+        command = current_command()
+        try:
+            return await client.call_tool(
+                tool,
+                dict(payload),
+                read_timeout_seconds=self._timeout,
+                meta=None if command is None else cast(Any, {COMMAND_META_KEY: command}),
+            )
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError) as error:
+            raise self._connection_lost(tool, repr(error)) from error
+
+    async def _send_again(
+        self, stale: Client, tool: str, payload: Mapping[str, Any]
+    ) -> mcp_types.CallToolResult:
+        """Opens a new session in place of ``stale`` (unless another call already has) and
+        sends the call on it; a second forgotten session is an error."""
+        shared = self._shared
+        try:
+            await shared.replace(stale)
+            return await self._send(shared.client, tool, payload)
+        except MCPError as error:
+            if _session_forgotten(error):
+                self.mark_closed(
+                    f"{CONNECTION_LOST} hms-mcp answered the {tool} call with HTTP 404 (it does "
+                    "not know this client's session) on a session opened just before, so this "
+                    "client stopped retrying."
+                )
+                raise HmsConnectionError("CONNECTION_CLOSED", str(shared.closed)) from error
+            raise self._connection_error(tool, error) from error
 
     def _connection_error(self, tool: str, error: MCPError) -> HmsMcpError:
         if error.code == mcp_types.REQUEST_TIMEOUT:
@@ -266,6 +297,40 @@ class HmsMemoryBackend:
         return HmsConnectionError(
             "CONNECTION_CLOSED", f"{CONNECTION_LOST} The {tool} call failed with: {detail}"
         )
+
+
+class _Shared:
+    """What every namespace view of one connection shares: the MCP client (replaced when the
+    server forgot its session), how to open one on a new session (HTTP only), and why the
+    connection closed."""
+
+    def __init__(self, client: Client, reopen: Callable[[], Awaitable[Client]] | None) -> None:
+        self.client = client
+        self.reopen = reopen
+        self.closed: str | None = None
+        self._replacing: anyio.Event | None = None
+
+    async def replace(self, stale: Client) -> None:
+        """A client on a new session in place of ``stale``; concurrent callers share one."""
+        if self.client is not stale or self.reopen is None:
+            return  # another call has already replaced it
+        if self._replacing is not None:
+            await self._replacing.wait()
+            return
+        self._replacing = anyio.Event()
+        try:
+            self.client = await self.reopen()
+        finally:
+            self._replacing.set()
+            self._replacing = None
+
+
+def _session_forgotten(error: MCPError) -> bool:
+    """Whether the server answered HTTP 404 for the session: hms-mcp's JSON-RPC error
+    -32001, or the MCP SDK's stand-in for a 404 without one."""
+    return error.code == -32001 or (
+        error.code == mcp_types.INVALID_REQUEST and error.message == "Session terminated"
+    )
 
 
 class HmsTreeOperations:

@@ -9,6 +9,7 @@ from typing import Final
 
 import anyio
 import httpx2
+from anyio.abc import TaskStatus
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
@@ -18,7 +19,7 @@ from hms_memory_tool.protocol import PROTOCOL_VERSION, stated_protocol_version
 
 from .backend import HmsMemoryBackend
 from .errors import CLOSED, CONNECTION_LOST, HmsConnectionError, HmsMcpError
-from .find_server import ServerCommand, find_server, server_environment
+from .find_server import INSTALL_HINT, ServerCommand, find_server, server_environment
 
 #: Seconds a call may wait for hms-mcp's answer before it fails (``timeout=``).
 DEFAULT_TIMEOUT: Final = 60.0
@@ -103,6 +104,29 @@ def check_protocol_version(experimental: object, where: str) -> None:
     )
 
 
+async def _hold(client: Client, *, task_status: TaskStatus[None]) -> None:
+    """Keeps ``client`` connected until this task is cancelled."""
+    async with client:
+        task_status.started()
+        await anyio.sleep_forever()
+
+
+def _why(cause: BaseException, refused: Sequence[int]) -> str:
+    """What a failed connect says: what to do about a refused token or a missing program,
+    else the error itself."""
+    if refused:
+        return (
+            f"it refused the request (HTTP {refused[-1]}): pass the server's token as token= "
+            f"or set HMS_MCP_TOKEN. ({cause!r})"
+        )
+    if isinstance(cause, FileNotFoundError):
+        return (
+            f"there is no program {cause.filename or ''!r} to start (ENOENT). {INSTALL_HINT}, "
+            "or give the program's full path as command=."
+        )
+    return repr(cause)
+
+
 def _sole_exception(group: BaseExceptionGroup[BaseException]) -> BaseException | None:
     error: BaseException = group
     while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
@@ -122,16 +146,42 @@ async def _connected(
     timeout: float | None,  # noqa: ASYNC109 - per call, not for this function
 ) -> AsyncIterator[HmsMemoryBackend]:
     async with AsyncExitStack() as stack:
+        refused: list[int] = []
         if url is not None:
             bearer = token if token is not None else os.environ.get("HMS_MCP_TOKEN")
             headers = {"Authorization": f"Bearer {bearer}"} if bearer else None
+
+            async def note_refusal(response: httpx2.Response) -> None:
+                # The MCP SDK turns a refused request into a bare "Server returned an error
+                # response"; the status says what to do about it.
+                if response.status_code in (401, 403):
+                    refused.append(response.status_code)
+
             http = await stack.enter_async_context(
-                httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30.0, read=300.0))
+                httpx2.AsyncClient(
+                    headers=headers,
+                    timeout=httpx2.Timeout(30.0, read=300.0),
+                    event_hooks={"response": [note_refusal]},
+                )
             )
             client = Client(
                 streamable_http_client(url, http_client=http), read_timeout_seconds=timeout
             )
             where = url
+            # Clients on new sessions (after the server forgot one) run in tasks of their own,
+            # cancelled when the connection closes.
+            sessions = await stack.enter_async_context(anyio.create_task_group())
+            stack.callback(sessions.cancel_scope.cancel)
+            http_url = url
+
+            async def reopen() -> Client:
+                fresh = Client(
+                    streamable_http_client(http_url, http_client=http),
+                    read_timeout_seconds=timeout,
+                )
+                await sessions.start(_hold, fresh)
+                check_protocol_version(fresh.server_capabilities.experimental, where)
+                return fresh
         else:
             server = ServerCommand(command, tuple(args)) if command is not None else find_server()
             parameters = StdioServerParameters(
@@ -145,11 +195,18 @@ async def _connected(
             cause = _sole_exception(error) if isinstance(error, BaseExceptionGroup) else error
             if isinstance(cause, _CONNECT_FAILURES):
                 raise HmsConnectionError(
-                    "CONNECTION_CLOSED", f"Could not connect to hms-mcp ({where}): {cause!r}"
+                    "CONNECTION_CLOSED",
+                    f"Could not connect to hms-mcp ({where}): {_why(cause, refused)}",
                 ) from cause
             raise
         check_protocol_version(client.server_capabilities.experimental, where)
-        backend = HmsMemoryBackend(client, namespace=namespace, max_text_bytes=0, timeout=timeout)
+        backend = HmsMemoryBackend(
+            client,
+            namespace=namespace,
+            max_text_bytes=0,
+            timeout=timeout,
+            reopen=reopen if url is not None else None,
+        )
         stats = await backend.stats()
         backend._max_text_bytes = stats["max_text_bytes"]
         try:

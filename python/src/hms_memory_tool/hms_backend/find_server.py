@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Final
 
 from mcp.client.stdio import get_default_environment
@@ -14,6 +16,13 @@ from mcp.client.stdio import get_default_environment
 from .errors import HmsMcpNotFoundError
 
 _SCRIPT_SUFFIXES: Final = (".js", ".mjs", ".cjs")
+
+#: How to get an hms-mcp that :func:`find_server` finds (hms-mcp is a Node.js program).
+INSTALL_HINT: Final = (
+    "Install hms-mcp (it needs Node.js 20.11+) with `npm install hms-mcp` in your project's "
+    "directory (then it is found in node_modules) or `npm install --global hms-mcp` (then it "
+    "is on PATH)"
+)
 
 
 @dataclass(frozen=True)
@@ -24,9 +33,11 @@ class ServerCommand:
     args: tuple[str, ...] = ()
 
 
-def find_server() -> ServerCommand:
+def find_server(cwd: Path | None = None) -> ServerCommand:
     """The hms-mcp to start when neither ``command`` nor ``url`` is given: ``HMS_MCP_BIN``
-    (an executable, or a ``.js`` file run with ``node``), else ``hms-mcp`` on ``PATH``.
+    (an executable, or a ``.js`` file run with ``node``), else the ``hms-mcp`` package in
+    ``node_modules`` of ``cwd`` (default: the working directory) or of a directory above it,
+    run with ``node``, else ``hms-mcp`` on ``PATH``.
 
     Raises :class:`HmsMcpNotFoundError`, saying how to get one, when there is none.
     """
@@ -39,23 +50,47 @@ def find_server() -> ServerCommand:
                 "Holographic Memory for Claude repository), or unset it to use hms-mcp on PATH."
             )
         if configured.endswith(_SCRIPT_SUFFIXES):
-            node = shutil.which("node")
-            if node is None:
-                raise HmsMcpNotFoundError(
-                    f"HMS_MCP_BIN is {configured}, a JavaScript file, but node is not on PATH. "
-                    "Install Node.js 20.11 or later."
-                )
-            return ServerCommand(node, (configured,))
+            return ServerCommand(
+                _node(f"HMS_MCP_BIN is {configured}, a JavaScript file"), (configured,)
+            )
         return ServerCommand(configured)
+    installed = _in_node_modules(cwd or Path.cwd())
+    if installed is not None:
+        return ServerCommand(_node(f"hms-mcp is installed as {installed}"), (installed,))
     on_path = shutil.which("hms-mcp")
     if on_path is not None:
         return ServerCommand(on_path)
     raise HmsMcpNotFoundError(
-        "No hms-mcp server to start. Pass command= (and args=) to start one, or url= to use a "
-        "running one; or set HMS_MCP_BIN to the hms-mcp executable; or put hms-mcp on PATH. "
-        "hms-mcp needs Node.js 20.11+; ./scripts/setup.sh in the Holographic Memory for Claude "
-        "repository builds it as packages/hms-mcp/dist/cli.js."
+        "No hms-mcp server to start: HMS_MCP_BIN is not set, and hms-mcp is neither in "
+        f"node_modules nor on PATH. {INSTALL_HINT}; or set HMS_MCP_BIN to its program; or pass "
+        "command= (and args=) to start one, or url= to use a running one. ./scripts/setup.sh "
+        "in the Holographic Memory for Claude repository builds it as "
+        "packages/hms-mcp/dist/cli.js."
     )
+
+
+def _node(what: str) -> str:
+    node = shutil.which("node")
+    if node is None:
+        raise HmsMcpNotFoundError(
+            f"{what}, but node is not on PATH. Install Node.js 20.11 or later."
+        )
+    return node
+
+
+def _in_node_modules(cwd: Path) -> str | None:
+    """The program of the ``hms-mcp`` package in ``node_modules`` of ``cwd`` or of a directory
+    above it, as Node.js would find it."""
+    for directory in (cwd.resolve(), *cwd.resolve().parents):
+        manifest = directory / "node_modules" / "hms-mcp" / "package.json"
+        if manifest.is_file():
+            bin_field = json.loads(manifest.read_text("utf-8")).get("bin")
+            script = bin_field.get("hms-mcp") if isinstance(bin_field, dict) else bin_field
+            if not isinstance(script, str):
+                return None
+            program = manifest.parent / script
+            return str(program) if program.is_file() else None
+    return None
 
 
 def server_environment(extra: Mapping[str, str] | None) -> dict[str, str]:
