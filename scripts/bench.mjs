@@ -11,7 +11,8 @@ const benches = {
   // How hybrid fusion was tuned: a grid on SciFact's train split over a store embedded by
   // recall-quality (--data-dir DIR).
   "tune-fusion": { package: "hms-mcp", script: "bench:tune-fusion" },
-  // Cold start, write throughput, get/list latency, recall latency at 100k memories, memory.
+  // Cold start, write throughput, get/list latency, recall latency at 100k memories, memory;
+  // the lexical recall curve at 1k/10k/100k (--sizes), against another build (--compare BIN).
   "server-perf": { package: "hms-mcp", script: "bench:server-perf" },
   // Dense nDCG@10 on SciFact, throughput by batch size, memory (needs `pnpm fetch-model`).
   "embed-scifact": { package: "@hms/embedder", script: "bench:scifact" },

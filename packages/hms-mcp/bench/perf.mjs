@@ -5,16 +5,24 @@
 //
 //   pnpm bench server-perf [--memories 100000] [--queries 300] [--embedded 2000]
 //                          [--model-dir DIR] [--lexical-only]
+//                          [--sizes 1000,10000,100000] [--compare BIN] [--curve-only]
+//
+// The lexical recall curve: recall p50/p99 at each of --sizes memories (the same synthetic
+// memories and queries), for this build and, with --compare, for another build's cli.js
+// (e.g. /work/wt-before/packages/hms-mcp/dist/cli.js) on the same files, one after the
+// other, with their ratios. --curve-only prints only the curve.
 //
 // Hybrid at 100,000 memories: embedding them all would take about an hour on 2 cores, so the
 // server embeds the newest --embedded of them itself (the backfill: indexing throughput) and
 // the rest get random unit vectors written straight into the store. Exact search costs the
 // same whatever the vectors hold; the queries are embedded by the real model.
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { defaultModelDir } from "@hms/embedder";
 import { MemoryStore, storeFileName } from "@hms/store";
 import {
+  BIN,
   call,
   option,
   pool,
@@ -32,6 +40,15 @@ const QUERIES = Number(option("queries", "HMS_BENCH_QUERIES", "300"));
 const EMBEDDED = Number(option("embedded", "HMS_BENCH_EMBEDDED", "2000"));
 const MODEL_DIR = option("model-dir", "HMS_MCP_MODEL_DIR", defaultModelDir());
 const LEXICAL_ONLY = process.argv.includes("--lexical-only");
+const SIZES = option("sizes", "HMS_BENCH_SIZES", "1000,10000,100000").split(",").map(Number);
+const COMPARE = option("compare", "HMS_BENCH_COMPARE", undefined);
+const CURVE_ONLY = process.argv.includes("--curve-only");
+if (COMPARE !== undefined && !existsSync(COMPARE)) {
+  throw new Error(`--compare ${COMPARE}: no such file (give a build's dist/cli.js)`);
+}
+for (const size of SIZES) {
+  if (!Number.isInteger(size) || size < 1) throw new Error(`--sizes: ${size} is not a count`);
+}
 
 /** Deterministic pseudo-random numbers (mulberry32). */
 function random(seed) {
@@ -92,123 +109,182 @@ const word = vocabulary(rand, 30000);
 const data = tempDir("perf");
 const results = { benchmark: "server-perf (hms-mcp tools over stdio)", memories: MEMORIES };
 try {
-  // Cold start: spawn to first tool result, on an existing small store; median of 20.
-  {
-    const first = await spawnServer(data.dir, ["--namespace", "cold"]);
-    await call(first.client, "remember", { key: "k", text: "warm the file" });
-    await first.close();
-    const runs = [];
-    for (let i = 0; i < 20; i++) {
-      const start = performance.now();
-      const server = await spawnServer(data.dir, ["--namespace", "cold"]);
-      await call(server.client, "get", { key: "k" });
-      runs.push(performance.now() - start);
+  results.recall_curve = await recallCurve();
+  if (!CURVE_ONLY) {
+    // Cold start: spawn to first tool result, on an existing small store; median of 20.
+    {
+      const first = await spawnServer(data.dir, ["--namespace", "cold"]);
+      await call(first.client, "remember", { key: "k", text: "warm the file" });
+      await first.close();
+      const runs = [];
+      for (let i = 0; i < 20; i++) {
+        const start = performance.now();
+        const server = await spawnServer(data.dir, ["--namespace", "cold"]);
+        await call(server.client, "get", { key: "k" });
+        runs.push(performance.now() - start);
+        await server.close();
+      }
+      results.cold_start_ms = {
+        median: round(quantile(runs, 0.5), 1),
+        p90: round(quantile(runs, 0.9), 1),
+      };
+    }
+
+    // Writes, gets and lists through the tools on a fresh store.
+    {
+      const server = await spawnServer(data.dir, ["--namespace", "writes"]);
+      const texts = Array.from({ length: 1000 }, () => memoryText(rand, word));
+      const sequential = [];
+      const started = performance.now();
+      for (let i = 0; i < texts.length; i++) {
+        sequential.push(
+          (
+            await time(() =>
+              call(server.client, "remember", { key: `/memories/seq/${i}.md`, text: texts[i] }),
+            )
+          ).ms,
+        );
+      }
+      const seqSeconds = (performance.now() - started) / 1000;
+      const parallel = await time(() =>
+        pool(
+          texts.map((text, i) => ({ text, i })),
+          16,
+          ({ text, i }) => call(server.client, "remember", { key: `/memories/par/${i}.md`, text }),
+        ),
+      );
+      const gets = [];
+      for (let i = 0; i < 1000; i++) {
+        gets.push(
+          (
+            await time(() =>
+              call(server.client, "get", { key: `/memories/seq/${(i * 7) % 1000}.md` }),
+            )
+          ).ms,
+        );
+      }
+      const lists = [];
+      for (let i = 0; i < 200; i++) {
+        lists.push(
+          (await time(() => call(server.client, "list", { prefix: "/memories/seq/", limit: 100 })))
+            .ms,
+        );
+      }
+      const get = summarize(gets);
+      const write = summarize(sequential);
+      results.write = {
+        sequential: { writes_per_s: round(texts.length / seqSeconds, 0), ...write },
+        concurrent_16: { writes_per_s: round(texts.length / (parallel.ms / 1000), 0) },
+        write_vs_get_p50: round(write.p50_ms / get.p50_ms, 1),
+      };
+      results.get_latency = get;
+      results.list_100_latency = {
+        ...summarize(lists),
+        vs_get_p50: round(quantile(lists, 0.5) / get.p50_ms, 1),
+      };
       await server.close();
     }
-    results.cold_start_ms = {
-      median: round(quantile(runs, 0.5), 1),
-      p90: round(quantile(runs, 0.9), 1),
-    };
-  }
 
-  // Writes, gets and lists through the tools on a fresh store.
-  {
-    const server = await spawnServer(data.dir, ["--namespace", "writes"]);
-    const texts = Array.from({ length: 1000 }, () => memoryText(rand, word));
-    const sequential = [];
-    const started = performance.now();
-    for (let i = 0; i < texts.length; i++) {
-      sequential.push(
-        (
-          await time(() =>
-            call(server.client, "remember", { key: `/memories/seq/${i}.md`, text: texts[i] }),
-          )
-        ).ms,
-      );
-    }
-    const seqSeconds = (performance.now() - started) / 1000;
-    const parallel = await time(() =>
-      pool(
-        texts.map((text, i) => ({ text, i })),
-        16,
-        ({ text, i }) => call(server.client, "remember", { key: `/memories/par/${i}.md`, text }),
-      ),
-    );
-    const gets = [];
-    for (let i = 0; i < 1000; i++) {
-      gets.push(
-        (
-          await time(() =>
-            call(server.client, "get", { key: `/memories/seq/${(i * 7) % 1000}.md` }),
-          )
-        ).ms,
-      );
-    }
-    const lists = [];
-    for (let i = 0; i < 200; i++) {
-      lists.push(
-        (await time(() => call(server.client, "list", { prefix: "/memories/seq/", limit: 100 })))
-          .ms,
-      );
-    }
-    const get = summarize(gets);
-    const write = summarize(sequential);
-    results.write = {
-      sequential: { writes_per_s: round(texts.length / seqSeconds, 0), ...write },
-      concurrent_16: { writes_per_s: round(texts.length / (parallel.ms / 1000), 0) },
-      write_vs_get_p50: round(write.p50_ms / get.p50_ms, 1),
-    };
-    results.get_latency = get;
-    results.list_100_latency = {
-      ...summarize(lists),
-      vs_get_p50: round(quantile(lists, 0.5) / get.p50_ms, 1),
-    };
-    await server.close();
-  }
-
-  // Recall at MEMORIES synthetic memories, loaded in bulk with the store library, then
-  // queried through the recall tool of a freshly spawned server.
-  {
-    const file = join(data.dir, "namespaces", storeFileName("large"));
-    const store = MemoryStore.open(file, { namespace: "large" });
-    const load = performance.now();
-    for (let start = 0; start < MEMORIES; start += 5000) {
-      const batch = [];
-      for (let i = start; i < Math.min(MEMORIES, start + 5000); i++) {
-        batch.push({
-          key: `/memories/notes/${i}.md`,
-          text: memoryText(rand, word),
-          tags: ["memory-file"],
-        });
+    // Recall at MEMORIES synthetic memories, loaded in bulk with the store library, then
+    // queried through the recall tool of a freshly spawned server.
+    {
+      const file = join(data.dir, "namespaces", storeFileName("large"));
+      const store = MemoryStore.open(file, { namespace: "large" });
+      const load = performance.now();
+      for (let start = 0; start < MEMORIES; start += 5000) {
+        const batch = [];
+        for (let i = start; i < Math.min(MEMORIES, start + 5000); i++) {
+          batch.push({
+            key: `/memories/notes/${i}.md`,
+            text: memoryText(rand, word),
+            tags: ["memory-file"],
+          });
+        }
+        store.rememberMany(batch);
       }
-      store.rememberMany(batch);
-    }
-    results.bulk_load_seconds = round((performance.now() - load) / 1000, 1);
-    store.close();
+      results.bulk_load_seconds = round((performance.now() - load) / 1000, 1);
+      store.close();
 
-    const server = await spawnServer(data.dir, ["--namespace", "large"]);
-    const queries = Array.from({ length: QUERIES }, () =>
-      Array.from({ length: 2 + Math.floor(rand() * 5) }, word).join(" "),
-    );
-    const { recall, hits, tagged, get } = await recallAtSize(server.client, queries);
-    results.recall_large = {
-      memories: MEMORIES,
-      avg_hits: round(hits / queries.length, 1),
-      ...recall,
-      tag_filtered: tagged,
-      get_at_same_size: get,
-      recall_vs_get_p50: round(recall.p50_ms / get.p50_ms, 1),
-    };
-    results.server_memory_after_recall = rssMiB(server.pid);
-    await server.close();
+      const server = await spawnServer(data.dir, ["--namespace", "large"]);
+      const queries = Array.from({ length: QUERIES }, () =>
+        Array.from({ length: 2 + Math.floor(rand() * 5) }, word).join(" "),
+      );
+      const { recall, hits, tagged, get } = await recallAtSize(server.client, queries);
+      results.recall_large = {
+        memories: MEMORIES,
+        avg_hits: round(hits / queries.length, 1),
+        ...recall,
+        tag_filtered: tagged,
+        get_at_same_size: get,
+        recall_vs_get_p50: round(recall.p50_ms / get.p50_ms, 1),
+      };
+      results.server_memory_after_recall = rssMiB(server.pid);
+      await server.close();
 
-    if (!LEXICAL_ONLY) {
-      results.hybrid_large = await hybridLarge(file, queries, recall);
+      if (!LEXICAL_ONLY) {
+        results.hybrid_large = await hybridLarge(file, queries, recall);
+      }
     }
   }
   console.log(JSON.stringify(results, null, 2));
 } finally {
   data.remove();
+}
+
+/**
+ * Lexical recall p50/p99 at each of SIZES memories: one store grown from size to size (its
+ * own random stream, so the memories and queries do not depend on the other sections), each
+ * size queried by this build and, with --compare, by the other build, on the same file.
+ */
+async function recallCurve() {
+  const curveRand = random(1234);
+  const curveWord = vocabulary(curveRand, 30000);
+  mkdirSync(join(data.dir, "namespaces"), { recursive: true });
+  const file = join(data.dir, "namespaces", storeFileName("curve"));
+  const queries = Array.from({ length: QUERIES }, () =>
+    Array.from({ length: 2 + Math.floor(curveRand() * 5) }, curveWord).join(" "),
+  );
+  const curve = [];
+  let loaded = 0;
+  for (const size of [...SIZES].sort((a, b) => a - b)) {
+    const store = MemoryStore.open(file, { namespace: "curve" });
+    while (loaded < size) {
+      const batch = [];
+      for (let i = loaded; i < Math.min(size, loaded + 5000); i++) {
+        batch.push({ key: `/memories/notes/${i}.md`, text: memoryText(curveRand, curveWord) });
+      }
+      store.rememberMany(batch);
+      loaded += batch.length;
+    }
+    store.close();
+    const point = { memories: size, this_build: await curveLatency(BIN, queries) };
+    if (COMPARE !== undefined) {
+      point.compare_build = await curveLatency(COMPARE, queries);
+      point.compare_over_this_p50 = round(point.compare_build.p50_ms / point.this_build.p50_ms, 2);
+      point.compare_over_this_p99 = round(point.compare_build.p99_ms / point.this_build.p99_ms, 2);
+    }
+    process.stderr.write(`server-perf: curve ${JSON.stringify(point)}\n`);
+    curve.push(point);
+  }
+  return { builds: { this_build: BIN, compare_build: COMPARE ?? null }, points: curve };
+}
+
+/** Recall (k = 10) latency of every query through a fresh server of build `bin`. */
+async function curveLatency(bin, queries) {
+  const server = await spawnServer(data.dir, ["--namespace", "curve"], bin);
+  try {
+    for (const query of queries.slice(0, 20)) await call(server.client, "recall", { query });
+    const ms = [];
+    let hits = 0;
+    for (const query of queries) {
+      const { ms: took, value } = await time(() => call(server.client, "recall", { query, k: 10 }));
+      ms.push(took);
+      hits += value.hits.length;
+    }
+    return { ...summarize(ms), avg_hits: round(hits / queries.length, 1) };
+  } finally {
+    await server.close();
+  }
 }
 
 /**

@@ -16,13 +16,13 @@ export function tempDir(name) {
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** Spawns hms-mcp over stdio and connects the official MCP client. */
-export async function spawnServer(dataDir, args = []) {
+/** Spawns hms-mcp (the build at `bin`) over stdio and connects the official MCP client. */
+export async function spawnServer(dataDir, args = [], bin = BIN) {
   const env = { ...process.env };
   for (const name of Object.keys(env)) if (name.startsWith("HMS_MCP_")) delete env[name];
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BIN, "--data-dir", dataDir, "--log-level", "warn", ...args],
+    args: [bin, "--data-dir", dataDir, "--log-level", "warn", ...args],
     env,
     stderr: "inherit",
   });

@@ -14,6 +14,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
+import { retryBusy } from "./busy.js";
 import { errorResult, ToolError, toToolError } from "./errors.js";
 import { grantOf, openStore, type Runtime } from "./runtime.js";
 import { ALL_ACCESS, type Grant } from "./tokens.js";
@@ -196,14 +197,16 @@ export function registerTools(server: Server, runtime: Runtime): void {
           const access = { grant: grantOf(extra), write: !tool.readOnly };
           const context = contextFor(runtime, namespace, access, server);
           // The store's history records which tool (or which command a client named) made
-          // each change, and the token that made it.
-          const output = context.store.history.attributed(
-            {
-              command: commandOf(request.params._meta, name),
-              // A token of the tokens file has a name; HMS_MCP_TOKEN (or none) says nothing.
-              actor: access.grant === ALL_ACCESS ? undefined : access.grant.name,
-            },
-            () => tool.run(toolArgs, context),
+          // each change, and the token that made it; a call retried after a busy store is
+          // attributed again.
+          const attribution = {
+            command: commandOf(request.params._meta, name),
+            // A token of the tokens file has a name; HMS_MCP_TOKEN (or none) says nothing.
+            actor: access.grant === ALL_ACCESS ? undefined : access.grant.name,
+          };
+          const output = retryBusy(
+            () => context.store.history.attributed(attribution, () => tool.run(toolArgs, context)),
+            runtime.busyTimeoutMs,
           );
           return output instanceof Promise ? output.then(succeeded, failed) : succeeded(output);
         });

@@ -11,6 +11,7 @@ import {
 } from "@hms/store";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { Logger } from "pino";
+import { BUSY_WAIT_MS } from "./busy.js";
 import { CallTracker } from "./call-tracker.js";
 import {
   type Config,
@@ -42,6 +43,8 @@ export interface Runtime {
   readonly retention: HistoryRetention;
   /** Writes the reads the stores noted, for `unused`. */
   readonly reads: ReadLog;
+  /** How long a call waits for another process's lock on a store (--busy-timeout), in ms. */
+  readonly busyTimeoutMs: number;
 }
 
 /**
@@ -89,6 +92,8 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     maxOpen: config.maxOpenNamespaces,
     maxNamespaces: config.maxNamespaces,
     busyTimeoutMs: config.busyTimeoutMs,
+    // Calls wait for a lock asynchronously (busy.ts): SQLite itself only briefly.
+    busyWaitMs: BUSY_WAIT_MS,
     synchronous: config.synchronous,
     embeddings: semantic?.storeOptions,
     onOpen: (name, store) => {
@@ -119,6 +124,7 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     semantic,
     retention,
     reads,
+    busyTimeoutMs: config.busyTimeoutMs,
   };
 }
 

@@ -23,7 +23,8 @@ const NOT_FOUND_ERROR = errorBrand("HmsMcpNotFoundError");
 
 /**
  * Why an hms-mcp call failed, when it is not a refusal the engine handles: an hms-mcp error
- * code (`INVALID_ARGUMENT`, `NAMESPACE_DISABLED`, `UNAVAILABLE`, `INTERNAL`, ...) or one of this
+ * code (`INVALID_ARGUMENT`, `NAMESPACE_DISABLED`, `STORAGE_FULL` (the disk holding the store is
+ * full; deleting still works), `UNAVAILABLE`, `INTERNAL`, ...) or one of this
  * package's: `CONNECTION_CLOSED` (the server or the connection is gone), `TIMEOUT` (no answer in
  * time), `PROTOCOL` (an answer that is not what hms-mcp sends).
  */

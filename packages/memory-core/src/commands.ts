@@ -143,7 +143,10 @@ function pathParameter(input: object, command: string, name: string): string {
   const value = field(input, name);
   if (value === undefined) throw missing(command, name);
   if (typeof value !== "string") throw wrongType(name, "a string", value);
-  const error = checkMemoryPath(value);
+  // Only a name being created must meet the rules for new names (NFC, spaces): a file an
+  // older version let in stays readable, editable and deletable.
+  const creates = command === "create" || name === "new_path";
+  const error = checkMemoryPath(value, { existing: !creates });
   if (error) {
     throw new MemoryToolError("invalid_path", error.message, {
       pathRule: error.rule,

@@ -1,4 +1,4 @@
-import { compareCodePoints, isValidMemoryPath, pathNames } from "@hms/memory-paths";
+import { checkMemoryPath, compareCodePoints, pathNames } from "@hms/memory-paths";
 import type { FileEntry } from "./backend.js";
 import { MemoryToolError } from "./errors.js";
 import { codePointLength, humanSize, numberedLine, splitLines } from "./format.js";
@@ -73,8 +73,10 @@ export function renderDirectory(path: string, files: readonly FileEntry[], maxCh
   const baseDepth = pathNames(path).length;
   for (const file of files) {
     // A backend may hold keys that are not valid memory paths (written by other means);
-    // they cannot be addressed by any command, so they are not shown.
-    if (!isValidMemoryPath(file.path) || !file.path.startsWith(`${path}/`)) continue;
+    // they cannot be addressed by any command, so they are not shown. Names an older version
+    // let in (look-alikes, see @hms/memory-paths) can be viewed and deleted, so they are.
+    const addressable = checkMemoryPath(file.path, { existing: true }) === null;
+    if (!addressable || !file.path.startsWith(`${path}/`)) continue;
     const names = pathNames(file.path).slice(baseDepth);
     root.bytes += file.bytes;
     let node = root;

@@ -13,6 +13,7 @@ import {
   INVISIBLE_TABLE,
   LOOKALIKE_TABLE,
   NONCHARACTER_RANGES,
+  SPACE_TABLE,
   SURROGATE_RANGES,
 } from "./rules.js";
 
@@ -37,6 +38,15 @@ export const isNoncharacter: (cp: number) => boolean = bmpLookup(NONCHARACTER_RA
 export const INVISIBLE_RANGES: ReadonlyArray<CodePointRange> = INVISIBLE_TABLE;
 
 export const isInvisible: (cp: number) => boolean = bmpLookup(INVISIBLE_RANGES);
+
+/**
+ * Space characters other than U+0020 (Unicode category Zs, which has not changed since
+ * Unicode 4.0): each looks like a plain space, so `a\u3000b.md` and `a b.md` would list as
+ * the same name. Each is named in `rules.json`.
+ */
+export const NONSTANDARD_SPACE_RANGES: ReadonlyArray<CodePointRange> = SPACE_TABLE;
+
+export const isNonstandardSpace: (cp: number) => boolean = bmpLookup(NONSTANDARD_SPACE_RANGES);
 
 /**
  * Look-alikes of the characters that give a path its structure: `.`, `/`, `\` and `%`. Each

@@ -1,12 +1,21 @@
 import { displayPath } from "./text.js";
-import { MEMORY_ROOT, validateMemoryPath } from "./validate.js";
+import { checkMemoryPath, MEMORY_ROOT, validateMemoryPath } from "./validate.js";
 
 // Every helper validates the paths it is given (throwing MemoryPathError), so a caller can
-// never derive a path from an invalid one, and never has to split a path itself.
+// never derive a path from an invalid one, and never has to split a path itself. A path the
+// helpers only read may name a file an older version let in (the rules for new names are not
+// applied to it); a path they make (joinPath, rebasePath) must meet every rule.
+
+/** `path` unchanged if it may name an existing file; throws MemoryPathError otherwise. */
+function existing(path: string): string {
+  const error = checkMemoryPath(path, { existing: true });
+  if (error) throw error;
+  return path;
+}
 
 /** The names below `/memories`: `/memories/a/b.md` gives `["a", "b.md"]`, `/memories` `[]`. */
 export function pathNames(path: string): string[] {
-  validateMemoryPath(path);
+  existing(path);
   return path === MEMORY_ROOT ? [] : path.slice(MEMORY_ROOT.length + 1).split("/");
 }
 
@@ -17,14 +26,14 @@ export function pathDepth(path: string): number {
 
 /** The directory holding `path`, or `null` for `/memories` itself. */
 export function parentPath(path: string): string | null {
-  validateMemoryPath(path);
+  existing(path);
   if (path === MEMORY_ROOT) return null;
   return path.slice(0, path.lastIndexOf("/"));
 }
 
 /** The last name of `path`: `/memories/a/b.md` gives `b.md`, `/memories` gives `memories`. */
 export function baseName(path: string): string {
-  validateMemoryPath(path);
+  existing(path);
   return path.slice(path.lastIndexOf("/") + 1);
 }
 
@@ -49,21 +58,21 @@ export function ancestorPaths(path: string): string[] {
  * `MemoryPathError` if the result is not a valid memory path (so `..` cannot escape).
  */
 export function joinPath(directory: string, relative: string): string {
-  validateMemoryPath(directory);
+  existing(directory);
   return validateMemoryPath(`${directory}/${relative}`);
 }
 
 /** Whether `path` lies strictly below `ancestor` (`/memories/a/b` is under `/memories/a`). */
 export function isUnder(path: string, ancestor: string): boolean {
-  validateMemoryPath(path);
-  validateMemoryPath(ancestor);
+  existing(path);
+  existing(ancestor);
   return path.startsWith(`${ancestor}/`);
 }
 
 /** Whether `path` is `ancestor` or lies below it. `/memories/ab` is not under `/memories/a`. */
 export function isSameOrUnder(path: string, ancestor: string): boolean {
-  validateMemoryPath(path);
-  validateMemoryPath(ancestor);
+  existing(path);
+  existing(ancestor);
   return path === ancestor || path.startsWith(`${ancestor}/`);
 }
 

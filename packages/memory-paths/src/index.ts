@@ -20,6 +20,7 @@ export {
 export { errorBrand, HmsError, hasBrand } from "./hms-error.js";
 export { compareCodePoints, displayPath, utf8ByteLength } from "./text.js";
 export {
+  type CheckOptions,
   checkMemoryPath,
   isValidMemoryPath,
   MAX_DEPTH,

@@ -12,13 +12,16 @@ const EVERY_RULE: Record<MemoryPathRule, true> = {
   "invalid-unicode": true,
   "control-character": true,
   "invisible-character": true,
+  "nonstandard-space": true,
   "lookalike-character": true,
+  "not-nfc": true,
   backslash: true,
   "percent-encoded": true,
   "outside-memories": true,
   "empty-segment": true,
   "dot-segment": true,
   "hidden-segment": true,
+  "space-at-edge": true,
   "name-too-long": true,
   "path-too-long": true,
   "too-deep": true,
@@ -33,13 +36,16 @@ const PLACEHOLDERS: Record<string, string[]> = {
   noncharacter: ["code_point"],
   control_character: ["code_point"],
   invisible_character: ["code_point"],
+  nonstandard_space: ["code_point"],
   lookalike_character: ["code_point", "character", "looks_like"],
+  not_nfc: ["nfc"],
   backslash: [],
   percent_encoded: ["escape"],
   outside_memories: [],
   empty_segment: [],
   dot_segment: ["name"],
   hidden_segment: ["name"],
+  space_at_edge: ["name"],
   name_too_long: ["name", "bytes", "limit"],
   path_too_long: ["bytes", "limit"],
   too_deep: ["depth", "limit"],
@@ -113,8 +119,8 @@ describe("rules.json", () => {
   });
 
   it("writes every code point as U+XXXX, every range in order and named", () => {
-    const { control, surrogate, noncharacter, invisible, lookalike } = RULES_DATA.characters;
-    for (const table of [control, surrogate, noncharacter, invisible]) {
+    const { control, surrogate, noncharacter, invisible, space, lookalike } = RULES_DATA.characters;
+    for (const table of [control, surrogate, noncharacter, invisible, space]) {
       let previous = -1;
       for (const { from, to, name } of table) {
         expect(parseCodePoint(from)).toBeGreaterThan(previous);
@@ -145,6 +151,15 @@ describe("rules.json", () => {
     // needed to spell words or an emoji variation selector.
     const shown = codePoints(invisible);
     for (const cp of [0x200c, 0x200d, 0xfe0e, 0xfe0f, 0x20]) expect(shown.has(cp)).toBe(false);
+    // The spaces: every space separator but the plain space.
+    const spaces = everyCodePoint((ch) => /\p{Zs}/u.test(ch));
+    spaces.delete(0x20);
+    expect(codePoints(RULES_DATA.characters.space)).toEqual(spaces);
+  });
+
+  it("applies only rules it knows to new names only", () => {
+    expect(RULES_DATA.new_names_only).toEqual(["nonstandard-space", "not-nfc", "space-at-edge"]);
+    for (const rule of RULES_DATA.new_names_only) expect(RULES_DATA.rules).toContain(rule);
   });
 
   it("fills templates once, never reading a value as a placeholder", () => {

@@ -36,12 +36,19 @@ export const CONTROL_RANGES: readonly CodePointRange[] = ranges(data.characters.
 export const SURROGATE_RANGES: readonly CodePointRange[] = ranges(data.characters.surrogate);
 export const NONCHARACTER_RANGES: readonly CodePointRange[] = ranges(data.characters.noncharacter);
 export const INVISIBLE_TABLE: readonly CodePointRange[] = ranges(data.characters.invisible);
+export const SPACE_TABLE: readonly CodePointRange[] = ranges(data.characters.space);
 export const LOOKALIKE_TABLE: ReadonlyMap<number, string> = new Map(
   data.characters.lookalike.map(({ code_point, looks_like }) => [
     parseCodePoint(code_point),
     looks_like,
   ]),
 );
+
+/**
+ * The rules that apply only to a name being created: a path that breaks only these still
+ * names a file an older version let in, which stays readable, editable and deletable.
+ */
+export const NEW_NAMES_ONLY: readonly string[] = data.new_names_only;
 
 /** Whether `cp` lies in one of `table`'s ranges. */
 export function inRanges(table: readonly CodePointRange[], cp: number): boolean {

@@ -24,6 +24,7 @@ function forbiddenForms(path: string): Set<MemoryPathRule> {
     found.add("invalid-unicode");
   if (/\p{Cc}/u.test(path)) found.add("control-character");
   if (INVISIBLE.test(path)) found.add("invisible-character");
+  if (/(?! )\p{Zs}/u.test(path)) found.add("nonstandard-space");
   for (const ch of path) {
     // A look-alike is a non-ASCII character that compatibility normalisation turns into "."
     // or "..", or into something holding "/", "\" or "%"; or one drawn as a slash.
@@ -32,6 +33,7 @@ function forbiddenForms(path: string): Set<MemoryPathRule> {
     if (nfkc === "." || nfkc === ".." || /[/\\%]/.test(nfkc) || DRAWN_AS_SLASH.includes(ch))
       found.add("lookalike-character");
   }
+  if (path.isWellFormed() && path.normalize("NFC") !== path) found.add("not-nfc");
   if (path.includes("\\")) found.add("backslash");
   if (/%[0-9a-f]{2}/i.test(path)) found.add("percent-encoded");
   if (!/^\/memories(\/|$)/.test(path)) {
@@ -43,6 +45,7 @@ function forbiddenForms(path: string): Set<MemoryPathRule> {
     if (name === "") found.add("empty-segment");
     else if (name === "." || name === "..") found.add("dot-segment");
     else if (name.startsWith(".")) found.add("hidden-segment");
+    else if (name.startsWith(" ") || name.endsWith(" ")) found.add("space-at-edge");
     if (Buffer.byteLength(name, "utf8") > 128) found.add("name-too-long");
   }
   if (Buffer.byteLength(path, "utf8") > 240) found.add("path-too-long");
@@ -73,6 +76,10 @@ const hazard = fc.constantFrom(
   "\u200c",
   "\ufe0f",
   "\u2026",
+  "\u3000",
+  "\u00a0",
+  "\u0301",
+  "e\u0301",
 );
 const token = fc.oneof(
   { weight: 8, arbitrary: fc.constantFrom("a", "b", "notes.md", "é", "€", "😀", "日本", " ") },
@@ -132,8 +139,12 @@ describe("property: the validator and the rules agree", () => {
     "..",
   );
   const safeName = fc
-    .tuple(fc.constantFrom("a", "Z", "9", "é", "😀", "_"), fc.array(safeUnit, { maxLength: 12 }))
-    .map(([first, rest]) => first + rest.join(""));
+    .tuple(
+      fc.constantFrom("a", "Z", "9", "é", "😀", "_"),
+      fc.array(safeUnit, { maxLength: 12 }),
+      fc.constantFrom("a", "Z", "9", "é", "😀", "_"),
+    )
+    .map(([first, rest, last]) => first + rest.join("") + last);
   const validPath = fc
     .array(safeName, { maxLength: 16 })
     .filter((names) => Buffer.byteLength(`/memories/${names.join("/")}`) <= 240)

@@ -29,7 +29,8 @@ describe("valid paths", () => {
     ["a trailing dot", "/memories/notes."],
     ["dots inside a name", "/memories/a..b/c...d"],
     ["a percent sign not followed by two hex digits", "/memories/100%/50%off/%g1"],
-    ["spaces and punctuation", "/memories/ q&a (draft) #1 ~ [x] {y}: z; 'q' \"r\" * ? < > |"],
+    ["spaces and punctuation", "/memories/q&a (draft) #1 ~ [x] {y}: z; 'q' \"r\" * ? < > |"],
+    ["composed accents (NFC)", "/memories/caf\u00e9/r\u00e9sum\u00e9.md"],
     ["non-Latin letters", "/memories/заметки/日本語/ملاحظات.md"],
     ["zero width joiner in an emoji sequence", "/memories/family 👨\u200d👩\u200d👧.md"],
     ["zero width non-joiner in a Persian word", "/memories/می\u200cخواهم.md"],
@@ -105,6 +106,14 @@ describe("traversal and encoding attacks", () => {
     ["hidden file", "/memories/.env", "hidden-segment"],
     ["hidden directory", "/memories/.git/config", "hidden-segment"],
     ["three dots", "/memories/.../x", "hidden-segment"],
+    ["decomposed accent", "/memories/cafe\u0301.md", "not-nfc"],
+    ["decomposed Hangul", "/memories/\u1100\u1161.md", "not-nfc"],
+    ["trailing space", "/memories/notes.md ", "space-at-edge"],
+    ["leading space", "/memories/ notes.md", "space-at-edge"],
+    ["space at the end of a directory", "/memories/projects /notes.md", "space-at-edge"],
+    ["ideographic space", "/memories/a\u3000b.md", "nonstandard-space"],
+    ["no-break space", "/memories/a\u00a0b.md", "nonstandard-space"],
+    ["narrow no-break space", "/memories/a\u202fb.md", "nonstandard-space"],
     ["not a string (number)", 42, "not-a-string"],
     ["not a string (null)", null, "not-a-string"],
     ["not a string (missing)", undefined, "not-a-string"],
@@ -289,5 +298,24 @@ describe("messages name the path and the rule, and say what to do", () => {
     expect(message).toContain("…:");
     // "/memories/" and 502 newlines make the first 512 code points shown.
     expect(message.split("<U+000A>").length - 1).toBe(502);
+  });
+});
+
+describe("look-alike names an older version let in", () => {
+  it.each([
+    ["decomposed accent", "/memories/cafe\u0301.md"],
+    ["trailing space", "/memories/notes.md "],
+    ["ideographic space", "/memories/a\u3000b.md"],
+  ])("names an existing file (view, edit, delete) but never a new one: %s", (_label, path) => {
+    expect(checkMemoryPath(path)).not.toBeNull();
+    expect(checkMemoryPath(path, { existing: true })).toBeNull();
+  });
+
+  it("still applies every other rule to an existing file", () => {
+    expect(checkMemoryPath("/memories/../x ", { existing: true })?.rule).toBe("dot-segment");
+    expect(checkMemoryPath("/memories/a\u3000\u202e", { existing: true })?.rule).toBe(
+      "invisible-character",
+    );
+    expect(checkMemoryPath("/memories/.e\u0301 ", { existing: true })?.rule).toBe("hidden-segment");
   });
 });

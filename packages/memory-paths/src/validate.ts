@@ -3,6 +3,7 @@ import {
   isControl,
   isInvisible,
   isNoncharacter,
+  isNonstandardSpace,
   isSurrogate,
   LOOKALIKES,
 } from "./characters.js";
@@ -12,6 +13,7 @@ import {
   fill,
   MESSAGES,
   NAME_BYTES,
+  NEW_NAMES_ONLY,
   PATH_BYTES,
   REASONS,
   type ReasonName,
@@ -40,11 +42,21 @@ function reason(name: ReasonName, values: Values = {}): CharacterProblem {
   return { rule: rule as MemoryPathRule, reason: fill(text, values) };
 }
 
+/** How a path is checked. */
+export interface CheckOptions {
+  /**
+   * The path names a file that may already exist (view, edit, delete, the old path of a
+   * rename), not a name being created: the rules of `new_names_only` in `rules.json` (NFC,
+   * spaces) are not applied, so a file an older version let in stays readable and deletable.
+   */
+  readonly existing?: boolean | undefined;
+}
+
 /**
  * Checks a memory path and returns the error describing the first rule it breaks, or
  * `null` when the path is valid. Never throws. See the package README for the rules.
  */
-export function checkMemoryPath(path: unknown): MemoryPathError | null {
+export function checkMemoryPath(path: unknown, options: CheckOptions = {}): MemoryPathError | null {
   if (typeof path !== "string") {
     return new MemoryPathError(
       "not-a-string",
@@ -59,8 +71,15 @@ export function checkMemoryPath(path: unknown): MemoryPathError | null {
       fill(MESSAGES.invalid_path, { path: displayPath(path), reason: problem.reason }),
     );
 
-  const characterError = checkCharacters(path);
+  const applies = (rule: MemoryPathRule) =>
+    options.existing !== true || !NEW_NAMES_ONLY.includes(rule);
+  const characterError = checkCharacters(path, applies);
   if (characterError) return fail(characterError);
+  // Composed and decomposed accents look alike: a new name must be in NFC (see the README).
+  if (applies("not-nfc")) {
+    const nfc = path.normalize("NFC");
+    if (nfc !== path) return fail(reason("not_nfc", { nfc: displayPath(nfc) }));
+  }
 
   if (path.includes("\\")) return fail(reason("backslash"));
   const percentEscape = PERCENT_ESCAPE.exec(path);
@@ -74,6 +93,9 @@ export function checkMemoryPath(path: unknown): MemoryPathError | null {
     if (name === "") return fail(reason("empty_segment"));
     if (name === "." || name === "..") return fail(reason("dot_segment", { name }));
     if (name.startsWith(".")) return fail(reason("hidden_segment", { name: displayPath(name) }));
+    if (applies("space-at-edge") && (name.startsWith(" ") || name.endsWith(" "))) {
+      return fail(reason("space_at_edge", { name: displayPath(name) }));
+    }
     const nameBytes = utf8ByteLength(name);
     if (nameBytes > MAX_NAME_BYTES) {
       return fail(
@@ -117,7 +139,10 @@ interface CharacterProblem {
 
 // One pass over the code points; the problem reported is the one whose rule comes first in
 // MEMORY_PATH_RULES, and within a rule the leftmost offending character.
-function checkCharacters(path: string): CharacterProblem | null {
+function checkCharacters(
+  path: string,
+  applies: (rule: MemoryPathRule) => boolean,
+): CharacterProblem | null {
   let best: CharacterProblem | null = null;
   let bestRank = Number.POSITIVE_INFINITY;
   const note = (name: ReasonName, values: () => Values = () => ({})) => {
@@ -141,6 +166,8 @@ function checkCharacters(path: string): CharacterProblem | null {
       note("control_character", label);
     } else if (isInvisible(cp)) {
       note("invisible_character", label);
+    } else if (isNonstandardSpace(cp)) {
+      if (applies("nonstandard-space")) note("nonstandard_space", label);
     } else {
       const lookalike = LOOKALIKES.get(cp);
       if (lookalike !== undefined) {

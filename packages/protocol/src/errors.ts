@@ -23,6 +23,12 @@ export const ERROR_CODES = [
   "FORBIDDEN",
   /** A server-wide bound is reached (`limit`), such as `--max-namespaces`; nothing was done. */
   "LIMIT_REACHED",
+  /**
+   * The disk holding the store is full: nothing was written. Deleting still works (the store
+   * keeps a little space in reserve for it), so delete memories or free space on the disk,
+   * then retry.
+   */
+  "STORAGE_FULL",
   /** The server cannot serve the call now (shutting down, store locked); retry. */
   "UNAVAILABLE",
   /** The server failed; its log says why. */

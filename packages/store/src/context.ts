@@ -12,8 +12,10 @@ export interface StoreContext {
   readonly limits: Limits;
   /** Prepared once, at open. */
   readonly sql: Statements;
-  /** Runs `body` as one write transaction (see sqlite/database.ts). */
+  /** Runs `body` as one write transaction; STORAGE_FULL on a full disk (sqlite/writes.ts). */
   write<T>(body: () => T): T;
+  /** Runs `body`, a delete, as one write transaction that still gets through on a full disk. */
+  free<T>(body: () => T): T;
 }
 
 export function now(): string {

@@ -15,6 +15,7 @@ export type StoreErrorCode = Extract<
   | "VERSION_CONFLICT"
   | "TOO_LARGE"
   | "LIMIT_REACHED"
+  | "STORAGE_FULL"
 >;
 
 const BRAND = errorBrand("StoreError");

@@ -207,7 +207,7 @@ export function forget(
 ): { deleted: number } {
   const checked = checkKey(key, ctx.limits);
   const expected = checkExpected(options.expectedVersion);
-  return ctx.write(() => {
+  return ctx.free(() => {
     const head = ctx.sql.head.get(checked) as Head | undefined;
     if (head === undefined) throw notFound(checked);
     if (expected !== undefined && head.version !== expected) {

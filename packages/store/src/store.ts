@@ -19,14 +19,10 @@ import { recall } from "./recall/recall.js";
 import { search } from "./recall/search.js";
 import { VectorIndex } from "./recall/vector-index.js";
 import { exportPage, forget, get, list, remember, rememberMany } from "./records.js";
-import {
-  openDatabase,
-  type SqliteDatabase,
-  synchronousOf,
-  writeTransaction,
-} from "./sqlite/database.js";
+import { openDatabase, type SqliteDatabase, synchronousOf } from "./sqlite/database.js";
 import { schemaVersion } from "./sqlite/schema.js";
 import { prepare } from "./sqlite/statements.js";
+import { Writes } from "./sqlite/writes.js";
 import { forgetPrefix, forgetTree, move, movePrefix, moveTree } from "./tree.js";
 import {
   EXPORT_PAGE_BYTES,
@@ -73,6 +69,7 @@ export class MemoryStore {
   readonly #highlighter: Highlighter;
   /** What the operations share: limits, statements, the write transaction. */
   readonly #ctx: StoreContext;
+  readonly #writes: Writes;
 
   private constructor(file: string, db: SqliteDatabase, options: StoreOptions) {
     this.file = file;
@@ -84,10 +81,13 @@ export class MemoryStore {
       MAX_TEXT_BYTES_CEILING,
     );
     this.limits = Object.freeze({ ...DEFAULT_LIMITS, maxTextBytes });
+    const writes = new Writes(db, file);
+    this.#writes = writes;
     this.#ctx = {
       limits: this.limits,
       sql: prepare(db),
-      write: <T>(body: () => T): T => writeTransaction(db, body),
+      write: <T>(body: () => T): T => writes.write(body),
+      free: <T>(body: () => T): T => writes.free(body),
     };
     this.history = new History(db, this.#ctx);
     this.access = new Access(db, this.#ctx);
@@ -135,6 +135,7 @@ export class MemoryStore {
     } catch {
       // Last-read days are a hint; a store that cannot write them now still closes.
     }
+    this.#writes.close();
     this.#db.close();
   }
 

@@ -45,7 +45,7 @@ export function pathConflict(action: string, found: TreeConflict): StoreError {
 export function forgetPrefix(ctx: StoreContext, prefix: string): { deleted: number } {
   const checked = checkPrefix(prefix, ctx.limits, "prefix", false);
   const { params, shape } = bindSelection(checked, undefined);
-  return ctx.write(() => ({
+  return ctx.free(() => ({
     deleted: ctx.sql.deleteRange.for(shape).run(params).changes,
   }));
 }
@@ -54,7 +54,7 @@ export function forgetPrefix(ctx: StoreContext, prefix: string): { deleted: numb
 export function forgetTree(ctx: StoreContext, key: string): { deleted: number } {
   const checked = checkKey(key, ctx.limits);
   const under = bindSelection(`${checked}/`, undefined);
-  return ctx.write(() => {
+  return ctx.free(() => {
     const deleted =
       ctx.sql.deleteKey.run(checked).changes +
       ctx.sql.deleteRange.for(under.shape).run(under.params).changes;

@@ -157,6 +157,13 @@ export interface StoreOptions {
   /** How long a write waits for another process's write lock, in ms (default 10000). */
   readonly busyTimeoutMs?: number | undefined;
   /**
+   * How long one call waits for another process's lock once the store is open, in ms
+   * (default: `busyTimeoutMs`; opening always waits `busyTimeoutMs`). better-sqlite3 waits
+   * synchronously, blocking the process's event loop: a server that serves other callers sets
+   * this short and retries a call refused with `SQLITE_BUSY` asynchronously (hms-mcp does).
+   */
+  readonly busyWaitMs?: number | undefined;
+  /**
    * When a commit reaches the disk. `"full"` (the default): each commit waits for the WAL to be
    * fsynced, so an acknowledged write survives a crash of the process and of the machine.
    * `"normal"`: the WAL is fsynced at checkpoints only, so a write survives a crash of the

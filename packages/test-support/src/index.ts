@@ -32,4 +32,5 @@ export {
   startHttpServer,
   tempDir,
 } from "./server-process.js";
+export { fillDisk, mountTmpfs } from "./tmpfs.js";
 export { type ListedTool, protocolToolList, toolListAsSent } from "./tool-list.js";

@@ -88,8 +88,8 @@ interface Creates {
 /**
  * A `seedFiles` for the shared command vectors against hms-mcp serving `dataDir`: creates each
  * starting file through the backend, and writes one the server refuses because it would make a
- * file and a directory of one name (`IS_DIRECTORY` or `UNDER_FILE`) into the store directly
- * with {@link writeSeedFiles}.
+ * file and a directory of one name (`IS_DIRECTORY` or `UNDER_FILE`), or because its name is a
+ * look-alike an older version let in, into the store directly with {@link writeSeedFiles}.
  */
 export function seedFilesIn(
   dataDir: string,
@@ -100,8 +100,11 @@ export function seedFilesIn(
       try {
         await backend.create(path, text);
       } catch (error) {
-        const code = (error as { code?: unknown } | null)?.code;
-        if (code !== "IS_DIRECTORY" && code !== "UNDER_FILE") throw error;
+        const { code, message } = error as { code?: unknown; message?: unknown };
+        // A look-alike name (NFC, spaces) is refused as a new name, yet a store written by an
+        // older version can hold it: every such refusal says it "makes a different name".
+        const lookalike = String(message).includes("makes a different name");
+        if (code !== "IS_DIRECTORY" && code !== "UNDER_FILE" && !lookalike) throw error;
         writeSeedFiles(dataDir, { [path]: text }, namespace);
       }
     }

@@ -5,7 +5,8 @@ import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MemoryStore } from "../store.js";
 import { MATCH_CLOSE as C, MATCH_OPEN as O } from "./excerpt.js";
-import { COUNT_CAP, documentCount, Highlighter } from "./highlight.js";
+import { Highlighter } from "./highlight.js";
+import { COUNT_CAP, documentCount } from "./rarity.js";
 
 let dir: string;
 let file: string;

@@ -96,6 +96,19 @@ describe("hybrid recall in the store", () => {
     ]);
   });
 
+  it("returns no hit of score 0: the least similar memory without a query word is left out", () => {
+    const store = hybrid();
+    store.remember({ key: "acme", text: "Acme Corp prefers email follow-ups" });
+    store.remember({ key: "lunch", text: "The cafeteria serves lunch at noon" });
+    store.remember({ key: "budget", text: "Budget review is quarterly" });
+    embedPending(store, byTopic);
+
+    // "budget" (axis 2) is orthogonal to the query (axis 0, tilted towards axis 1).
+    const result = store.recall(CONTACT, { k: 10, vector: direction(0, 0.2) });
+    expect(keys(result)).toEqual(["acme", "lunch"]);
+    for (const hit of result.hits) expect(hit.score).toBeGreaterThan(0);
+  });
+
   it("says lexical when no query vector is given", () => {
     const store = hybrid();
     store.remember({ key: "acme", text: "Acme Corp prefers email follow-ups" });
@@ -273,6 +286,20 @@ describe("fuse", () => {
         });
       }
     }
+  });
+
+  it("leaves out a candidate whose fused score is 0", () => {
+    const fused = fuse(
+      [
+        { id: 1, lexical: 8, dense: hit(1, 0.7) },
+        { id: 2, lexical: undefined, dense: hit(2, 0.5) },
+        // No query term and the least similar candidate: 0 on both parts.
+        { id: 3, lexical: undefined, dense: hit(3, 0.1) },
+      ],
+      DEFAULT_FUSION,
+    );
+    expect(fused.map((r) => r.id)).toEqual([1, 2]);
+    for (const r of fused) expect(r.score).toBeGreaterThan(0);
   });
 
   it("uses the lexical score for a candidate without vectors", () => {

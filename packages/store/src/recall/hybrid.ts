@@ -49,7 +49,9 @@ export interface Candidate {
  * candidates that have it; a candidate missing from the BM25 list gets 0 for it (it is at most
  * as relevant lexically as the worst listed one), and one without vectors takes its normalised
  * BM25 score for the semantic part. The fused score is in [0, 1]; the best candidate need not
- * score 1 (it scores 1 only when it is best both lexically and semantically).
+ * score 1 (it scores 1 only when it is best both lexically and semantically). A candidate
+ * scoring 0 (no query term and the least similar of the candidates) is left out: it was
+ * found only as the tail of the nearest-neighbour list, and a hit of score 0 says nothing.
  */
 export function fuse(candidates: readonly Candidate[], params: FusionParams): RankedId[] {
   let lexMin = Number.POSITIVE_INFINITY;
@@ -82,6 +84,7 @@ export function fuse(candidates: readonly Candidate[], params: FusionParams): Ra
       const score = Math.min(1, Math.max(0, w * lex + (1 - w) * dense));
       return { id: c.id, score, passage: c.dense?.passage };
     })
+    .filter((r) => r.score > 0)
     .sort((a, b) => b.score - a.score || a.id - b.id);
 }
 
@@ -103,7 +106,9 @@ export class HybridRanker implements Ranker {
     params: FusionParams = DEFAULT_FUSION,
   ) {
     this.model = model;
-    this.#lexical = new LexicalRanker(db);
+    // Every BM25 match is scored, as before the lexical candidate step: fusion was tuned on
+    // that list, and SciFact hybrid has not been measured with candidates only.
+    this.#lexical = new LexicalRanker(db, Number.POSITIVE_INFINITY);
     this.#index = index;
     this.#params = params;
     this.#inRange = db.prepare(

@@ -1,11 +1,24 @@
 import type BetterSqlite3 from "better-sqlite3";
 import { prefixSuccessor } from "../keys.js";
-import { matchExpression } from "./query.js";
+import { queryTerms } from "./query.js";
 import type { RankedId, Ranker, RecallFilter } from "./ranker.js";
+import { TermRarity } from "./rarity.js";
+
+/**
+ * How many memories the candidate step lets BM25 score, at least (`4 × k` when more are
+ * asked for). Scoring a match is what recall costs at scale: at 100,000 memories a query of
+ * common words matches most of them. See {@link candidateExpression}.
+ */
+export const CANDIDATE_BUDGET = 1000;
 
 /**
  * Lexical recall: Okapi BM25 as computed by SQLite FTS5 (k1 = 1.2, b = 0.75) over a Porter-
  * stemmed unicode61 index of each memory's text, with queries as OR of their terms.
+ *
+ * Only candidates are scored: when the query's terms are held by more memories than the
+ * budget, terms whose IDF is at FTS5's floor are dropped ({@link informativeTerms}) and the
+ * candidates are the memories holding the rarest terms ({@link candidateExpression}); each
+ * candidate still gets its exact BM25 over every remaining term.
  *
  * Scores are relative to the query's best hit: each hit's BM25 divided by the best one's, so
  * the best hit scores exactly 1 and the others lie in (0, 1]. Raw BM25 means little to a
@@ -15,39 +28,200 @@ import type { RankedId, Ranker, RecallFilter } from "./ranker.js";
 export class LexicalRanker implements Ranker {
   readonly build = "lexical" as const;
   readonly model = null;
+  readonly #rarity: TermRarity;
   readonly #rank: BetterSqlite3.Statement;
+  readonly #candidates: BetterSqlite3.Statement;
+  readonly #part: BetterSqlite3.Statement;
+  readonly #newest: BetterSqlite3.Statement;
+  readonly #budget: number;
 
-  constructor(db: BetterSqlite3.Database) {
+  /** `budget` is for benchmarks that weigh it; recall uses {@link CANDIDATE_BUDGET}. */
+  constructor(db: BetterSqlite3.Database, budget = CANDIDATE_BUDGET) {
+    this.#budget = budget;
+    this.#rarity = new TermRarity(db);
     // bm25() is lower-is-better; the score is its negation. Filters are correlated EXISTS
     // lookups per match (primary-key probes), which measured faster than joining the memories
     // table or building an IN list; `rowid IN (...)` would even drive FTS5 one row at a time.
-    this.#rank = db.prepare(`
-      SELECT rowid AS id, -bm25(memories_fts) AS score FROM memories_fts
-      WHERE memories_fts MATCH @expr
+    const filters = `
         AND (@tag IS NULL OR EXISTS (
           SELECT 1 FROM memory_tags WHERE tag = @tag AND memory_id = memories_fts.rowid))
         AND (@lo IS NULL OR EXISTS (
           SELECT 1 FROM memories WHERE id = memories_fts.rowid
-            AND key >= @lo AND (@hi IS NULL OR key < @hi)))
+            AND key >= @lo AND (@hi IS NULL OR key < @hi)))`;
+    this.#rank = db.prepare(`
+      SELECT rowid AS id, -bm25(memories_fts) AS bm25 FROM memories_fts
+      WHERE memories_fts MATCH @expr ${filters}
       ORDER BY bm25(memories_fts), rowid
       LIMIT @k`);
+    // FTS5 takes a rowid range as a seek in its lists, so `rowid >= @from` is cheap.
+    this.#candidates = db.prepare(`
+      SELECT rowid AS id, -bm25(memories_fts) AS bm25 FROM memories_fts
+      WHERE memories_fts MATCH @expr AND rowid >= @from ${filters}`);
+    this.#part = db.prepare(`
+      SELECT rowid AS id, -bm25(memories_fts) AS bm25 FROM memories_fts
+      WHERE memories_fts MATCH @expr AND rowid >= @from`);
+    // Walking a list newest first without scoring costs little.
+    this.#newest = db
+      .prepare(`
+      SELECT rowid FROM memories_fts WHERE memories_fts MATCH @expr
+      ORDER BY rowid DESC LIMIT 1 OFFSET @offset`)
+      .pluck() as BetterSqlite3.Statement;
   }
 
   rank(query: string, filter: RecallFilter, k: number): RankedId[] {
-    const expr = matchExpression(query);
-    if (expr === undefined) return [];
+    const terms = queryTerms(query);
+    if (terms.length === 0) return [];
+    const n = this.#rarity.documents();
+    const frequencies = this.#rarity.frequencies(terms);
     const prefix = filter.prefix || undefined;
-    const ranked = this.#rank.all({
-      expr,
+    const bind = {
       lo: prefix ?? null,
       hi: prefix === undefined ? null : (prefixSuccessor(prefix) ?? null),
       tag: filter.tag ?? null,
+    };
+    const budget = Math.max(this.#budget, 4 * k);
+    const weighed = informativeTerms(
+      terms.map((term, i) => ({ term, df: frequencies[i]?.df ?? 0 })),
+      n,
+      budget,
       k,
-    }) as RankedId[];
-    const best = ranked[0]?.score;
+    );
+    const all = anyOf(weighed.map(({ term }) => term));
+    const picked = candidateExpression(weighed, n, budget);
+    let ranked: { id: number; bm25: number }[] = [];
+    if (picked !== undefined) {
+      // The rowid from which the pick's newest `budget` matches start (0: all of them).
+      const from = picked.newest
+        ? ((this.#newest.get({ expr: picked.expr, offset: budget - 1 }) as number | undefined) ?? 0)
+        : 0;
+      // A BigInt binds as an INTEGER; FTS5 ignores a rowid constraint given as a REAL.
+      ranked = this.#scoreCandidates(all, picked.expr, { ...bind, from: BigInt(from) }, k);
+    }
+    // No candidate step, or a filter left fewer candidates than asked for while other
+    // matches may pass it: every match is scored.
+    if (picked === undefined || ranked.length < k) {
+      ranked = this.#rank.all({ expr: all, ...bind, k }) as { id: number; bm25: number }[];
+    }
+    // Still too few (a filter again): the dropped terms' matches count too.
+    if (ranked.length < k && weighed.length < terms.length) {
+      ranked = this.#rank.all({ expr: anyOf(terms), ...bind, k }) as {
+        id: number;
+        bm25: number;
+      }[];
+    }
+    const best = ranked[0]?.bm25;
     // BM25 of a match is positive (FTS5's IDF floor keeps it so); the guard only keeps a
     // degenerate best score from turning every hit into NaN or Infinity.
-    if (best === undefined || !(best > 0) || !Number.isFinite(best)) return ranked;
-    return ranked.map(({ id, score }) => ({ id, score: score / best }));
+    if (best === undefined || !(best > 0) || !Number.isFinite(best)) {
+      return ranked.map(({ id, bm25 }) => ({ id, score: bm25 }));
+    }
+    return ranked.map(({ id, bm25 }) => ({ id, score: bm25 / best }));
   }
+
+  /**
+   * The best `k` memories matching `candidates`, each with its BM25 over every term of `all`.
+   * FTS5 scores one MATCH expression, so the candidates are matched as `(all) AND
+   * (candidates)`, whose BM25 counts the candidate terms twice, and the candidate terms' own
+   * BM25 (the same per-term IDFs and lengths) is taken off again.
+   */
+  #scoreCandidates(
+    all: string,
+    candidates: string,
+    bind: { lo: string | null; hi: string | null; tag: string | null; from: bigint },
+    k: number,
+  ): { id: number; bm25: number }[] {
+    const both = this.#candidates.all({ expr: `(${all}) AND (${candidates})`, ...bind }) as {
+      id: number;
+      bm25: number;
+    }[];
+    if (both.length === 0) return [];
+    const twice = new Map<number, number>();
+    for (const row of this.#part.iterate({ expr: candidates, from: bind.from }) as Iterable<{
+      id: number;
+      bm25: number;
+    }>) {
+      twice.set(row.id, row.bm25);
+    }
+    return both
+      .map(({ id, bm25 }) => ({ id, bm25: bm25 - (twice.get(id) ?? 0) }))
+      .sort((a, b) => b.bm25 - a.bm25 || a.id - b.id)
+      .slice(0, k);
+  }
+}
+
+/** Share of the memories above which a term's BM25 IDF is at FTS5's floor, with a margin. */
+export const FLOORED_SHARE = 0.6;
+
+/**
+ * The terms worth scoring. FTS5's IDF, `ln((n − df + 0.5) / (df + 0.5))`, is negative for a
+ * term held by more than half the memories and bm25() floors it at 1e-6: such a term adds
+ * nothing to a score, yet bm25() walks its whole list to count it. So when the query's terms
+ * are over the budget, terms held by more than {@link FLOORED_SHARE} of the memories (the
+ * margin absorbs the estimate of a common term's count) are dropped, unless the others are
+ * held by fewer than `k` memories.
+ */
+export function informativeTerms<T extends { term: string; df: number }>(
+  terms: readonly T[],
+  n: number,
+  budget: number,
+  k: number,
+): readonly T[] {
+  const total = terms.reduce((sum, { df }) => sum + df, 0);
+  if (total <= budget) return terms;
+  const kept = terms.filter(({ df }) => df <= FLOORED_SHARE * n);
+  const keptTotal = kept.reduce((sum, { df }) => sum + df, 0);
+  return keptTotal >= k ? kept : terms;
+}
+
+/** Which memories to score: those matching `expr`, only its newest `budget` when `newest`. */
+export interface CandidatePick {
+  readonly expr: string;
+  readonly newest: boolean;
+}
+
+/**
+ * The memories to score, or `undefined` to score every match (when all of them fit in
+ * `budget`). Otherwise the rarest terms, OR-ed, as many as fit in the budget (at least one): a
+ * memory holding none of them holds only common terms, whose IDF is low, and would rank below
+ * the memories holding a rare one. When even the rarest term is over the budget (a query of
+ * common words only, each IDF at most about ln(n / budget)), the memories holding the rarest
+ * terms all together, as few terms as bring the expected count under the budget, and of
+ * those only the newest `budget`: no choice among such weak terms is worth scoring them all.
+ */
+export function candidateExpression(
+  terms: readonly { term: string; df: number }[],
+  n: number,
+  budget: number,
+): CandidatePick | undefined {
+  const total = terms.reduce((sum, { df }) => sum + df, 0);
+  if (total <= budget) return undefined;
+  const rarest = [...terms].sort((a, b) => a.df - b.df || (a.term < b.term ? -1 : 1));
+  const first = rarest[0] as { term: string; df: number };
+  if (first.df <= budget) {
+    const picked = [first.term];
+    let sum = first.df;
+    for (const { term, df } of rarest.slice(1)) {
+      if (sum + df > budget) break;
+      picked.push(term);
+      sum += df;
+    }
+    return { expr: anyOf(picked), newest: false };
+  }
+  // Expected count of memories holding all picked terms, as if terms fell independently.
+  const picked: string[] = [];
+  let expected = n;
+  for (const { term, df } of rarest) {
+    picked.push(term);
+    expected *= n > 0 ? Math.min(1, df / n) : 1;
+    if (expected <= budget) break;
+  }
+  return { expr: picked.map(quote).join(" AND "), newest: true };
+}
+function quote(term: string): string {
+  // A term holds only word characters, so it cannot contain a double quote.
+  return `"${term}"`;
+}
+
+function anyOf(terms: readonly string[]): string {
+  return terms.map(quote).join(" OR ");
 }

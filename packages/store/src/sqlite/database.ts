@@ -20,6 +20,7 @@ import Database from "better-sqlite3";
 import { claimModel } from "../embeddings.js";
 import { StoreError } from "../errors.js";
 import { type StoreOptions, SYNCHRONOUS_MODES, type SynchronousMode } from "../types.js";
+import { boundGrowth, mergeIndexSooner } from "./growth.js";
 import { migrate } from "./schema.js";
 
 /** An open store file. */
@@ -27,13 +28,14 @@ export type SqliteDatabase = BetterSqlite3.Database;
 
 /**
  * Opens (creating if needed) the SQLite file of a store: WAL, the durability setting, foreign
- * keys, the schema brought up to date, and the namespace and embedding model claimed. Closes
+ * keys, the bounds on its growth (growth.ts), the schema brought up to date, and the namespace and embedding model claimed. Closes
  * the file again when any of that fails.
  */
 export function openDatabase(file: string, options: StoreOptions): SqliteDatabase {
   const db = new Database(file);
   try {
-    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 10000))}`);
+    const busyTimeoutMs = options.busyTimeoutMs ?? 10000;
+    db.pragma(`busy_timeout = ${waitOf(busyTimeoutMs)}`);
     const mode = db.pragma("journal_mode = WAL", { simple: true });
     // An in-memory database (an empty namespace's reads) has no journal file: "memory".
     if (mode !== (file === ":memory:" ? "memory" : "wal"))
@@ -47,16 +49,24 @@ export function openDatabase(file: string, options: StoreOptions): SqliteDatabas
     }
     db.pragma(`synchronous = ${synchronous.toUpperCase()}`);
     db.pragma("foreign_keys = ON");
+    boundGrowth(db);
     migrate(db);
+    mergeIndexSooner(db);
     if (options.namespace !== undefined) claimNamespace(db, file, options.namespace);
     if (options.embeddings !== undefined) {
       claimModel(db, file, options.embeddings.model, options.embeddings.reembed === true);
     }
+    db.pragma(`busy_timeout = ${waitOf(options.busyWaitMs ?? busyTimeoutMs)}`);
     return db;
   } catch (error) {
     db.close();
     throw error;
   }
+}
+
+/** A lock wait as SQLite's busy_timeout takes it: whole milliseconds, at least 0. */
+function waitOf(ms: number): number {
+  return Math.max(0, Math.floor(ms));
 }
 
 /** The durability setting in force, read back from SQLite. */

@@ -320,7 +320,10 @@ def _path(fields: Mapping[str, object], command: str, name: str) -> str:
         raise missing_parameter(f"{command} command", name)
     if not isinstance(value, str):
         raise wrong_type(name, "a string", value)
-    error = check_memory_path(value)
+    # Only a name being created must meet the rules for new names (NFC, spaces): a file an
+    # older version let in stays readable, editable and deletable.
+    creates = command == "create" or name == "new_path"
+    error = check_memory_path(value, existing=not creates)
     if error is not None:
         raise MemoryToolError("invalid_path", error.message, path_rule=error.rule) from error
     return value

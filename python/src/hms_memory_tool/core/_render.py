@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Final
 
-from hms_memory_tool.paths import is_valid_memory_path, path_names
+from hms_memory_tool.paths import check_memory_path, path_names
 
 from . import _messages as messages
 from ._backend import FileEntry
@@ -69,8 +69,10 @@ def render_directory(path: str, files: Iterable[FileEntry], max_chars: int) -> s
     base_depth = len(path_names(path))
     for file in files:
         # Keys that are not valid memory paths (written by other means) cannot be addressed
-        # by any command, so they are not shown.
-        if not is_valid_memory_path(file.path) or not file.path.startswith(path + "/"):
+        # by any command, so they are not shown. Names an older version let in (look-alikes,
+        # see hms_memory_tool.paths) can be viewed and deleted, so they are.
+        addressable = check_memory_path(file.path, existing=True) is None
+        if not addressable or not file.path.startswith(path + "/"):
             continue
         names = path_names(file.path)[base_depth:]
         root.bytes += file.bytes

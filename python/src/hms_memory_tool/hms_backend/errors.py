@@ -33,7 +33,8 @@ class HmsMcpError(HolographicMemoryError):
     A :class:`~hms_memory_tool.core.HolographicMemoryError` (the SDK's ``ToolError``), so
     inside the SDK's tool runner Claude is told what happened (``is_error: true``) and the
     conversation goes on. ``code`` is the hms-mcp error code (``INVALID_ARGUMENT``,
-    ``NAMESPACE_DISABLED``, ``UNAVAILABLE``, ``INTERNAL``, ...) or one of this package's:
+    ``NAMESPACE_DISABLED``, ``STORAGE_FULL`` (the disk holding the store is full; deleting
+    still works), ``UNAVAILABLE``, ``INTERNAL``, ...) or one of this package's:
     ``CONNECTION_CLOSED``, ``TIMEOUT``, ``PROTOCOL`` (an answer that is not what hms-mcp of
     this protocol version sends, or a server of another protocol version).
     """

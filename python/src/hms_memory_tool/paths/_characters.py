@@ -17,6 +17,7 @@ from ._rules import (
     INVISIBLE_TABLE,
     LOOKALIKE_TABLE,
     NONCHARACTER_RANGES,
+    SPACE_TABLE,
     SURROGATE_RANGES,
     CodePointRange,
     in_ranges,
@@ -48,6 +49,16 @@ INVISIBLE_RANGES: Final[tuple[CodePointRange, ...]] = INVISIBLE_TABLE
 def is_invisible(cp: int) -> bool:
     """Whether ``cp`` lies in :data:`INVISIBLE_RANGES`."""
     return in_ranges(INVISIBLE_RANGES, cp)
+
+
+#: Space characters other than U+0020 (Unicode category Zs, unchanged since Unicode 4.0): each
+#: looks like a plain space. Each is named in ``rules.json``.
+NONSTANDARD_SPACE_RANGES: Final[tuple[CodePointRange, ...]] = SPACE_TABLE
+
+
+def is_nonstandard_space(cp: int) -> bool:
+    """Whether ``cp`` lies in :data:`NONSTANDARD_SPACE_RANGES`."""
+    return in_ranges(NONSTANDARD_SPACE_RANGES, cp)
 
 
 #: Look-alikes of ``.``, ``/``, ``\\`` and ``%``: each turns into that ASCII text under NFKC
@@ -85,6 +96,7 @@ REFUSED_CHARACTERS: Final = character_class(
         *SURROGATE_RANGES,
         *NONCHARACTER_RANGES,
         *INVISIBLE_RANGES,
+        *NONSTANDARD_SPACE_RANGES,
         *((cp, cp) for cp in LOOKALIKES),
     ]
 )

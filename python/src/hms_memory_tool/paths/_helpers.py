@@ -1,18 +1,28 @@
 """Path helpers, so no other code splits paths itself.
 
 Every helper validates the paths it is given (raising :class:`MemoryPathError`), so a caller
-can never derive a path from an invalid one.
+can never derive a path from an invalid one. A path the helpers only read may name a file an
+older version let in (the rules for new names are not applied to it); a path they make
+(``join_path``, ``rebase_path``) must meet every rule.
 """
 
 from __future__ import annotations
 
 from ._text import display_path
-from ._validate import MEMORY_ROOT, validate_memory_path
+from ._validate import MEMORY_ROOT, check_memory_path, validate_memory_path
+
+
+def _existing(path: str) -> str:
+    """``path`` unchanged if it may name an existing file; raises MemoryPathError otherwise."""
+    error = check_memory_path(path, existing=True)
+    if error is not None:
+        raise error
+    return path
 
 
 def path_names(path: str) -> list[str]:
     """The names below ``/memories``: ``/memories/a/b.md`` gives ``["a", "b.md"]``."""
-    validate_memory_path(path)
+    _existing(path)
     return [] if path == MEMORY_ROOT else path[len(MEMORY_ROOT) + 1 :].split("/")
 
 
@@ -23,7 +33,7 @@ def path_depth(path: str) -> int:
 
 def parent_path(path: str) -> str | None:
     """The directory holding ``path``, or ``None`` for ``/memories`` itself."""
-    validate_memory_path(path)
+    _existing(path)
     if path == MEMORY_ROOT:
         return None
     return path[: path.rindex("/")]
@@ -31,7 +41,7 @@ def parent_path(path: str) -> str | None:
 
 def base_name(path: str) -> str:
     """The last name of ``path``: ``/memories/a/b.md`` gives ``b.md``."""
-    validate_memory_path(path)
+    _existing(path)
     return path[path.rindex("/") + 1 :]
 
 
@@ -47,21 +57,21 @@ def ancestor_paths(path: str) -> list[str]:
 
 def join_path(directory: str, relative: str) -> str:
     """``directory`` followed by ``relative``, validated as a whole (``..`` cannot escape)."""
-    validate_memory_path(directory)
+    _existing(directory)
     return validate_memory_path(f"{directory}/{relative}")
 
 
 def is_under(path: str, ancestor: str) -> bool:
     """Whether ``path`` lies strictly below ``ancestor``."""
-    validate_memory_path(path)
-    validate_memory_path(ancestor)
+    _existing(path)
+    _existing(ancestor)
     return path.startswith(ancestor + "/")
 
 
 def is_same_or_under(path: str, ancestor: str) -> bool:
     """Whether ``path`` is ``ancestor`` or lies below it."""
-    validate_memory_path(path)
-    validate_memory_path(ancestor)
+    _existing(path)
+    _existing(ancestor)
     return path == ancestor or path.startswith(ancestor + "/")
 
 

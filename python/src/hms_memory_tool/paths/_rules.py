@@ -86,6 +86,9 @@ DISPLAY_CODE_POINTS: Final = _limit(_DATA, "max_display_code_points")
 
 #: Every rule, in the order they are checked.
 RULES: Final[tuple[str, ...]] = tuple(str(name) for name in _DATA["rules"])
+#: The rules that apply only to a name being created: a path that breaks only these still
+#: names a file an older version let in, which stays readable, editable and deletable.
+NEW_NAMES_ONLY: Final[frozenset[str]] = frozenset(str(name) for name in _DATA["new_names_only"])
 
 #: The two whole-message templates: ``not_a_string`` and ``invalid_path``.
 MESSAGES: Final[Mapping[str, str]] = {
@@ -101,6 +104,7 @@ CONTROL_RANGES: Final = _ranges(_CHARACTERS["control"])
 SURROGATE_RANGES: Final = _ranges(_CHARACTERS["surrogate"])
 NONCHARACTER_RANGES: Final = _ranges(_CHARACTERS["noncharacter"])
 INVISIBLE_TABLE: Final = _ranges(_CHARACTERS["invisible"])
+SPACE_TABLE: Final = _ranges(_CHARACTERS["space"])
 LOOKALIKE_TABLE: Final[Mapping[int, str]] = {
     parse_code_point(entry["code_point"]): str(entry["looks_like"])
     for entry in _CHARACTERS["lookalike"]

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+import unicodedata
+from collections.abc import Callable, Mapping
 from typing import Final, cast
 
 from ._characters import (
@@ -13,10 +14,20 @@ from ._characters import (
     is_control,
     is_invisible,
     is_noncharacter,
+    is_nonstandard_space,
     is_surrogate,
 )
 from ._errors import MEMORY_PATH_RULES, MemoryPathError, MemoryPathRule
-from ._rules import DEPTH, MESSAGES, NAME_BYTES, PATH_BYTES, REASONS, ROOT, fill
+from ._rules import (
+    DEPTH,
+    MESSAGES,
+    NAME_BYTES,
+    NEW_NAMES_ONLY,
+    PATH_BYTES,
+    REASONS,
+    ROOT,
+    fill,
+)
 from ._text import display_path, utf8_byte_length
 
 #: The memory directory. Every memory path is this or lies under it.
@@ -63,10 +74,13 @@ class _Missing:
 MISSING: Final = _Missing()
 
 
-def check_memory_path(path: object) -> MemoryPathError | None:
+def check_memory_path(path: object, *, existing: bool = False) -> MemoryPathError | None:
     """Returns the error for the first rule ``path`` breaks, or ``None`` if it is valid.
 
-    Never raises. See the package README for the rules.
+    Never raises. See the package README for the rules. ``existing``: the path names a file
+    that may already exist (view, edit, delete, the old path of a rename), not a name being
+    created, so the rules of ``new_names_only`` in ``rules.json`` (NFC, spaces) are not
+    applied and a file an older version let in stays readable and deletable.
     """
     if not isinstance(path, str):
         message = fill(MESSAGES["not_a_string"], {"value": _describe_value(path)})
@@ -77,9 +91,15 @@ def check_memory_path(path: object) -> MemoryPathError | None:
         message = fill(MESSAGES["invalid_path"], {"path": display_path(path), "reason": reason})
         return MemoryPathError(rule, path, message)
 
-    problem = _check_characters(path)
+    def applies(rule: MemoryPathRule) -> bool:
+        return not existing or rule not in NEW_NAMES_ONLY
+
+    problem = _check_characters(path, applies)
     if problem is not None:
         return fail(problem)
+    # Composed and decomposed accents look alike: a new name must be in NFC (see the README).
+    if applies("not-nfc") and not unicodedata.is_normalized("NFC", path):
+        return fail(_reason("not_nfc", nfc=display_path(unicodedata.normalize("NFC", path))))
 
     if "\\" in path:
         return fail(_reason("backslash"))
@@ -97,6 +117,8 @@ def check_memory_path(path: object) -> MemoryPathError | None:
             return fail(_reason("dot_segment", name=name))
         if name.startswith("."):
             return fail(_reason("hidden_segment", name=display_path(name)))
+        if applies("space-at-edge") and (name.startswith(" ") or name.endswith(" ")):
+            return fail(_reason("space_at_edge", name=display_path(name)))
         name_bytes = utf8_byte_length(name)
         if name_bytes > MAX_NAME_BYTES:
             return fail(
@@ -133,7 +155,7 @@ _RANK: Final[Mapping[str, int]] = {rule: index for index, rule in enumerate(MEMO
 _NUL_RANK: Final = _RANK["nul"]
 
 
-def _check_characters(path: str) -> _Problem | None:
+def _check_characters(path: str, applies: Callable[[MemoryPathRule], bool]) -> _Problem | None:
     """One pass over the code points: the problem whose rule comes first in
     MEMORY_PATH_RULES, and within a rule the leftmost offending character."""
     best: _Problem | None = None
@@ -153,6 +175,8 @@ def _check_characters(path: str) -> _Problem | None:
             reason = "control_character"
         elif is_invisible(cp):
             reason = "invisible_character"
+        elif is_nonstandard_space(cp):
+            reason = "nonstandard_space" if applies("nonstandard-space") else None
         elif cp in LOOKALIKES:
             reason = "lookalike_character"
         if reason is None:

@@ -1,0 +1,189 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { MemoryStore } from "../store.js";
+import {
+  CANDIDATE_BUDGET,
+  candidateExpression,
+  informativeTerms,
+  LexicalRanker,
+} from "./lexical.js";
+
+let dir: string;
+let file: string;
+const open: MemoryStore[] = [];
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "hms-lexical-"));
+  file = join(dir, "store.sqlite");
+});
+afterEach(() => {
+  for (const store of open.splice(0)) store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A store whose lexical ranker lets BM25 score at most `budget` memories per query. */
+function storeWithBudget(budget: number): MemoryStore {
+  const store = MemoryStore.open(file, { ranker: (db) => new LexicalRanker(db, budget) });
+  open.push(store);
+  return store;
+}
+
+/** Every match of `query`'s OR expression scored by FTS5 itself, best first: the reference. */
+function fullBm25(expr: string, k: number): { key: string; score: number }[] {
+  const db = new Database(file, { readonly: true });
+  try {
+    const rows = db
+      .prepare(
+        `SELECT m.key AS key, -bm25(memories_fts) AS bm25 FROM memories_fts
+         JOIN memories m ON m.id = memories_fts.rowid
+         WHERE memories_fts MATCH ? ORDER BY bm25(memories_fts), memories_fts.rowid LIMIT ?`,
+      )
+      .all(expr, k) as { key: string; bm25: number }[];
+    const best = rows[0]?.bm25 ?? 1;
+    return rows.map((row) => ({ key: row.key, score: row.bm25 / best }));
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * 300 memories: all hold "meeting", every third "notes", every tenth "budget", and a few
+ * "zeppelin" (rare), with lengths and repeats that make BM25 tell them apart.
+ */
+function fill(store: MemoryStore): void {
+  const batch = [];
+  for (let i = 0; i < 300; i++) {
+    const words = ["meeting", `filler${i % 17}`, "agenda"];
+    if (i % 3 === 0) words.push("notes", "notes".repeat(1));
+    if (i % 10 === 0) words.push("budget");
+    if (i % 97 === 5) words.push("zeppelin", "zeppelin");
+    for (let r = 0; r < i % 5; r++) words.push(`pad${r}`);
+    batch.push({ key: `/memories/n/${i}.md`, text: words.join(" "), tags: i < 20 ? ["few"] : [] });
+  }
+  store.rememberMany(batch);
+}
+
+describe("candidateExpression", () => {
+  const terms = [
+    { term: "meeting", df: 90_000 },
+    { term: "zeppelin", df: 12 },
+    { term: "budget", df: 600 },
+    { term: "notes", df: 30_000 },
+  ];
+
+  it("scores every match when all of them fit in the budget", () => {
+    expect(candidateExpression([{ term: "zeppelin", df: 12 }], 100_000, 1000)).toBeUndefined();
+    expect(candidateExpression(terms.slice(1, 3), 100_000, 1000)).toBeUndefined();
+  });
+
+  it("otherwise picks the rarest terms, OR-ed, as many as fit in the budget", () => {
+    expect(candidateExpression(terms, 100_000, 1000)).toEqual({
+      expr: '"zeppelin" OR "budget"',
+      newest: false,
+    });
+    expect(candidateExpression(terms, 100_000, 500)).toEqual({
+      expr: '"zeppelin"',
+      newest: false,
+    });
+  });
+
+  it("for common words only, the newest memories holding the rarest ones together", () => {
+    const common = [
+      { term: "meeting", df: 90_000 },
+      { term: "notes", df: 30_000 },
+      { term: "agenda", df: 20_000 },
+    ];
+    // 100,000 × 0.2 × 0.3 = 6,000 > 1,000: all three.
+    expect(candidateExpression(common, 100_000, 1000)).toEqual({
+      expr: '"agenda" AND "notes" AND "meeting"',
+      newest: true,
+    });
+    // 6,000 ≤ 10,000: the two rarest suffice.
+    expect(candidateExpression(common, 100_000, 10_000)).toEqual({
+      expr: '"agenda" AND "notes"',
+      newest: true,
+    });
+  });
+});
+
+describe("informativeTerms", () => {
+  const terms = [
+    { term: "meeting", df: 90_000 },
+    { term: "notes", df: 55_000 },
+    { term: "zeppelin", df: 12 },
+  ];
+
+  it("drops terms held by more than 60% of the memories, whose IDF is at the floor", () => {
+    expect(informativeTerms(terms, 100_000, 1000, 10).map(({ term }) => term)).toEqual([
+      "notes",
+      "zeppelin",
+    ]);
+  });
+
+  it("keeps every term when all fit in the budget or the others would find too few", () => {
+    expect(informativeTerms(terms, 100_000, 1_000_000, 10)).toEqual(terms);
+    const rareAndCommon = [terms[0], terms[2]] as { term: string; df: number }[];
+    expect(informativeTerms(rareAndCommon, 100_000, 1000, 20)).toEqual(rareAndCommon);
+  });
+});
+
+describe("LexicalRanker with a candidate step", () => {
+  it("keeps the default budget in a range where BM25 scoring stays cheap", () => {
+    expect(CANDIDATE_BUDGET).toBeGreaterThanOrEqual(100);
+    expect(CANDIDATE_BUDGET).toBeLessThanOrEqual(10_000);
+  });
+
+  it("gives candidates their exact BM25 over every term, as scoring all matches would", () => {
+    const store = storeWithBudget(50);
+    fill(store);
+    // The candidates: the 30 memories holding "budget" (the budget of 50 leaves out "notes").
+    for (const query of ["budget notes agenda", "budget meeting", "budget filler3 notes"]) {
+      const expr = query
+        .split(" ")
+        .map((term) => `"${term}"`)
+        .join(" OR ");
+      const hits = store.recall(query, { k: 10 }).hits;
+      const reference = fullBm25(expr, 10);
+      expect(hits.map((hit) => hit.key)).toEqual(reference.map((row) => row.key));
+      for (const [i, hit] of hits.entries()) {
+        expect(hit.score).toBeCloseTo(reference[i]?.score ?? -1, 9);
+      }
+    }
+  });
+
+  it("ranks the same with and without a term held by nearly every memory", () => {
+    const store = storeWithBudget(50);
+    fill(store);
+    // "meeting" is in all 300 memories: its IDF is FTS5's floor, 1e-6.
+    const hits = store.recall("budget notes meeting", { k: 10 }).hits;
+    const reference = fullBm25('"budget" OR "notes" OR "meeting"', 10);
+    expect(hits.map((hit) => hit.key)).toEqual(reference.map((row) => row.key));
+    for (const [i, hit] of hits.entries()) {
+      expect(hit.score).toBeCloseTo(reference[i]?.score ?? -1, 4);
+    }
+  });
+
+  it("ranks a query of common words only among the newest memories that hold them all", () => {
+    const store = storeWithBudget(50);
+    fill(store);
+    const hits = store.recall("meeting notes agenda", { k: 10 }).hits;
+    expect(hits).toHaveLength(10);
+    for (const hit of hits) {
+      const n = Number(/(\d+)\.md$/.exec(hit.key)?.[1]);
+      expect(n % 3).toBe(0); // holds "notes", so all three words
+      expect(n).toBeGreaterThanOrEqual(300 - 3 * 50); // among the newest 50 holding them all
+    }
+  });
+
+  it("scores every match when a filter leaves fewer candidates than asked for", () => {
+    const store = storeWithBudget(50);
+    fill(store);
+    // The candidates are the 34 memories holding "zeppelin" or "budget"; of the 20 tagged
+    // "few" (the oldest), only 3 are among them, fewer than the 10 asked for.
+    const hits = store.recall("zeppelin budget meeting", { k: 10, tag: "few" }).hits;
+    expect(hits).toHaveLength(10);
+    expect(hits.every((hit) => Number(/(\d+)\.md$/.exec(hit.key)?.[1]) < 20)).toBe(true);
+  });
+});

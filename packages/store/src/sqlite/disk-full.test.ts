@@ -1,0 +1,103 @@
+import { execFileSync } from "node:child_process";
+import { closeSync, existsSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { MemoryStore } from "../store.js";
+import { refusal } from "../test-support.js";
+import { RESERVE_BYTES, reserveFileOf } from "./disk-full.js";
+
+// A real full disk: a small tmpfs. Mounting needs root, as CI and the dev machines run tests;
+// where it is refused the test fails with mount's reason, it never skips.
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "hms-disk-full-"));
+  execFileSync("mount", ["-t", "tmpfs", "-o", "size=8m", "tmpfs", dir]);
+});
+afterEach(() => {
+  execFileSync("umount", [dir]);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A text of about 28 KB whose words differ from memory to memory (so FTS5 grows too). */
+const big = (i: number) =>
+  Array.from({ length: 4000 }, (_, j) => `w${(i * 7919 + j) % 100000}`).join(" ");
+
+/** Writes memories until the disk is full, then fills what is left with a file. */
+function fill(store: MemoryStore): number {
+  let n = 0;
+  for (; ; n++) {
+    try {
+      store.remember({ key: `/memories/m${n}.md`, text: big(n) });
+    } catch (error) {
+      expect((error as { code?: unknown }).code).toBe("STORAGE_FULL");
+      break;
+    }
+  }
+  const fd = openSync(join(dir, "filler"), "w");
+  try {
+    while (writeSync(fd, Buffer.alloc(4096, 1)) === 4096);
+  } catch (error) {
+    expect((error as { code?: unknown }).code).toBe("ENOSPC");
+  } finally {
+    closeSync(fd);
+  }
+  return n;
+}
+
+describe("a full disk", () => {
+  it("refuses writes with STORAGE_FULL, deletes on the truly full disk, then writes again", () => {
+    const file = join(dir, "store.sqlite");
+    const store = MemoryStore.open(file);
+    try {
+      expect(existsSync(reserveFileOf(file))).toBe(true);
+      const written = fill(store);
+      expect(written).toBeGreaterThan(10);
+      const refused = refusal(() =>
+        store.remember({ key: "/memories/more.md", text: big(written) }),
+      );
+      expect(refused.code).toBe("STORAGE_FULL");
+      expect(refused.message).toMatch(/^the disk holding the store is full/);
+      expect(refused.message).toContain("deleting still works");
+      expect(store.get("/memories/m0.md")?.text).toBe(big(0));
+
+      expect(store.forget("/memories/m0.md")).toEqual({ deleted: 1 });
+      expect(store.forgetTree("/memories/m1.md")).toEqual({ deleted: 1 });
+      expect(store.forgetPrefix("/memories/m2")).toMatchObject({ deleted: expect.any(Number) });
+      expect(store.get("/memories/m0.md")).toBeUndefined();
+      expect(store.remember({ key: "/memories/small.md", text: "room again" }).created).toBe(true);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("makes the spare file again once a delete has made room, so the next delete gets through too", () => {
+    const file = join(dir, "store.sqlite");
+    const store = MemoryStore.open(file);
+    try {
+      const written = fill(store);
+      expect(written).toBeGreaterThan(10);
+      store.forget("/memories/m0.md");
+      // The delete's checkpoint gave the WAL's space back: room for the spare file again.
+      expect(statSync(reserveFileOf(file)).size).toBe(RESERVE_BYTES);
+      for (let i = 1; i < 5; i++) expect(store.forget(`/memories/m${i}.md`).deleted).toBe(1);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("says to delete fewer at a time when even a delete does not fit", () => {
+    const file = join(dir, "store.sqlite");
+    const store = MemoryStore.open(file);
+    try {
+      fill(store);
+      rmSync(reserveFileOf(file));
+      const refused = refusal(() => store.forgetPrefix("/memories/"));
+      expect(refused.code).toBe("STORAGE_FULL");
+      expect(refused.message).toContain("delete fewer memories at a time");
+      expect(store.get("/memories/m0.md")?.text).toBe(big(0));
+    } finally {
+      store.close();
+    }
+  });
+});
