@@ -2,7 +2,7 @@
 // The packages as a user gets them: packs every publishable package (pnpm pack, after a
 // build), installs the tarballs with npm into a new project in a temporary folder outside the
 // workspace (their other dependencies come from the npm registry), and from there
-// - runs the installed `hms-mcp --version`;
+// - runs the installed `hms-mcp --version`, and the installed `hms stats` on a new data dir;
 // - runs the TypeScript quick start (examples/quickstart/src/main.ts, copied) offline, which
 //   starts the installed hms-mcp;
 // - type-checks every entry point of every installed package, from ESM and CommonJS, with
@@ -262,6 +262,15 @@ try {
   if (version.stdout.trim() !== hmsMcp.version) {
     throw new Error(`hms-mcp --version printed ${version.stdout.trim()}, not ${hmsMcp.version}`);
   }
+  // The installed `hms` starts the hms-mcp installed with it on a local data directory.
+  const hms = join(app, "node_modules/.bin/hms");
+  const cliStats = run(hms, ["--data-dir", join(work, "hms-data"), "--json", "stats"], {
+    env: userEnv(),
+  });
+  if (JSON.parse(cliStats.stdout).server?.name !== "hms-mcp") {
+    throw new Error(`hms stats printed ${cliStats.stdout}`);
+  }
+  step("the installed hms read a local store through the installed hms-mcp");
 
   for (const file of ["main.ts", "scripted-replies.json"]) {
     copyFileSync(join(ROOT, "examples/quickstart/src", file), join(app, "src", file));

@@ -95,6 +95,16 @@ def test_answers_are_held_to_the_output_schemas(
             check_output(tool, answer)
 
 
+def test_any_of_accepts_a_value_that_fits_one_of_its_schemas() -> None:
+    # history's next_before is an integer or null (anyOf in protocol.json).
+    page: dict[str, object] = {"changes": [], "next_before": None}
+    assert output_problem("history", page) is None
+    assert output_problem("history", {**page, "next_before": 12}) is None
+    found = output_problem("history", {**page, "next_before": "12"})
+    assert found is not None
+    assert str(found) == "next_before: expected an integer or expected null"
+
+
 def test_a_problem_says_where_it_is() -> None:
     found = output_problem("list", {"items": [{**ENTRY, "key": 1}], "next_cursor": None})
     assert found is not None
@@ -112,9 +122,9 @@ def test_a_schema_keyword_the_checker_does_not_know_is_refused_not_skipped(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     tools = dict(PROTOCOL["tools"])
-    tools["move"] = {"output_schema": {"type": "object", "anyOf": []}}
+    tools["move"] = {"output_schema": {"type": "object", "oneOf": []}}
     monkeypatch.setattr("hms_memory_tool.protocol._TOOLS", tools)
-    with pytest.raises(ValueError, match=r"unsupported schema keywords \['anyOf'\]"):
+    with pytest.raises(ValueError, match=r"unsupported schema keywords \['oneOf'\]"):
         output_problem("move", {"moved": 1})
 
 

@@ -49,6 +49,12 @@ export interface Config {
   readonly recallWaitMs?: number | undefined;
   /** HTTP bounds on what clients can make the server hold (defaults in http.ts). */
   readonly http?: HttpLimitsConfig | undefined;
+  /** Versions of each memory file the history keeps; 0 keeps them all (default 100). */
+  readonly keepVersions?: number | undefined;
+  /** Days the history keeps a version; 0 keeps them regardless of age (the default). */
+  readonly keepDays?: number | undefined;
+  /** HTTP: serve the web inspector at /ui. */
+  readonly ui?: boolean | undefined;
 }
 
 /** HTTP: sessions and requests one client (token) and all clients may hold. */
@@ -60,6 +66,9 @@ export interface HttpLimitsConfig {
   readonly maxInFlightPerToken?: number | undefined;
   readonly maxUnreadBytes?: number | undefined;
 }
+
+/** Default of `keepVersions` (`--keep-versions`). */
+export const DEFAULT_KEEP_VERSIONS = 100;
 
 /** Default of `recallWaitMs` (`--recall-wait`). */
 export const DEFAULT_RECALL_WAIT_MS = 2000;
@@ -335,6 +344,21 @@ export function buildCommand(version: string): Command {
         .argParser(integer(0, 60000)),
     )
     .addOption(
+      new Option(
+        "--keep-versions <n>",
+        "history: versions of each memory file to keep (0: all of them)",
+      )
+        .env("HMS_MCP_KEEP_VERSIONS")
+        .default(DEFAULT_KEEP_VERSIONS)
+        .argParser(integer(0, 1_000_000)),
+    )
+    .addOption(
+      new Option("--keep-days <days>", "history: drop versions older than this (0: never)")
+        .env("HMS_MCP_KEEP_DAYS")
+        .default(0)
+        .argParser(integer(0, 1_000_000)),
+    )
+    .addOption(
       new Option("--log-level <level>", "log level (logs go to stderr)")
         .env("HMS_MCP_LOG_LEVEL")
         .choices([...LOG_LEVELS])
@@ -345,6 +369,12 @@ export function buildCommand(version: string): Command {
         "--allow-remote",
         "HTTP: allow a non-loopback --host (also needs HMS_MCP_TOKEN of at least 32 bytes or " +
           "--tokens-file) (env: HMS_MCP_ALLOW_REMOTE=1)",
+      ),
+    )
+    .addOption(
+      new Option(
+        "--ui",
+        "HTTP: serve the web inspector at /ui, behind the same token (env: HMS_MCP_UI=1)",
       ),
     )
     .addOption(
@@ -414,6 +444,9 @@ interface ParsedOptions {
   maxInFlight: number;
   maxInFlightPerToken: number;
   maxUnreadBytes: number;
+  keepVersions: number;
+  keepDays: number;
+  ui?: boolean;
 }
 
 /**
@@ -425,6 +458,12 @@ export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): C
   const namespaceArg = flagOrEnv(options.namespaceArg, env, "HMS_MCP_NAMESPACE_ARG");
   const allowRemote = flagOrEnv(options.allowRemote, env, "HMS_MCP_ALLOW_REMOTE");
   const reembed = flagOrEnv(options.reembed, env, "HMS_MCP_REEMBED");
+  const ui = flagOrEnv(options.ui, env, "HMS_MCP_UI");
+  if (ui && options.transport !== "http") {
+    throw new ConfigError(
+      "--ui (HMS_MCP_UI) serves the web inspector over HTTP; add --transport http",
+    );
+  }
   const modelDir = options.modelDir?.trim();
   if (modelDir === "") {
     throw new ConfigError(
@@ -506,6 +545,9 @@ export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): C
       maxInFlightPerToken: options.maxInFlightPerToken,
       maxUnreadBytes: options.maxUnreadBytes,
     },
+    keepVersions: options.keepVersions,
+    keepDays: options.keepDays,
+    ui,
   };
 }
 

@@ -17,6 +17,7 @@ import { type SessionLimits, SessionRegistry } from "./http-sessions.js";
 import { createMcpServer } from "./mcp-server.js";
 import type { Runtime } from "./runtime.js";
 import { ALL_ACCESS, type Grant } from "./tokens.js";
+import { isUiRequest, serveUi } from "./ui-server.js";
 
 export interface HttpOptions {
   readonly host: string;
@@ -32,6 +33,8 @@ export interface HttpOptions {
   readonly sessions?: Partial<SessionLimits>;
   /** Requests in flight and unread answer bytes. */
   readonly requests?: Partial<RequestLimits>;
+  /** Serve the web inspector's files under /ui (`--ui`). */
+  readonly ui?: boolean;
 }
 
 /** The bounds a server has when its options name none. */
@@ -177,6 +180,19 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
   let hosts: Set<string> | undefined;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    // The inspector's files hold no data: they are served without the token, which the page
+    // asks for and sends with its MCP calls like any client (and the Host check still holds).
+    const pathname = new URL(req.url ?? "/", "http://localhost").pathname;
+    if (options.ui === true && isUiRequest(pathname)) {
+      if (hosts !== undefined && !hosts.has((req.headers.host ?? "").toLowerCase())) {
+        res.writeHead(403).end();
+      } else if (req.method !== "GET" && req.method !== "HEAD") {
+        res.writeHead(405, { allow: "GET, HEAD" }).end();
+      } else {
+        serveUi(res, pathname, options.path);
+      }
+      return;
+    }
     const hostHeader = (req.headers.host ?? "").toLowerCase();
     const hostAllowed = hosts === undefined || hosts.has(hostHeader);
     const origin = req.headers.origin;

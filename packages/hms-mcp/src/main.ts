@@ -50,6 +50,7 @@ export async function startServer(
         authenticate: tokens.required ? (header) => tokens.authenticate(header) : undefined,
         allowedOrigins: config.allowedOrigins,
         allowedHosts: config.allowedHosts,
+        ui: config.ui === true,
         maxBodyBytes: maxMessageBytes(config),
         sessions: {
           total: config.http?.maxSessions,

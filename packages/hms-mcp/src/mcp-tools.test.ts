@@ -24,7 +24,21 @@ describe("tools/list and tools/call", () => {
     const { tools } = await client.listTools();
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
     expect([...byName.keys()].sort()).toEqual(
-      ["export", "forget", "get", "list", "move", "recall", "remember", "search", "stats"].sort(),
+      [
+        "diff",
+        "export",
+        "forget",
+        "get",
+        "history",
+        "list",
+        "move",
+        "recall",
+        "remember",
+        "restore",
+        "search",
+        "stats",
+        "unused",
+      ].sort(),
     );
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe("object");
@@ -36,7 +50,18 @@ describe("tools/list and tools/call", () => {
     expect(hints("remember")).toMatchObject({ destructiveHint: true, idempotentHint: false });
     expect(hints("forget")).toMatchObject({ destructiveHint: true, idempotentHint: true });
     expect(hints("move")).toMatchObject({ destructiveHint: true });
-    for (const name of ["get", "list", "recall", "search", "stats", "export"]) {
+    expect(hints("restore")).toMatchObject({ destructiveHint: true, idempotentHint: false });
+    for (const name of [
+      "get",
+      "list",
+      "recall",
+      "search",
+      "stats",
+      "export",
+      "history",
+      "diff",
+      "unused",
+    ]) {
       expect(hints(name)).toMatchObject({ readOnlyHint: true });
     }
     expect(byName.get("forget")?.inputSchema.properties).toHaveProperty("prefix");

@@ -17,7 +17,7 @@ import type { z } from "zod";
 import { retryBusy } from "./busy.js";
 import { errorResult, ToolError, toToolError } from "./errors.js";
 import { grantOf, openStore, type Runtime } from "./runtime.js";
-import type { Grant } from "./tokens.js";
+import { ALL_ACCESS, type Grant } from "./tokens.js";
 import { RUNNERS, type ToolContext, type ToolOutput } from "./tools.js";
 
 /** A tool as this server runs it: its input schema (with `namespace` if enabled) and runner. */
@@ -142,6 +142,16 @@ function contextFor(
   };
 }
 
+/** A client may name the command a call serves (`_meta["hms-mcp/command"]`, e.g. `str_replace`). */
+export const COMMAND_META_KEY = "hms-mcp/command";
+const COMMAND_NAME = /^[a-z][a-z0-9_]{0,31}$/;
+
+/** What the history records as the command of a call: the client's name for it, or the tool. */
+function commandOf(meta: Record<string, unknown> | undefined, tool: string): string {
+  const named = meta?.[COMMAND_META_KEY];
+  return typeof named === "string" && COMMAND_NAME.test(named) ? named : tool;
+}
+
 /** Answers tools/list and tools/call on `server` from `runtime`'s stores. */
 export function registerTools(server: Server, runtime: Runtime): void {
   const served = serveTools(runtime.namespaceArg);
@@ -186,7 +196,18 @@ export function registerTools(server: Server, runtime: Runtime): void {
           );
           const access = { grant: grantOf(extra), write: !tool.readOnly };
           const context = contextFor(runtime, namespace, access, server);
-          const output = retryBusy(() => tool.run(toolArgs, context), runtime.busyTimeoutMs);
+          // The store's history records which tool (or which command a client named) made
+          // each change, and the token that made it; a call retried after a busy store is
+          // attributed again.
+          const attribution = {
+            command: commandOf(request.params._meta, name),
+            // A token of the tokens file has a name; HMS_MCP_TOKEN (or none) says nothing.
+            actor: access.grant === ALL_ACCESS ? undefined : access.grant.name,
+          };
+          const output = retryBusy(
+            () => context.store.history.attributed(attribution, () => tool.run(toolArgs, context)),
+            runtime.busyTimeoutMs,
+          );
           return output instanceof Promise ? output.then(succeeded, failed) : succeeded(output);
         });
       } catch (thrown) {

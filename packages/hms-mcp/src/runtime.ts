@@ -13,8 +13,15 @@ import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { Logger } from "pino";
 import { BUSY_WAIT_MS } from "./busy.js";
 import { CallTracker } from "./call-tracker.js";
-import { type Config, ConfigError, DEFAULT_RECALL_WAIT_MS } from "./config.js";
+import {
+  type Config,
+  ConfigError,
+  DEFAULT_KEEP_VERSIONS,
+  DEFAULT_RECALL_WAIT_MS,
+} from "./config.js";
 import { ToolError } from "./errors.js";
+import { HistoryRetention } from "./history-retention.js";
+import { ReadLog } from "./read-log.js";
 import type { Semantic } from "./semantic/semantic.js";
 import { ALL_ACCESS, type Grant } from "./tokens.js";
 import { SERVER_INFO } from "./version.js";
@@ -32,6 +39,10 @@ export interface Runtime {
   readonly calls: CallTracker;
   /** Hybrid recall's model and indexer, when the server runs with --model-dir. */
   readonly semantic: Semantic | undefined;
+  /** Prunes the history of open stores to --keep-versions and --keep-days. */
+  readonly retention: HistoryRetention;
+  /** Writes the reads the stores noted, for `unused`. */
+  readonly reads: ReadLog;
   /** How long a call waits for another process's lock on a store (--busy-timeout), in ms. */
   readonly busyTimeoutMs: number;
 }
@@ -67,6 +78,14 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     }
     log.info({ model: semantic.modelId, modelDir: config.modelDir }, "hybrid recall: model loaded");
   }
+  const retention = new HistoryRetention(
+    {
+      keepVersions: config.keepVersions ?? DEFAULT_KEEP_VERSIONS,
+      keepDays: config.keepDays ?? 0,
+    },
+    log,
+  );
+  const reads = new ReadLog(log);
   const namespaces = new Namespaces({
     dataDir: config.dataDir,
     maxTextBytes: config.maxTextBytes,
@@ -77,11 +96,17 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     busyWaitMs: BUSY_WAIT_MS,
     synchronous: config.synchronous,
     embeddings: semantic?.storeOptions,
-    onOpen: (name, store) => semantic?.watch(name, store),
+    onOpen: (name, store) => {
+      semantic?.watch(name, store);
+      retention.watch(store);
+      reads.watch(store);
+    },
   });
   try {
     namespaces.get(config.namespace);
   } catch (error) {
+    retention.stop();
+    reads.stop();
     await semantic?.close();
     if (error instanceof EmbeddingModelMismatchError) {
       throw new ConfigError(modelMismatchMessage(config.namespace, error));
@@ -97,12 +122,16 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     log,
     calls: new CallTracker(),
     semantic,
+    retention,
+    reads,
     busyTimeoutMs: config.busyTimeoutMs,
   };
 }
 
 /** Closes the model and the stores; call it once the runtime's calls have finished. */
 export async function closeRuntime(runtime: Runtime): Promise<void> {
+  runtime.retention.stop();
+  runtime.reads.stop();
   await runtime.semantic?.close();
   runtime.namespaces.close();
 }

@@ -5,6 +5,7 @@
 import { MAX_ANSWER_BYTES, type ToolArguments, type ToolName } from "@hms/protocol";
 import type { ExportPage, MemoryRecord, MemoryStore, PageOptions } from "@hms/store";
 import { ToolError } from "./errors.js";
+import { HISTORY_RUNNERS } from "./history-tools.js";
 import { recallMemories } from "./recall.js";
 import type { Semantic } from "./semantic/semantic.js";
 
@@ -142,6 +143,8 @@ export const RUNNERS: { readonly [T in ToolName]: ToolRunner<T> } = {
     if (memory === undefined) {
       throw new ToolError("NOT_FOUND", `${args.key} does not exist`, { key: args.key });
     }
+    // For `unused`: a read to the day, written in batches (see read-log.ts).
+    store.access.noteRead(memory.key);
     // The text travels once, in the structured content: twice, a large memory's answer would
     // pass what MCP clients read (see MAX_ANSWER_BYTES).
     return {
@@ -286,4 +289,6 @@ export const RUNNERS: { readonly [T in ToolName]: ToolRunner<T> } = {
       text: `Exported ${plural(page.memories.length, "memory", "memories")}${pageNote(page.next_cursor)}`,
     };
   },
+
+  ...HISTORY_RUNNERS,
 };

@@ -28,6 +28,16 @@ describe("HolographicMemoryTool over any backend", () => {
     );
   });
 
+  it("refuses history() and restore() over a backend that keeps no history", async () => {
+    const memory = new HolographicMemoryTool(new InMemoryBackend());
+    for (const call of [memory.history("/memories/a.md"), memory.restore("/memories/a.md", 1)]) {
+      const error = await call.catch((caught: unknown) => caught);
+      expect(HolographicMemoryError.isInstance(error)).toBe(true);
+      expect((error as HolographicMemoryError).code).toBe("unsupported");
+      expect((error as Error).message).toContain("(InMemoryBackend) has none");
+    }
+  });
+
   it("serves memory_recall from a backend that can recall", async () => {
     const hit: RecallHit = {
       path: "/memories/a.md",

@@ -15,15 +15,20 @@ import {
   type ConnectHmsBackendOptions,
   connectHmsBackend,
   type HmsConnection,
+  runAsCommand,
 } from "@hms/memory-backend-hms";
 import {
   DEFAULT_RECALL_K,
+  type FileChange,
+  type HistoryOperations,
   type MemoryBackend,
+  MemoryBackendError,
   MemoryEngine,
   type MemoryEngineOptions,
   type RecallHit,
   recallToolDefinition,
 } from "@hms/memory-core";
+import { MemoryPathError, validateMemoryPath } from "@hms/memory-paths";
 import { asToolError, HolographicMemoryError } from "./errors.js";
 
 /** Options of {@link HolographicMemoryTool.connect}. */
@@ -97,32 +102,32 @@ export class HolographicMemoryTool implements MemoryToolHandlers {
 
   /** `view`: a directory listing (2 levels) or a file's numbered lines. */
   view(command: BetaMemoryTool20250818ViewCommand): Promise<string> {
-    return this.#run(() => this.engine.view(command));
+    return this.#run(() => this.engine.view(command), "view");
   }
 
   /** `create`: a new file; never overwrites. */
   create(command: BetaMemoryTool20250818CreateCommand): Promise<string> {
-    return this.#run(() => this.engine.create(command));
+    return this.#run(() => this.engine.create(command), "create");
   }
 
   /** `str_replace`: replaces the one occurrence of `old_str`. */
   str_replace(command: BetaMemoryTool20250818StrReplaceCommand): Promise<string> {
-    return this.#run(() => this.engine.str_replace(command));
+    return this.#run(() => this.engine.str_replace(command), "str_replace");
   }
 
   /** `insert`: inserts `insert_text` after line `insert_line` (0 is the top). */
   insert(command: BetaMemoryTool20250818InsertCommand): Promise<string> {
-    return this.#run(() => this.engine.insert(command));
+    return this.#run(() => this.engine.insert(command), "insert");
   }
 
   /** `delete`: a file, or a directory with everything under it. */
   delete(command: BetaMemoryTool20250818DeleteCommand): Promise<string> {
-    return this.#run(() => this.engine.delete(command));
+    return this.#run(() => this.engine.delete(command), "delete");
   }
 
   /** `rename`: a file or a whole directory, to a path that does not exist. */
   rename(command: BetaMemoryTool20250818RenameCommand): Promise<string> {
-    return this.#run(() => this.engine.rename(command));
+    return this.#run(() => this.engine.rename(command), "rename");
   }
 
   /**
@@ -130,7 +135,11 @@ export class HolographicMemoryTool implements MemoryToolHandlers {
    * refused with the engine's message).
    */
   execute(command: BetaMemoryTool20250818Command | Record<string, unknown>): Promise<string> {
-    return this.#run(() => this.engine.execute(command));
+    const name = (command as { command?: unknown }).command;
+    return this.#run(
+      () => this.engine.execute(command),
+      typeof name === "string" ? name : undefined,
+    );
   }
 
   /**
@@ -174,6 +183,23 @@ export class HolographicMemoryTool implements MemoryToolHandlers {
   }
 
   /**
+   * The changes of the memory file at `path`, newest first (at most `limit`, default 100):
+   * every create, edit, move and delete hms-mcp kept, with when and what made it. For people
+   * and programs that audit what Claude remembered; Claude's own commands never need it.
+   */
+  history(path: string, limit?: number): Promise<FileChange[]> {
+    return this.#runHistory(() => this.#history().changes(validateMemoryPath(path), limit));
+  }
+
+  /**
+   * Brings the memory file at `path` back to `version` (see {@link history}; a deleted file
+   * comes back) as a new version, and returns that version.
+   */
+  restore(path: string, version: number): Promise<number> {
+    return this.#runHistory(() => this.#history().restore(validateMemoryPath(path), version));
+  }
+
+  /**
    * Closes the backend (the connection to hms-mcp, stopping a server process it started).
    * Later commands fail with `CONNECTION_CLOSED`.
    */
@@ -186,9 +212,40 @@ export class HolographicMemoryTool implements MemoryToolHandlers {
     await this.close();
   }
 
-  async #run<T>(body: () => Promise<T>): Promise<T> {
+  #history(): HistoryOperations {
+    const history = this.engine.backend.history;
+    if (history === undefined) {
+      throw new HolographicMemoryError(
+        "unsupported",
+        "history() and restore() need a backend that keeps history, such as hms-mcp's " +
+          `(connect()); this tool's backend (${this.engine.backend.constructor.name}) has none.`,
+      );
+    }
+    return history;
+  }
+
+  /** As {@link #run}, for calls outside the engine: their path and backend refusals too. */
+  async #runHistory<T>(body: () => Promise<T>): Promise<T> {
     try {
       return await body();
+    } catch (error) {
+      if (MemoryPathError.isInstance(error)) {
+        throw new HolographicMemoryError("invalid_path", error.message, error);
+      }
+      if (MemoryBackendError.isInstance(error)) {
+        throw new HolographicMemoryError(error.code.toLowerCase(), error.message, error);
+      }
+      throw asToolError(error);
+    }
+  }
+
+  /**
+   * Runs an engine call, throwing refusals as HolographicMemoryError; with `command`, the
+   * calls it makes to hms-mcp name that command, for the server's history.
+   */
+  async #run<T>(body: () => Promise<T>, command?: string): Promise<T> {
+    try {
+      return await (command === undefined ? body() : runAsCommand(command, body));
     } catch (error) {
       throw asToolError(error);
     }

@@ -1,5 +1,7 @@
 import {
+  type FileChange,
   type FileEntry,
+  type HistoryOperations,
   type MemoryBackend,
   MemoryBackendError,
   type MemoryBackendErrorCode,
@@ -25,6 +27,7 @@ import {
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { type CallToolResult, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { COMMAND_META_KEY, currentCommand } from "./command-context.js";
 import { CLOSED, CONNECTION_LOST, HmsConnectionError, HmsMcpError } from "./errors.js";
 
 // The memory_recall tool (memory-core) must promise Claude exactly what hms-mcp serves: the
@@ -91,6 +94,42 @@ export class HmsMemoryBackend implements MemoryBackend {
   readonly tree: TreeOperations = {
     deleteTree: async (path) => (await this.call("forget", { key: path, tree: true })).deleted,
     moveTree: async (from, to) => (await this.call("move", { from, to, tree: true })).moved,
+  };
+
+  /**
+   * The history hms-mcp keeps of every memory file: its `history` tool (a file's changes) and
+   * `restore` (a version back, as a new version).
+   */
+  readonly history: HistoryOperations = {
+    changes: async (path, limit) => {
+      const answer = await this.call("history", {
+        key: path,
+        ...(limit === undefined ? {} : { limit }),
+      });
+      return answer.changes.map(
+        (change): FileChange => ({
+          op: change.op,
+          path: change.key,
+          fromPath: change.from_key,
+          version: change.version,
+          bytes: change.bytes,
+          at: change.at,
+          command: change.command,
+          actor: change.actor,
+        }),
+      );
+    },
+    restore: async (path, version) => {
+      const answer = await this.call("restore", { key: path, version });
+      const restored = answer.restored[0];
+      if (restored === undefined) {
+        throw new HmsMcpError(
+          "PROTOCOL",
+          `hms-mcp restored nothing for ${path} at version ${version}`,
+        );
+      }
+      return restored.version;
+    },
   };
 
   readonly #session: HmsSession;
@@ -238,10 +277,17 @@ export class HmsMemoryBackend implements MemoryBackend {
     }
     const payload: Record<string, unknown> =
       this.namespace === undefined ? args : { ...args, namespace: this.namespace };
+    const command = currentCommand();
     const send = async (client: Client) =>
-      (await client.callTool({ name: tool, arguments: payload }, undefined, {
-        timeout: session.timeoutMs,
-      })) as CallToolResult;
+      (await client.callTool(
+        {
+          name: tool,
+          arguments: payload,
+          ...(command === undefined ? {} : { _meta: { [COMMAND_META_KEY]: command } }),
+        },
+        undefined,
+        { timeout: session.timeoutMs },
+      )) as CallToolResult;
     let result: CallToolResult;
     const client = session.client;
     try {

@@ -5,6 +5,7 @@
  * {@link HmsMemoryBackend}.
  */
 export type { HmsMemoryBackend, HmsStats } from "./backend.js";
+export { COMMAND_META_KEY, runAsCommand } from "./command-context.js";
 export {
   type ConnectHmsBackendOptions,
   connectHmsBackend,

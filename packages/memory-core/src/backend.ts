@@ -95,6 +95,12 @@ export interface MemoryBackend {
   recall?(query: string, k: number): Promise<RecallHit[]>;
 
   /**
+   * Optional: the history of memory files (hms-mcp keeps every change as a version). Not used
+   * by the memory tool's commands; for people and programs that audit and correct them.
+   */
+  readonly history?: HistoryOperations;
+
+  /**
    * Optional: the largest text the backend stores, in UTF-8 bytes (hms-mcp's
    * `max_text_bytes`). The engine checks every write against the smaller of this and its own
    * `maxFileBytes` before anything is stored.
@@ -127,6 +133,36 @@ export interface TreeOperations {
    * Moved files get new versions.
    */
   moveTree(from: string, to: string): Promise<number>;
+}
+
+/** One change of a memory file, as {@link HistoryOperations.changes} lists it. */
+export interface FileChange {
+  /** What the change did. A move lists under both paths; a delete keeps the version it deleted. */
+  readonly op: "create" | "update" | "move" | "delete";
+  /** The file the change left behind (a move's destination). */
+  readonly path: string;
+  /** A move's source, else null. */
+  readonly fromPath: string | null;
+  /** The version the change made (a delete: the version it deleted). */
+  readonly version: number;
+  readonly bytes: number;
+  /** ISO 8601 UTC. */
+  readonly at: string;
+  /** What made it (the server's tool, a client's command name, or `restore`), if known. */
+  readonly command: string | null;
+  /** Who made it (the caller's token name), if known. */
+  readonly actor: string | null;
+}
+
+/** The history of memory files. See {@link MemoryBackend.history}. */
+export interface HistoryOperations {
+  /** The changes of the file at `path`, newest first, at most `limit` (default 100). */
+  changes(path: string, limit?: number): Promise<FileChange[]>;
+  /**
+   * Brings the file back to `version` (a deleted file comes back) as a new version, and
+   * returns that version. `NOT_FOUND` if the history holds no such version.
+   */
+  restore(path: string, version: number): Promise<number>;
 }
 
 /** One memory file found by {@link MemoryBackend.recall}. */

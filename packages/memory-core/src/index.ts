@@ -7,7 +7,9 @@
  * are in `@hms/memory-core/testing`.
  */
 export {
+  type FileChange,
   type FileEntry,
+  type HistoryOperations,
   type MemoryBackend,
   MemoryBackendError,
   type MemoryBackendErrorCode,

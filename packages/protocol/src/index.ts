@@ -10,6 +10,7 @@ export {
   type ErrorDetails,
   isErrorCode,
 } from "./errors.js";
+export { MAX_HISTORY_PAGE } from "./history-tools.js";
 export { protocolJson, protocolJsonText } from "./json.js";
 export {
   DEFAULT_MAX_TEXT_BYTES,

@@ -26,33 +26,18 @@ export interface ToolSchema<
   readonly annotations: ToolAnnotations;
 }
 
-const readOnly: ToolAnnotations = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-};
-
-const key = z.string().describe("The memory's key: 1 to 512 UTF-8 bytes, no control characters.");
-const prefix = (what: string) =>
-  z.string().describe(`Only ${what} whose key starts with this string.`);
-const tag = (what: string) => z.string().describe(`Only ${what} that carry this tag.`);
-const expectedVersion = z
-  .number()
-  .int()
-  .min(1)
-  .describe("Compare-and-set: act only if the memory is at exactly this version.");
-const cursor = z.string().describe("The next_cursor of the previous page.");
-const limit = z
-  .number()
-  .int()
-  .min(1)
-  .max(MAX_PAGE)
-  .describe(`Page size, 1 to ${MAX_PAGE} (default ${DEFAULT_PAGE}).`);
-const timestamp = z.string().describe("ISO 8601 UTC with milliseconds.");
-const nextCursor = z
-  .string()
-  .nullable()
-  .describe("Pass back as cursor for the next page; null on the last page.");
+import {
+  cursor,
+  expectedVersion,
+  key,
+  limit,
+  nextCursor,
+  prefix,
+  readOnly,
+  tag,
+  timestamp,
+} from "./fields.js";
+import { diff, history, restore, unused } from "./history-tools.js";
 
 /** A whole memory, as `get` and `export` return it. */
 const record = z.object({
@@ -362,6 +347,10 @@ export const TOOL_SCHEMAS = [
   move,
   stats,
   exportTool,
+  history,
+  diff,
+  restore,
+  unused,
 ] as const;
 
 /** A tool name. */

@@ -7,6 +7,7 @@
  * What works on a better-sqlite3 `Database` handle (the rankers, the vector index, the
  * migrations) is in `@hms/store/internal`.
  */
+export type { StoreAccess, UnusedFile } from "./access.js";
 export { defaultDataDir } from "./data-dir.js";
 export {
   type EmbeddingModel,
@@ -17,6 +18,15 @@ export {
   type PendingMemory,
 } from "./embeddings.js";
 export { isStoreError, StoreError, type StoreErrorCode } from "./errors.js";
+export type {
+  Attribution,
+  HistoryEntry,
+  HistoryOp,
+  HistoryPage,
+  HistoryVersion,
+  StoreHistory,
+  TreeRestoreResult,
+} from "./history.js";
 export { compareKeys, decodeCursor, encodeCursor, prefixSuccessor } from "./keys.js";
 export { DEFAULT_LIMITS, type Limits, MAX_TEXT_BYTES_CEILING, utf8Bytes } from "./limits.js";
 export { isMemoryFile, MEMORY_FILE_TAG, MEMORY_ROOT } from "./memory-file.js";

@@ -5,8 +5,11 @@
  * recall/search.ts. SQLite is reached through sqlite/ only; sqlite/database.ts says where a
  * second engine would plug in.
  */
+
+import { Access, type StoreAccess } from "./access.js";
 import type { StoreContext } from "./context.js";
 import { Embeddings } from "./embeddings.js";
+import { History, type StoreHistory } from "./history.js";
 import { checkInteger, DEFAULT_LIMITS, type Limits, MAX_TEXT_BYTES_CEILING } from "./limits.js";
 import { Highlighter } from "./recall/highlight.js";
 import { DEFAULT_FUSION, HybridRanker } from "./recall/hybrid.js";
@@ -58,6 +61,10 @@ export class MemoryStore {
   readonly #db: SqliteDatabase;
   /** The embedding queue and vectors, when the store was opened with `embeddings`. */
   readonly embeddings: Embeddings | undefined;
+  /** When memories were last read, and which went unused (access.ts). */
+  readonly access: StoreAccess;
+  /** The history of memory files: read it, restore from it, prune it (history.ts). */
+  readonly history: StoreHistory;
   readonly #ranker: Ranker;
   readonly #highlighter: Highlighter;
   /** What the operations share: limits, statements, the write transaction. */
@@ -82,6 +89,8 @@ export class MemoryStore {
       write: <T>(body: () => T): T => writes.write(body),
       free: <T>(body: () => T): T => writes.free(body),
     };
+    this.history = new History(db, this.#ctx);
+    this.access = new Access(db, this.#ctx);
     const hybrid = options.embeddings;
     this.embeddings = hybrid === undefined ? undefined : new Embeddings(db, hybrid.model);
     const defaultRanker = (d: SqliteDatabase): Ranker => {
@@ -118,10 +127,16 @@ export class MemoryStore {
     return synchronousOf(this.#db);
   }
 
-  /** Closes the database (the WAL is checkpointed). Idempotent. */
+  /** Closes the database (the WAL is checkpointed), first writing the reads noted. Idempotent. */
   close(): void {
+    if (!this.#db.open) return;
+    try {
+      this.access.flush();
+    } catch {
+      // Last-read days are a hint; a store that cannot write them now still closes.
+    }
     this.#writes.close();
-    if (this.#db.open) this.#db.close();
+    this.#db.close();
   }
 
   /**

@@ -5,6 +5,8 @@
  * straight into a store. Private; not published. The one place for such helpers: add new ones
  * here, not beside a suite.
  */
+
+export { type HmsRun, hmsCliBin, runHms } from "./cli-process.js";
 export {
   type ConnectableServer,
   type Connection,
@@ -19,7 +21,7 @@ export {
   startStdio,
   type TransportKind,
 } from "./client.js";
-export { seedFilesIn, storeFile, writeSeedFiles } from "./seed-store.js";
+export { backdateWrites, seedFilesIn, storeFile, writeSeedFiles } from "./seed-store.js";
 export {
   cleanEnv,
   exited,

@@ -59,6 +59,27 @@ export function writeSeedFiles(
   }
 }
 
+/**
+ * Sets the last-write time of `keys` in the store of `namespace` to `at`, as if they had
+ * been written then (for tests of what went unused). The store must exist.
+ */
+export function backdateWrites(
+  dataDir: string,
+  keys: readonly string[],
+  at: string,
+  namespace = "default",
+): void {
+  const db = new Database(storeFile(dataDir, namespace), { fileMustExist: true, timeout: 10_000 });
+  try {
+    const update = db.prepare("UPDATE memories SET updated_at = ? WHERE key = ?");
+    db.transaction(() => {
+      for (const key of keys) update.run(at, key);
+    }).immediate();
+  } finally {
+    db.close();
+  }
+}
+
 /** The part of a memory backend {@link seedFilesIn} uses (structurally a `MemoryBackend`). */
 interface Creates {
   create(path: string, content: string): Promise<unknown>;

@@ -135,6 +135,7 @@ _KNOWN_KEYWORDS: Final = frozenset(
         "maximum",
         "enum",
         "description",
+        "anyOf",
     }
 )
 
@@ -181,6 +182,12 @@ def _problem(
     unknown = set(schema) - _KNOWN_KEYWORDS
     if unknown:
         raise ValueError(f"protocol.json: unsupported schema keywords {sorted(unknown)}")
+    if "anyOf" in schema:
+        problems = [_problem(option, value, path) for option in schema["anyOf"]]
+        if all(problem is not None for problem in problems):
+            return SchemaProblem(
+                path, " or ".join(problem.message for problem in problems if problem is not None)
+            )
     types = schema.get("type")
     if types is not None:
         allowed = [types] if isinstance(types, str) else list(types)

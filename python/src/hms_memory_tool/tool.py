@@ -37,8 +37,11 @@ from hms_memory_tool._loop import LoopThread
 from hms_memory_tool.core import (
     DEFAULT_RECALL_K,
     DeleteCommand,
+    FileChange,
+    HistoryOperations,
     HolographicMemoryError,
     MemoryBackend,
+    MemoryBackendError,
     MemoryEngine,
     MemoryToolError,
     RecallHit,
@@ -46,8 +49,8 @@ from hms_memory_tool.core import (
     recall_tool_definition,
 )
 from hms_memory_tool.core._commands import positive_option
-from hms_memory_tool.hms_backend import DEFAULT_TIMEOUT, connect_hms_backend
-from hms_memory_tool.paths import MEMORY_ROOT
+from hms_memory_tool.hms_backend import DEFAULT_TIMEOUT, connect_hms_backend, run_as_command
+from hms_memory_tool.paths import MEMORY_ROOT, MemoryPathError, validate_memory_path
 
 
 def _check_recall(engine: MemoryEngine) -> None:
@@ -59,6 +62,44 @@ def _check_recall(engine: MemoryEngine) -> None:
             "recall_tool() needs a backend that can recall, such as hms-mcp's (connect()); "
             f"this tool's backend ({type(engine.backend).__name__}) has no recall.",
         )
+
+
+def _command_name(command: object) -> str | None:
+    """The command a raw input names, for the server's history (checked by the engine)."""
+    name = command.get("command") if isinstance(command, dict) else None
+    return name if isinstance(name, str) else None
+
+
+def _history_of(engine: MemoryEngine) -> HistoryOperations:
+    """The backend's history, or the refusal a backend without one gets."""
+    history = getattr(engine.backend, "history", None)
+    if history is None:
+        raise HolographicMemoryError(
+            "unsupported",
+            "history() and restore() need a backend that keeps history, such as hms-mcp's "
+            f"(connect()); this tool's backend ({type(engine.backend).__name__}) has none.",
+        )
+    return cast(HistoryOperations, history)
+
+
+async def _history(engine: MemoryEngine, path: str, limit: int | None) -> builtins.list[FileChange]:
+    history = _history_of(engine)
+    try:
+        return await history.changes(validate_memory_path(path), limit)
+    except MemoryPathError as error:
+        raise HolographicMemoryError("invalid_path", str(error)) from error
+    except MemoryBackendError as error:
+        raise HolographicMemoryError(error.code.lower(), str(error)) from error
+
+
+async def _restore(engine: MemoryEngine, path: str, version: int) -> int:
+    history = _history_of(engine)
+    try:
+        return await history.restore(validate_memory_path(path), version)
+    except MemoryPathError as error:
+        raise HolographicMemoryError("invalid_path", str(error)) from error
+    except MemoryBackendError as error:
+        raise HolographicMemoryError(error.code.lower(), str(error)) from error
 
 
 #: What :meth:`HolographicMemoryTool.clear_all_memory` returns.
@@ -157,35 +198,35 @@ class HolographicMemoryTool(BetaAsyncAbstractMemoryTool):
     async def call(self, input: object) -> str:
         # The command goes to the engine as Claude sent it, so every field is checked (and
         # every message worded) exactly as in the TypeScript package.
-        return await self.engine.execute(input)
+        return await run_as_command(_command_name(input), self.engine.execute(input))
 
     @override
     async def execute(self, command: object) -> str:
-        return await self.engine.execute(command)
+        return await run_as_command(_command_name(command), self.engine.execute(command))
 
     @override
     async def view(self, command: BetaMemoryTool20250818ViewCommand) -> str:
-        return await self.engine.view(command)
+        return await run_as_command("view", self.engine.view(command))
 
     @override
     async def create(self, command: BetaMemoryTool20250818CreateCommand) -> str:
-        return await self.engine.create(command)
+        return await run_as_command("create", self.engine.create(command))
 
     @override
     async def str_replace(self, command: BetaMemoryTool20250818StrReplaceCommand) -> str:
-        return await self.engine.str_replace(command)
+        return await run_as_command("str_replace", self.engine.str_replace(command))
 
     @override
     async def insert(self, command: BetaMemoryTool20250818InsertCommand) -> str:
-        return await self.engine.insert(command)
+        return await run_as_command("insert", self.engine.insert(command))
 
     @override
     async def delete(self, command: BetaMemoryTool20250818DeleteCommand) -> str:
-        return await self.engine.delete(command)
+        return await run_as_command("delete", self.engine.delete(command))
 
     @override
     async def rename(self, command: BetaMemoryTool20250818RenameCommand) -> str:
-        return await self.engine.rename(command)
+        return await run_as_command("rename", self.engine.rename(command))
 
     @override
     async def clear_all_memory(self) -> str:
@@ -199,6 +240,18 @@ class HolographicMemoryTool(BetaAsyncAbstractMemoryTool):
         A backend that cannot recall raises :class:`~hms_memory_tool.core.MemoryToolError`
         (code ``unsupported``)."""
         return await self.engine.recall_hits(query, k)
+
+    async def history(self, path: str, limit: int | None = None) -> builtins.list[FileChange]:
+        """The changes of the memory file at ``path``, newest first (at most ``limit``,
+        default 100): every create, edit, move and delete hms-mcp kept, with when and what
+        made it. A backend that keeps no history raises
+        :class:`~hms_memory_tool.errors.HolographicMemoryError` (code ``unsupported``)."""
+        return await _history(self.engine, path, limit)
+
+    async def restore(self, path: str, version: int) -> int:
+        """Brings the memory file at ``path`` back to ``version`` (a deleted file comes back)
+        as a new version, and returns that version."""
+        return await _restore(self.engine, path, version)
 
     def recall_tool(self) -> AsyncMemoryRecallTool:
         """The companion ``memory_recall`` tool, for the same tool runner. Raises
@@ -317,35 +370,35 @@ class HolographicMemoryToolSync(BetaAbstractMemoryTool):
 
     @override
     def call(self, input: object) -> str:
-        return self._loop.run(self.engine.execute(input))
+        return self._loop.run(run_as_command(_command_name(input), self.engine.execute(input)))
 
     @override
     def execute(self, command: object) -> str:
-        return self._loop.run(self.engine.execute(command))
+        return self._loop.run(run_as_command(_command_name(command), self.engine.execute(command)))
 
     @override
     def view(self, command: BetaMemoryTool20250818ViewCommand) -> str:
-        return self._loop.run(self.engine.view(command))
+        return self._loop.run(run_as_command("view", self.engine.view(command)))
 
     @override
     def create(self, command: BetaMemoryTool20250818CreateCommand) -> str:
-        return self._loop.run(self.engine.create(command))
+        return self._loop.run(run_as_command("create", self.engine.create(command)))
 
     @override
     def str_replace(self, command: BetaMemoryTool20250818StrReplaceCommand) -> str:
-        return self._loop.run(self.engine.str_replace(command))
+        return self._loop.run(run_as_command("str_replace", self.engine.str_replace(command)))
 
     @override
     def insert(self, command: BetaMemoryTool20250818InsertCommand) -> str:
-        return self._loop.run(self.engine.insert(command))
+        return self._loop.run(run_as_command("insert", self.engine.insert(command)))
 
     @override
     def delete(self, command: BetaMemoryTool20250818DeleteCommand) -> str:
-        return self._loop.run(self.engine.delete(command))
+        return self._loop.run(run_as_command("delete", self.engine.delete(command)))
 
     @override
     def rename(self, command: BetaMemoryTool20250818RenameCommand) -> str:
-        return self._loop.run(self.engine.rename(command))
+        return self._loop.run(run_as_command("rename", self.engine.rename(command)))
 
     @override
     def clear_all_memory(self) -> str:
@@ -356,6 +409,16 @@ class HolographicMemoryToolSync(BetaAbstractMemoryTool):
         """The memory files most relevant to ``query``, best first (at most ``k``, 1 to 50);
         see :meth:`HolographicMemoryTool.recall`."""
         return self._loop.run(self.engine.recall_hits(query, k))
+
+    def history(self, path: str, limit: int | None = None) -> builtins.list[FileChange]:
+        """The changes of the memory file at ``path``, newest first; see
+        :meth:`HolographicMemoryTool.history`."""
+        return self._loop.run(_history(self.engine, path, limit))
+
+    def restore(self, path: str, version: int) -> int:
+        """Brings the memory file at ``path`` back to ``version``; see
+        :meth:`HolographicMemoryTool.restore`."""
+        return self._loop.run(_restore(self.engine, path, version))
 
     def recall_tool(self) -> MemoryRecallTool:
         """The companion ``memory_recall`` tool, for the same tool runner. Raises

@@ -201,6 +201,55 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 6,
+    description:
+      "the history of memory files: every create, edit, move and delete of a key under " +
+      "/memories/ keeps a row with the text it left (history.ts writes them)",
+    up(db) {
+      // One row per change. key is the file the change left behind (a move's destination);
+      // from_key is a move's source. text, tags and metadata are the file as the change left
+      // it, or, for a delete, as it was when deleted, so that it can be brought back.
+      // version is the version the change made (a delete: the version it deleted). Rows are
+      // written by triggers that history.ts installs on each connection, so a write and its
+      // row commit together.
+      db.exec(`
+        CREATE TABLE memory_history (
+          seq      INTEGER PRIMARY KEY AUTOINCREMENT,
+          key      TEXT NOT NULL,
+          op       TEXT NOT NULL CHECK (op IN ('create', 'update', 'move', 'delete')),
+          from_key TEXT,
+          version  INTEGER NOT NULL,
+          text     TEXT NOT NULL,
+          tags     TEXT NOT NULL,
+          metadata TEXT NOT NULL,
+          hash     TEXT NOT NULL,
+          bytes    INTEGER NOT NULL,
+          at       TEXT NOT NULL,
+          actor    TEXT,
+          command  TEXT
+        );
+        CREATE INDEX memory_history_by_key ON memory_history (key, seq);
+        CREATE INDEX memory_history_by_from_key ON memory_history (from_key, seq)
+          WHERE from_key IS NOT NULL;
+        CREATE INDEX memory_history_by_at ON memory_history (at);
+      `);
+    },
+  },
+  {
+    version: 7,
+    description:
+      "when each memory was last read (the day), so that files unused for long can be found " +
+      "and pruned (access.ts records reads in batches)",
+    up(db) {
+      db.exec(`
+        CREATE TABLE memory_access (
+          memory_id INTEGER PRIMARY KEY REFERENCES memories (id) ON DELETE CASCADE,
+          read_on   TEXT NOT NULL
+        );
+      `);
+    },
+  },
 ];
 
 /** The schema version this code writes. */

@@ -17,7 +17,9 @@ ViewCommand(path='/memories', view_range=None)
 
 from . import _messages as messages
 from ._backend import (
+    FileChange,
     FileEntry,
+    HistoryOperations,
     MemoryBackend,
     MemoryBackendError,
     MemoryBackendErrorCode,
@@ -87,7 +89,9 @@ __all__ = [
     "Command",
     "CreateCommand",
     "DeleteCommand",
+    "FileChange",
     "FileEntry",
+    "HistoryOperations",
     "HolographicMemoryError",
     "InMemoryBackend",
     "InsertCommand",

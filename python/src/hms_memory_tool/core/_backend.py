@@ -52,6 +52,41 @@ class FileEntry:
 
 
 @dataclass(frozen=True)
+class FileChange:
+    """One change of a memory file, as :meth:`HistoryOperations.changes` lists it."""
+
+    op: Literal["create", "update", "move", "delete"]
+    """What the change did. A move lists under both paths."""
+    path: str
+    """The file the change left behind (a move's destination)."""
+    from_path: str | None
+    """A move's source, else ``None``."""
+    version: int
+    """The version the change made (a delete: the version it deleted)."""
+    bytes: int
+    at: str
+    """ISO 8601 UTC."""
+    command: str | None
+    """What made it (the server's tool, a client's command name, or ``restore``), if known."""
+    actor: str | None
+    """Who made it (the caller's token name), if known."""
+
+
+class HistoryOperations(Protocol):
+    """The history of memory files a backend may keep (the TypeScript ``history``); hms-mcp
+    keeps every change as a version."""
+
+    async def changes(self, path: str, limit: int | None = None) -> builtins.list[FileChange]:
+        """The changes of the file at ``path``, newest first (at most ``limit``, default 100)."""
+        ...
+
+    async def restore(self, path: str, version: int) -> int:
+        """Brings the file back to ``version`` (a deleted file comes back) as a new version,
+        and returns that version. ``NOT_FOUND`` if the history holds no such version."""
+        ...
+
+
+@dataclass(frozen=True)
 class RecallHit:
     """One memory file found by :meth:`RecallBackend.recall`."""
 

@@ -5,16 +5,19 @@
 that it speaks this client's protocol version and yields an :class:`HmsMemoryBackend`.
 """
 
-from .backend import HmsMemoryBackend, HmsTreeOperations
+from .backend import HmsHistoryOperations, HmsMemoryBackend, HmsTreeOperations
+from .command_context import COMMAND_META_KEY, run_as_command
 from .connect import DEFAULT_TIMEOUT, check_protocol_version, connect_hms_backend
 from .errors import CLOSED, CONNECTION_LOST, HmsConnectionError, HmsMcpError, HmsMcpNotFoundError
 from .find_server import ServerCommand, find_server, server_environment
 
 __all__ = [
     "CLOSED",
+    "COMMAND_META_KEY",
     "CONNECTION_LOST",
     "DEFAULT_TIMEOUT",
     "HmsConnectionError",
+    "HmsHistoryOperations",
     "HmsMcpError",
     "HmsMcpNotFoundError",
     "HmsMemoryBackend",
@@ -23,5 +26,6 @@ __all__ = [
     "check_protocol_version",
     "connect_hms_backend",
     "find_server",
+    "run_as_command",
     "server_environment",
 ]

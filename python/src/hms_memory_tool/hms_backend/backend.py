@@ -18,6 +18,8 @@ MemoryBackend              hms-mcp tool
 ``tree.move_tree(a, b)``   ``move {from, to, tree: true}``
 ``max_file_bytes``         ``stats`` → ``max_text_bytes``
 ``recall(query, k)``       ``recall {query, k, tag: "memory-file"}``
+``history.changes(p, n)``  ``history {key, limit?}``
+``history.restore(p, v)``  ``restore {key, version}``
 =========================  ======================================================================
 
 Every structured answer is held to its tool's output schema (from ``protocol.json``); one
@@ -51,6 +53,7 @@ from mcp import Client
 from mcp.shared.exceptions import MCPError
 
 from hms_memory_tool.core import (
+    FileChange,
     FileEntry,
     MemoryBackendError,
     MemoryBackendErrorCode,
@@ -58,6 +61,7 @@ from hms_memory_tool.core import (
     RecallHit,
     StoredFile,
 )
+from hms_memory_tool.hms_backend.command_context import COMMAND_META_KEY, current_command
 from hms_memory_tool.protocol import (
     ERROR_CODES,
     ERROR_META_KEY,
@@ -100,6 +104,7 @@ class HmsMemoryBackend:
         # Shared by every namespace's view of the connection.
         self._shared = shared_state if shared_state is not None else _Shared(client, reopen)
         self._tree = HmsTreeOperations(self)
+        self._history = HmsHistoryOperations(self)
 
     @property
     def max_file_bytes(self) -> int:
@@ -111,6 +116,12 @@ class HmsMemoryBackend:
         """The tree forms of ``forget`` and ``move``; hms-mcp keeps the memory-file tree well
         formed on ``remember``."""
         return self._tree
+
+    @property
+    def history(self) -> HmsHistoryOperations:
+        """The history hms-mcp keeps of every memory file: a file's changes, and a version
+        brought back as a new version."""
+        return self._history
 
     @property
     def namespace(self) -> str | None:
@@ -236,8 +247,14 @@ class HmsMemoryBackend:
     async def _send(
         self, client: Client, tool: str, payload: Mapping[str, Any]
     ) -> mcp_types.CallToolResult:
+        command = current_command()
         try:
-            return await client.call_tool(tool, dict(payload), read_timeout_seconds=self._timeout)
+            return await client.call_tool(
+                tool,
+                dict(payload),
+                read_timeout_seconds=self._timeout,
+                meta=None if command is None else cast(Any, {COMMAND_META_KEY: command}),
+            )
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError) as error:
             raise self._connection_lost(tool, repr(error)) from error
 
@@ -330,6 +347,42 @@ class HmsTreeOperations:
     async def move_tree(self, source: str, destination: str) -> int:
         result = await self._backend.call("move", {"from": source, "to": destination, "tree": True})
         return cast(int, result["moved"])
+
+
+class HmsHistoryOperations:
+    """The history operations of an :class:`HmsMemoryBackend`: hms-mcp's ``history`` and
+    ``restore`` tools."""
+
+    def __init__(self, backend: HmsMemoryBackend) -> None:
+        self._backend = backend
+
+    async def changes(self, path: str, limit: int | None = None) -> builtins.list[FileChange]:
+        arguments: dict[str, Any] = {"key": path}
+        if limit is not None:
+            arguments["limit"] = limit
+        answer = await self._backend.call("history", arguments)
+        return [
+            FileChange(
+                op=change["op"],
+                path=change["key"],
+                from_path=change["from_key"],
+                version=change["version"],
+                bytes=change["bytes"],
+                at=change["at"],
+                command=change["command"],
+                actor=change["actor"],
+            )
+            for change in answer["changes"]
+        ]
+
+    async def restore(self, path: str, version: int) -> int:
+        answer = await self._backend.call("restore", {"key": path, "version": version})
+        restored = answer["restored"]
+        if not restored:
+            raise HmsMcpError(
+                "PROTOCOL", f"hms-mcp restored nothing for {path} at version {version}"
+            )
+        return cast(int, restored[0]["version"])
 
 
 def _refusal(

@@ -1,0 +1,254 @@
+import { type HmsMemoryBackend, runAsCommand } from "@hms/memory-backend-hms";
+import { MAX_RECALL_K } from "@hms/protocol";
+import { Command, InvalidArgumentError, Option } from "commander";
+import packageJson from "../package.json" with { type: "json" };
+import { cat } from "./commands/cat.js";
+import { diff } from "./commands/diff.js";
+import { exportTo } from "./commands/export.js";
+import { history } from "./commands/history.js";
+import { importFrom } from "./commands/import.js";
+import { ls } from "./commands/ls.js";
+import { mv } from "./commands/mv.js";
+import { prune } from "./commands/prune.js";
+import { recall } from "./commands/recall.js";
+import { restore } from "./commands/restore.js";
+import { rm } from "./commands/rm.js";
+import { stats } from "./commands/stats.js";
+
+import { Output } from "./output.js";
+import { memoryPath } from "./paths.js";
+import { openTarget, type TargetOptions } from "./target.js";
+
+interface GlobalOptions extends TargetOptions {
+  json: boolean;
+}
+
+const EPILOG = `
+Paths are Claude's memory paths: notes/a.md, memories/notes/a.md and /memories/notes/a.md are
+the same file. Without --url, hms starts its own hms-mcp on the data directory (the store may
+be in use by a running server at the same time); with --url it uses a running server over HTTP,
+with the token from HMS_MCP_TOKEN.
+
+hms --version (or -V) prints the version.
+
+Exit codes: 0 done, 1 refused or failed (not found, conflict, refused import), 2 wrong command
+line, 3 hms-mcp could not be started or reached.`;
+
+/** The version of this program. */
+export const VERSION: string = packageJson.version;
+
+/**
+ * The `hms` program: global options, then one subcommand. `--version` is read by cli.ts only
+ * as the first argument: commander would take it anywhere, and `restore --version N` is a
+ * version of a file.
+ */
+export function buildProgram(): Command {
+  const program = new Command("hms")
+    .description(
+      "Look at, search, move, export and import what Claude keeps in a Holographic Memory store.",
+    )
+    .addOption(
+      new Option("--data-dir <dir>", "the local data directory (default: hms-mcp's)").env(
+        "HMS_MCP_DATA_DIR",
+      ),
+    )
+    .addOption(
+      new Option("--namespace <name>", "the namespace (store) to use").env("HMS_MCP_NAMESPACE"),
+    )
+    .addOption(
+      new Option("--url <url>", "a running hms-mcp over HTTP (token: HMS_MCP_TOKEN)").conflicts(
+        "dataDir",
+      ),
+    )
+    .option("--json", "print one JSON document on stdout, for scripts", false)
+    .addHelpText("after", EPILOG)
+    .showSuggestionAfterError()
+    .exitOverride()
+    .configureOutput({
+      outputError: (message, write) => write(`hms: ${message.replace(/^error: /, "")}`),
+    });
+
+  // Each change a command makes is recorded in the server's history as `hms_<command>`.
+  let commandName = "hms";
+  program.hook("preAction", (_program, action) => {
+    commandName = `hms_${action.name()}`;
+  });
+  const run = (action: (backend: HmsMemoryBackend, out: Output) => Promise<void>) => async () => {
+    const options = program.opts<GlobalOptions>();
+    const out = new Output(options.json);
+    const backend = await openTarget(options);
+    try {
+      await runAsCommand(commandName, () => action(backend, out));
+    } finally {
+      await backend.close();
+    }
+  };
+
+  program
+    .command("ls")
+    .description("list a directory (default /memories), or one file")
+    .argument("[path]", "a memory path")
+    .option("-R, --recursive", "every file under the directory", false)
+    .action((path: string | undefined, options: { recursive: boolean }) =>
+      run((backend, out) => ls(backend, memoryPath(path), options, out))(),
+    );
+
+  program
+    .command("cat")
+    .description("print a memory file")
+    .argument("<path>", "a memory path")
+    .option("-n, --line-numbers", "number the lines, as Claude's view does", false)
+    .action((path: string, options: { lineNumbers: boolean }) =>
+      run((backend, out) => cat(backend, memoryPath(path), options, out))(),
+    );
+
+  program
+    .command("recall")
+    .description("the memory files that best answer a query, with the lines to read")
+    .argument("<query>", "what to look for, in plain words")
+    .option("-k <n>", `how many files (1 to ${MAX_RECALL_K})`, count(MAX_RECALL_K), 5)
+    .option("--under <path>", "only files under this directory")
+    .action((query: string, options: { k: number; under?: string }) =>
+      run((backend, out) =>
+        recall(
+          backend,
+          query,
+          {
+            k: options.k,
+            ...(options.under === undefined ? {} : { prefix: memoryPath(options.under) }),
+          },
+          out,
+        ),
+      )(),
+    );
+
+  program
+    .command("rm")
+    .description("delete a file, or a directory with -r (one transaction)")
+    .argument("<path>", "a memory path")
+    .option("-r, --recursive", "delete a directory and everything under it", false)
+    .action((path: string, options: { recursive: boolean }) =>
+      run((backend, out) => rm(backend, memoryPath(path), options, out))(),
+    );
+
+  program
+    .command("mv")
+    .description("rename a file or a directory (one transaction)")
+    .argument("<from>", "the memory path to rename")
+    .argument("<to>", "its new path; must not exist")
+    .action((from: string, to: string) =>
+      run((backend, out) => mv(backend, memoryPath(from), memoryPath(to), out))(),
+    );
+
+  program
+    .command("history")
+    .description("a file's versions, or every change under a directory, newest first")
+    .argument("[path]", "a memory path (default /memories)")
+    .option("--since <time>", "directories: only changes at or after this ISO 8601 time")
+    .option("--limit <n>", "most changes to show (1 to 1000)", count(1000), 50)
+    .action((path: string | undefined, options: { since?: string; limit: number }) =>
+      run((backend, out) => history(backend, memoryPath(path), options, out))(),
+    );
+
+  program
+    .command("diff")
+    .description("what changed between two versions (default: the last change)")
+    .argument("<path>", "a memory path")
+    .argument("[v1]", "the older version (default: the one before the current)", versionNumber)
+    .argument("[v2]", "the newer version (default: the file now)", versionNumber)
+    .action((path: string, v1: number | undefined, v2: number | undefined) =>
+      run((backend, out) =>
+        diff(
+          backend,
+          memoryPath(path),
+          [v1, v2].filter((v): v is number => v !== undefined),
+          out,
+        ),
+      )(),
+    );
+
+  program
+    .command("restore")
+    .description("bring a file back to a version or a time, or a directory back to a time")
+    .argument("<path>", "a memory path")
+    .option("--version <n>", "the version to bring back (see hms history)", versionNumber)
+    .option("--at <time>", "an ISO 8601 time to bring the file or directory back to")
+    .action((path: string, options: { version?: number; at?: string }) =>
+      run((backend, out) => restore(backend, memoryPath(path), options, out))(),
+    );
+
+  program
+    .command("prune")
+    .description("list (or with --yes delete) the memory files unused for a while")
+    .requiredOption("--unused-for <age>", "how long unread and unwritten: 90d, 12w, ...")
+    .option("--under <path>", "only files under this directory")
+    .option("--yes", "delete them (without it, only list them)", false)
+    .action((options: { unusedFor: string; under?: string; yes: boolean }) =>
+      run((backend, out) =>
+        prune(
+          backend,
+          {
+            unusedFor: options.unusedFor,
+            yes: options.yes,
+            ...(options.under === undefined ? {} : { under: memoryPath(options.under) }),
+          },
+          out,
+        ),
+      )(),
+    );
+
+  program
+    .command("stats")
+    .description("the store's size, limits, recall build and server")
+    .action(() => run((backend, out) => stats(backend, out))());
+
+  program
+    .command("export")
+    .description(
+      "write the memory files to DIR/memories/ (as the SDK's filesystem tool keeps them), or everything to FILE.jsonl",
+    )
+    .requiredOption("--to <target>", "a directory, or a file ending in .jsonl")
+    .option("--force", "overwrite files that exist", false)
+    .action((options: { to: string; force: boolean }) =>
+      run((backend, out) => exportTo(backend, options.to, options, out))(),
+    );
+
+  program
+    .command("import")
+    .description(
+      "read an SDK filesystem memory directory (its base path or memories/ folder) or an hms .jsonl export",
+    )
+    .requiredOption("--from <source>", "a directory, or a file ending in .jsonl")
+    .option("--overwrite", "replace files that exist in the store", false)
+    .option("--skip-refused", "import the rest when some files are refused", false)
+    .option("--dry-run", "list what would be imported and refused; write nothing", false)
+    .action(
+      (options: { from: string; overwrite: boolean; skipRefused: boolean; dryRun: boolean }) =>
+        run((backend, out) => importFrom(backend, options.from, options, out))(),
+    );
+
+  for (const command of program.commands) {
+    command.exitOverride().configureOutput(program.configureOutput());
+  }
+  return program;
+}
+
+/** Parses a version number. */
+function versionNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 1) {
+    throw new InvalidArgumentError("must be a version number (see hms history)");
+  }
+  return n;
+}
+
+/** Parses a whole number from 1 to `max`. */
+function count(max: number) {
+  return (value: string) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1 || n > max) {
+      throw new InvalidArgumentError(`must be a whole number from 1 to ${max}`);
+    }
+    return n;
+  };
+}

@@ -1,0 +1,25 @@
+import { SingleBar } from "cli-progress";
+
+/** A progress bar on stderr, shown only to a person at a terminal (never with --json). */
+export interface Progress {
+  start(total: number): void;
+  increment(): void;
+  stop(): void;
+}
+
+export function progressBar(label: string, options: { json: boolean }): Progress {
+  if (options.json || !process.stderr.isTTY) {
+    return { start() {}, increment() {}, stop() {} };
+  }
+  const bar = new SingleBar({
+    format: `${label} [{bar}] {value}/{total}`,
+    stream: process.stderr,
+    hideCursor: true,
+    clearOnComplete: true,
+  });
+  return {
+    start: (total) => bar.start(total, 0),
+    increment: () => bar.increment(),
+    stop: () => bar.stop(),
+  };
+}

@@ -1,0 +1,402 @@
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { backdateWrites, runHms, startHttpServer, tempDir } from "@hms/test-support";
+import { afterEach, describe, expect, it } from "vitest";
+
+// Every test runs the built `hms` against a real hms-mcp: one it starts on a temporary data
+// directory, or one serving HTTP.
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function dataDir(): string {
+  const { dir, remove } = tempDir("hms-cli-");
+  cleanups.push(remove);
+  return dir;
+}
+
+/** An SDK filesystem memory directory (base path holding memories/) with `files`. */
+function filesystemMemory(files: Record<string, string>): string {
+  const base = dataDir();
+  for (const [path, text] of Object.entries(files)) {
+    const file = join(base, "memories", ...path.split("/"));
+    mkdirSync(join(file, ".."), { recursive: true });
+    writeFileSync(file, text);
+  }
+  return base;
+}
+
+describe("hms on a local data directory", () => {
+  it("imports an SDK memory directory, then lists, prints, recalls, moves and deletes", async () => {
+    const data = dataDir();
+    const source = filesystemMemory({
+      "customers/acme.md": "# Acme Corp\nPrefers email follow-ups.\nContact: Dana\n",
+      "todo.md": "- ship the CLI\n",
+    });
+    const at = ["--data-dir", data];
+
+    const imported = await runHms([...at, "import", "--from", source]);
+    expect(imported).toMatchObject({ code: 0, stderr: "" });
+    expect(imported.stdout).toContain("imported 2 memories");
+
+    const root = await runHms([...at, "ls"]);
+    expect(root.code).toBe(0);
+    expect(root.stdout).toMatch(/\/memories\/customers\/\n/);
+    expect(root.stdout).toMatch(/\/memories\/todo\.md\n/);
+
+    const recursive = await runHms([...at, "--json", "ls", "-R"]);
+    expect(JSON.parse(recursive.stdout).map((entry: { path: string }) => entry.path)).toEqual([
+      "/memories/customers/acme.md",
+      "/memories/todo.md",
+    ]);
+
+    const cat = await runHms([...at, "cat", "customers/acme.md"]);
+    expect(cat.stdout).toBe("# Acme Corp\nPrefers email follow-ups.\nContact: Dana\n");
+    const numbered = await runHms([...at, "cat", "-n", "/memories/customers/acme.md"]);
+    expect(numbered.stdout.split("\n")[1]).toBe("2  Prefers email follow-ups.");
+
+    const recall = await runHms([...at, "--json", "recall", "email follow-ups for Acme"]);
+    const [hit] = JSON.parse(recall.stdout);
+    expect(hit).toMatchObject({ key: "/memories/customers/acme.md", line_start: 1 });
+    expect(hit.line_end).toBeGreaterThanOrEqual(2);
+
+    expect((await runHms([...at, "mv", "customers", "clients"])).stdout).toContain("(1 file)");
+    expect((await runHms([...at, "cat", "clients/acme.md"])).code).toBe(0);
+
+    const refusedRm = await runHms([...at, "rm", "clients"]);
+    expect(refusedRm.code).toBe(1);
+    expect(refusedRm.stderr).toBe(
+      "hms: /memories/clients is a directory: use rm -r to delete it and what is under it\n",
+    );
+    expect((await runHms([...at, "rm", "-r", "clients"])).code).toBe(0);
+    const after = await runHms([...at, "--json", "ls", "-R"]);
+    expect(JSON.parse(after.stdout)).toHaveLength(1);
+
+    const stats = await runHms([...at, "--json", "stats"]);
+    expect(JSON.parse(stats.stdout)).toMatchObject({ memories: 1, namespace: "default" });
+  });
+
+  it("keeps namespaces apart", async () => {
+    const data = dataDir();
+    const source = filesystemMemory({ "a.md": "alpha\n" });
+    await runHms(["--data-dir", data, "--namespace", "alice", "import", "--from", source]);
+    const alice = await runHms(["--data-dir", data, "--namespace", "alice", "--json", "ls", "-R"]);
+    const bob = await runHms(["--data-dir", data, "--namespace", "bob", "--json", "ls", "-R"]);
+    expect(JSON.parse(alice.stdout)).toHaveLength(1);
+    expect(JSON.parse(bob.stdout)).toEqual([]);
+  });
+
+  it("exports to the SDK layout and back, and to JSON Lines with every field", async () => {
+    const data = dataDir();
+    const files = { "notes/one.md": "first\n", "two.md": "second\n" };
+    await runHms(["--data-dir", data, "import", "--from", filesystemMemory(files)]);
+
+    const out = dataDir();
+    const exported = await runHms(["--data-dir", data, "export", "--to", out]);
+    expect(exported.stdout).toContain("exported 2 memory files");
+    expect(readFileSync(join(out, "memories", "notes", "one.md"), "utf8")).toBe("first\n");
+    expect(readFileSync(join(out, "memories", "two.md"), "utf8")).toBe("second\n");
+    // An export never replaces a file unless told to.
+    const again = await runHms(["--data-dir", data, "export", "--to", out]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("exists; pass --force to overwrite it");
+
+    const jsonl = join(dataDir(), "all.jsonl");
+    expect((await runHms(["--data-dir", data, "export", "--to", jsonl])).code).toBe(0);
+    const [header, ...records] = readFileSync(jsonl, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(header).toMatchObject({ format: "hms-export", format_version: 1, memories: 2 });
+    expect(records.map((record) => [record.key, record.tags, record.text])).toEqual([
+      ["/memories/notes/one.md", ["memory-file"], "first\n"],
+      ["/memories/two.md", ["memory-file"], "second\n"],
+    ]);
+    for (const record of records) {
+      expect(record).toMatchObject({
+        version: expect.any(Number),
+        hash: expect.stringMatching(/^sha256:/),
+      });
+    }
+
+    // The JSON Lines file restores the namespace elsewhere; its memories-folder export too.
+    const copy = dataDir();
+    expect((await runHms(["--data-dir", copy, "import", "--from", jsonl])).code).toBe(0);
+    const copied = await runHms(["--data-dir", copy, "cat", "notes/one.md"]);
+    expect(copied.stdout).toBe("first\n");
+    const fromFolder = dataDir();
+    await runHms(["--data-dir", fromFolder, "import", "--from", join(out, "memories")]);
+    expect((await runHms(["--data-dir", fromFolder, "cat", "two.md"])).stdout).toBe("second\n");
+  });
+});
+
+describe("hms import refuses what is unsafe and imports nothing by halves", () => {
+  it("lists every refusal and writes nothing, unless told to skip them", async () => {
+    const data = dataDir();
+    const source = filesystemMemory({
+      "good.md": "fine\n",
+      ".hidden.md": "hidden\n",
+      "big.md": "x".repeat(40 * 1024),
+    });
+    writeFileSync(join(source, "memories", "binary.md"), Buffer.from([0xff, 0xfe, 0x00]));
+    symlinkSync("/etc/passwd", join(source, "memories", "link.md"));
+
+    const refused = await runHms(["--data-dir", data, "--json", "import", "--from", source]);
+    expect(refused.code).toBe(1);
+    const summary = JSON.parse(refused.stdout);
+    expect(summary.imported).toBe(0);
+    const reasons = Object.fromEntries(
+      summary.refused.map((refusal: { source: string; reason: string }) => [
+        refusal.source.split("/").pop(),
+        refusal.reason,
+      ]),
+    );
+    expect(reasons[".hidden.md"]).toContain("hidden names are not allowed");
+    expect(reasons["big.md"]).toMatch(/40960 bytes, over the server's limit of \d+ bytes/);
+    expect(reasons["binary.md"]).toBe("not UTF-8 text");
+    expect(reasons["link.md"]).toBe("a symbolic link (not followed)");
+    expect(JSON.parse((await runHms(["--data-dir", data, "--json", "ls", "-R"])).stdout)).toEqual(
+      [],
+    );
+
+    const dryRun = await runHms([
+      "--data-dir",
+      data,
+      "import",
+      "--from",
+      source,
+      "--skip-refused",
+      "--dry-run",
+    ]);
+    expect(dryRun.stdout).toContain("would import /memories/good.md");
+    expect(JSON.parse((await runHms(["--data-dir", data, "--json", "ls", "-R"])).stdout)).toEqual(
+      [],
+    );
+
+    const skipped = await runHms([
+      "--data-dir",
+      data,
+      "import",
+      "--from",
+      source,
+      "--skip-refused",
+    ]);
+    expect(skipped.code).toBe(0);
+    expect(skipped.stdout).toContain("imported 1 memory");
+  });
+
+  it("refuses files that exist, and replaces them with --overwrite", async () => {
+    const data = dataDir();
+    await runHms(["--data-dir", data, "import", "--from", filesystemMemory({ "a.md": "old\n" })]);
+    const source = filesystemMemory({ "a.md": "new\n" });
+    const refused = await runHms(["--data-dir", data, "import", "--from", source]);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toContain(
+      "refused /memories/a.md: exists in the store (--overwrite replaces it)",
+    );
+    expect((await runHms(["--data-dir", data, "cat", "a.md"])).stdout).toBe("old\n");
+    expect(
+      (await runHms(["--data-dir", data, "import", "--from", source, "--overwrite"])).code,
+    ).toBe(0);
+    expect((await runHms(["--data-dir", data, "cat", "a.md"])).stdout).toBe("new\n");
+  });
+
+  it("undoes the files it wrote when a later write fails", async () => {
+    const data = dataDir();
+    // The store holds a file "a"; the import brings 0.md (written first) and a/b.md, which
+    // cannot exist under a file: the server refuses it, and 0.md must go again.
+    await runHms(["--data-dir", data, "import", "--from", filesystemMemory({ a: "a file\n" })]);
+    const source = filesystemMemory({ "0.md": "zero\n", "a/b.md": "under a file\n" });
+    const failed = await runHms(["--data-dir", data, "import", "--from", source]);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(
+      /^hms: import failed \(.*PATH_CONFLICT.*\); undid the 1 writes it had made\n$/s,
+    );
+    const left = JSON.parse((await runHms(["--data-dir", data, "--json", "ls", "-R"])).stdout);
+    expect(left.map((entry: { path: string }) => entry.path)).toEqual(["/memories/a"]);
+  });
+});
+
+describe("hms history, diff and restore", () => {
+  it("shows a file's versions, what changed, and brings an old version back", async () => {
+    const data = dataDir();
+    const at = ["--data-dir", data];
+    const source = filesystemMemory({ "plan.md": "step one\nstep two\n" });
+    await runHms([...at, "import", "--from", source]);
+    writeFileSync(join(source, "memories", "plan.md"), "step one\nstep 2, changed\n");
+    await runHms([...at, "import", "--from", source, "--overwrite"]);
+
+    const history = JSON.parse((await runHms([...at, "--json", "history", "plan.md"])).stdout);
+    expect(history.changes.map((change: { op: string }) => change.op)).toEqual([
+      "update",
+      "create",
+    ]);
+    const [latest, first] = history.changes;
+
+    const diff = await runHms([...at, "diff", "plan.md"]);
+    expect(diff.code).toBe(0);
+    expect(diff.stdout).toContain("-step two\n+step 2, changed");
+    const explicit = await runHms([
+      ...at,
+      "--json",
+      "diff",
+      "plan.md",
+      String(first.version),
+      String(latest.version),
+    ]);
+    expect(JSON.parse(explicit.stdout)).toMatchObject({ added: 1, removed: 1 });
+
+    const restored = await runHms([
+      ...at,
+      "restore",
+      "plan.md",
+      "--version",
+      String(first.version),
+    ]);
+    expect(restored.stdout).toMatch(/^restored \/memories\/plan\.md as version \d+\n$/);
+    expect((await runHms([...at, "cat", "plan.md"])).stdout).toBe("step one\nstep two\n");
+    const after = JSON.parse((await runHms([...at, "--json", "history", "plan.md"])).stdout);
+    expect(after.changes.map((change: { command: string }) => change.command)).toEqual([
+      "restore",
+      "hms_import",
+      "hms_import",
+    ]);
+  });
+
+  it("brings a directory back to a time, and lists its changes", async () => {
+    const data = dataDir();
+    const at = ["--data-dir", data];
+    await runHms([...at, "import", "--from", filesystemMemory({ "d/a.md": "kept\n" })]);
+    const moment = new Date().toISOString();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await runHms([...at, "rm", "-r", "d"]);
+    // The directory is gone; its history is still there, as is the root's.
+    const changes = await runHms([...at, "--json", "history", "d", "--since", moment]);
+    expect(JSON.parse(changes.stdout).changes).toHaveLength(1);
+    const root = JSON.parse((await runHms([...at, "--json", "history", "--since", moment])).stdout);
+    expect(root.changes.map((c: { op: string; key: string }) => `${c.op} ${c.key}`)).toEqual([
+      "delete /memories/d/a.md",
+    ]);
+    const restored = await runHms([...at, "restore", "/", "--at", moment]);
+    expect(restored.stdout).toContain("restored /memories/d/a.md");
+    expect((await runHms([...at, "cat", "d/a.md"])).stdout).toBe("kept\n");
+  });
+
+  it("refuses a restore without --version or --at, and a directory by version", async () => {
+    const data = dataDir();
+    await runHms(["--data-dir", data, "import", "--from", filesystemMemory({ "d/a.md": "x\n" })]);
+    const neither = await runHms(["--data-dir", data, "restore", "d/a.md"]);
+    expect(neither).toMatchObject({
+      code: 2,
+      stderr: "hms: give exactly one of --version N or --at TIME\n",
+    });
+    const byVersion = await runHms(["--data-dir", data, "restore", "d", "--version", "1"]);
+    expect(byVersion).toMatchObject({
+      code: 2,
+      stderr: "hms: /memories/d is a directory: restore it to a time with --at\n",
+    });
+  });
+});
+
+describe("hms prune", () => {
+  it("lists files unused for a while, and deletes them only with --yes", async () => {
+    const data = dataDir();
+    const at = ["--data-dir", data];
+    const files = { "stale.md": "old\n", "read.md": "old but read\n", "fresh.md": "new\n" };
+    await runHms([...at, "import", "--from", filesystemMemory(files)]);
+    backdateWrites(data, ["/memories/stale.md", "/memories/read.md"], "2025-01-01T00:00:00.000Z");
+    expect((await runHms([...at, "cat", "read.md"])).code).toBe(0); // a read counts as use
+
+    const dryRun = await runHms([...at, "prune", "--unused-for", "90d"]);
+    expect(dryRun.code).toBe(0);
+    expect(dryRun.stdout).toContain("/memories/stale.md");
+    expect(dryRun.stdout).not.toContain("/memories/read.md");
+    expect(dryRun.stdout).toMatch(/1 file unused since .*; pass --yes to delete them/);
+    // Still there (listing does not count as reading it).
+    expect((await runHms([...at, "ls", "stale.md"])).code).toBe(0);
+
+    const pruned = await runHms([...at, "--json", "prune", "--unused-for", "12w", "--yes"]);
+    expect(JSON.parse(pruned.stdout)).toMatchObject({ deleted: ["/memories/stale.md"], kept: [] });
+    const left = JSON.parse((await runHms([...at, "--json", "ls", "-R"])).stdout);
+    expect(left.map((entry: { path: string }) => entry.path)).toEqual([
+      "/memories/fresh.md",
+      "/memories/read.md",
+    ]);
+  });
+
+  it("refuses an age it cannot read", async () => {
+    const run = await runHms(["--data-dir", dataDir(), "prune", "--unused-for", "3 months"]);
+    expect(run).toMatchObject({ code: 2 });
+    expect(run.stderr).toContain("--unused-for takes a number of days or weeks such as 90d or 12w");
+  });
+});
+
+describe("hms over HTTP", () => {
+  it("uses a running server with the token from HMS_MCP_TOKEN, and says when it is wrong", async () => {
+    const token = "t".repeat(40);
+    const server = await startHttpServer({
+      dataDir: dataDir(),
+      args: ["--namespace-arg"],
+      env: { HMS_MCP_TOKEN: token },
+    });
+    cleanups.push(() => server.stop());
+    const source = filesystemMemory({ "remote.md": "over http\n" });
+    const at = ["--url", server.url, "--namespace", "team"];
+    expect((await runHms([...at, "import", "--from", source], { HMS_MCP_TOKEN: token })).code).toBe(
+      0,
+    );
+    const cat = await runHms([...at, "cat", "remote.md"], { HMS_MCP_TOKEN: token });
+    expect(cat.stdout).toBe("over http\n");
+
+    const wrong = await runHms([...at, "ls"], { HMS_MCP_TOKEN: "wrong" });
+    expect(wrong.code).toBe(3);
+    expect(wrong.stderr).toMatch(/^hms: .*401/);
+    expect(wrong.stderr.trim().split("\n")).toHaveLength(1);
+  });
+
+  it("exits 3 with one line when nothing listens at --url", async () => {
+    const run = await runHms(["--url", "http://127.0.0.1:9/mcp", "ls"]);
+    expect(run.code).toBe(3);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+  });
+});
+
+describe("the command line", () => {
+  it("lists the subcommands in --help and in `hms help`", async () => {
+    for (const args of [["--help"], ["help"]]) {
+      const run = await runHms(args);
+      expect(run.code).toBe(0);
+      const commands = ["ls", "cat", "recall", "rm", "mv", "history", "diff", "restore", "prune"];
+      for (const command of [...commands, "stats", "export", "import"]) {
+        expect(run.stdout).toMatch(new RegExp(`\\n  ${command} `));
+      }
+    }
+  });
+
+  it("answers a wrong command line with one line and exit code 2", async () => {
+    for (const args of [["--bogus"], ["ls", "../etc"], ["recall", "x", "-k", "0"], ["import"]]) {
+      const run = await runHms(["--data-dir", dataDir(), ...args]);
+      expect(run.code, args.join(" ")).toBe(2);
+      expect(run.stderr.trim().split("\n"), args.join(" ")).toHaveLength(1);
+      expect(run.stdout).toBe("");
+    }
+  });
+
+  it("prints no colour codes to a pipe, even in CI, and only with FORCE_COLOR when asked", async () => {
+    const data = dataDir();
+    await runHms(["--data-dir", data, "import", "--from", filesystemMemory({ "d/a.md": "x\n" })]);
+    const piped = await runHms(["--data-dir", data, "ls"], { CI: "true" });
+    expect(piped.stdout).not.toContain("\u001b[");
+    const forced = await runHms(["--data-dir", data, "ls"], { FORCE_COLOR: "1" });
+    expect(forced.stdout).toContain("\u001b[");
+    const refused = await runHms(["--data-dir", data, "ls"], { FORCE_COLOR: "1", NO_COLOR: "1" });
+    expect(refused.stdout).not.toContain("\u001b[");
+  });
+
+  it("says a missing file is missing, with exit code 1", async () => {
+    const run = await runHms(["--data-dir", dataDir(), "cat", "nope.md"]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^hms: .*nope\.md.*\n$/);
+  });
+});

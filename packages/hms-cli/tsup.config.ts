@@ -1,0 +1,10 @@
+import { defineConfig } from "tsup";
+
+export default defineConfig({
+  // A program, not a library: one ESM entry run as `hms` (the shebang is src/cli.ts's).
+  entry: { cli: "src/cli.ts" },
+  format: ["esm"],
+  target: "node20",
+  sourcemap: false,
+  clean: true,
+});

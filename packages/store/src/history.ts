@@ -1,0 +1,446 @@
+/**
+ * The history of memory files: every create, edit, move and delete of a key under /memories/
+ * keeps a row (schema migration 6) with the file as the change left it, when, and who or
+ * what made it. Rows are written by triggers in the write's own transaction, so a change and
+ * its history commit together, whichever operation made the change. Read, restore and prune
+ * are here; retention is the caller's choice (`prune`).
+ */
+import type BetterSqlite3 from "better-sqlite3";
+import { notFound, type StoreContext } from "./context.js";
+import { StoreError } from "./errors.js";
+import { checkInteger, checkKey, checkPrefix } from "./limits.js";
+import { forget, remember } from "./records.js";
+import type { RememberResult } from "./types.js";
+
+type Database = BetterSqlite3.Database;
+
+/** What a change did to the file. */
+export type HistoryOp = "create" | "update" | "move" | "delete";
+
+/** One change of a memory file. */
+export interface HistoryEntry {
+  /** Grows with every change of the store's memory files; orders them. */
+  readonly seq: number;
+  /** The file the change left behind (a move's destination; a delete's deleted file). */
+  readonly key: string;
+  readonly op: HistoryOp;
+  /** A move's source, else null. */
+  readonly from_key: string | null;
+  /** The version the change made (a delete: the version it deleted). */
+  readonly version: number;
+  readonly hash: string;
+  readonly bytes: number;
+  /** ISO 8601 UTC with milliseconds. */
+  readonly at: string;
+  /** Who made it, as the server named the caller (a token's name), else null. */
+  readonly actor: string | null;
+  /** What made it (e.g. the memory tool's command, or `restore`), else null. */
+  readonly command: string | null;
+}
+
+/** A change with the file as it left it (a delete: as it was). */
+export interface HistoryVersion extends HistoryEntry {
+  readonly text: string;
+  readonly tags: string[];
+  readonly metadata: Record<string, unknown>;
+}
+
+/** Who and what a write is recorded as. */
+export interface Attribution {
+  readonly actor?: string | undefined;
+  readonly command?: string | undefined;
+}
+
+/** A page of history, newest change first. */
+export interface HistoryPage {
+  readonly entries: HistoryEntry[];
+  /** Pass as `before` for the next (older) page; null on the last page. */
+  readonly next_before: number | null;
+}
+
+/** What `restoreTree` did, file by file. */
+export interface TreeRestoreResult {
+  /** Files written back (created or replaced) with their new versions. */
+  readonly restored: { key: string; version: number }[];
+  /** Files deleted because they did not exist at that time. */
+  readonly deleted: string[];
+  /** Files whose state at that time the history does not reach (left as they are). */
+  readonly unknown: string[];
+}
+
+const ENTRY_COLUMNS = "seq, key, op, from_key, version, hash, bytes, at, actor, command";
+const VERSION_COLUMNS = `${ENTRY_COLUMNS}, text, tags, metadata`;
+const MEMORY_FILES = "substr(%.key, 1, 10) = '/memories/'";
+
+interface VersionRow extends Omit<HistoryVersion, "tags" | "metadata"> {
+  tags: string;
+  metadata: string;
+}
+
+/**
+ * The triggers that record history, and the attribution they read, on one connection. They
+ * are TEMP objects (this connection's own): the attribution is this process's, never
+ * another's, and a store opened by an older version of this code, which has no such
+ * triggers, simply records nothing.
+ */
+export function installHistoryTriggers(db: Database): void {
+  const files = (row: string) => MEMORY_FILES.replace("%", row);
+  const insert = (op: string, row: string, fromKey: string, at: string) => `
+    INSERT INTO memory_history
+      (key, op, from_key, version, text, tags, metadata, hash, bytes, at, actor, command)
+    SELECT ${row}.key, ${op}, ${fromKey}, ${row}.version, ${row}.text, ${row}.tags,
+      ${row}.metadata, ${row}.hash, ${row}.bytes, ${at}, actor, command
+    FROM history_attribution WHERE id = 1;`;
+  db.exec(`
+    CREATE TEMP TABLE IF NOT EXISTS history_attribution (
+      id INTEGER PRIMARY KEY CHECK (id = 1), actor TEXT, command TEXT
+    );
+    INSERT OR IGNORE INTO history_attribution (id) VALUES (1);
+    CREATE TEMP TRIGGER IF NOT EXISTS history_on_insert AFTER INSERT ON main.memories
+      WHEN ${files("new")}
+    BEGIN ${insert("'create'", "new", "NULL", "new.updated_at")} END;
+    CREATE TEMP TRIGGER IF NOT EXISTS history_on_update AFTER UPDATE ON main.memories
+      WHEN new.version IS NOT old.version AND (${files("new")} OR ${files("old")})
+    BEGIN ${insert(
+      "CASE WHEN new.key IS old.key THEN 'update' ELSE 'move' END",
+      "new",
+      "CASE WHEN new.key IS old.key THEN NULL ELSE old.key END",
+      "new.updated_at",
+    )} END;
+    CREATE TEMP TRIGGER IF NOT EXISTS history_on_delete AFTER DELETE ON main.memories
+      WHEN ${files("old")}
+    BEGIN ${insert("'delete'", "old", "NULL", "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')")} END;
+  `);
+}
+
+/** The history of one store's memory files: `MemoryStore.history`. */
+export interface StoreHistory {
+  /**
+   * Runs `body` with its writes recorded as made by `who`; what `who` leaves undefined keeps
+   * the value of an enclosing call.
+   */
+  attributed<T>(who: Attribution, body: () => T): T;
+  /** A file's changes, newest first (moves into and out of it included). */
+  ofFile(key: string, options?: { limit?: number; before?: number }): HistoryPage;
+  /** The changes of every file under `prefix` (e.g. `/memories/notes/`) at or after `since`. */
+  under(prefix: string, options?: { since?: string; limit?: number; before?: number }): HistoryPage;
+  /** The file as version `version` of it left it, or undefined if the history has no such version. */
+  version(key: string, version: number): HistoryVersion | undefined;
+  /**
+   * The file at time `at`: the version it had then, `null` if it did not exist then, or
+   * `"unknown"` when the history does not reach back that far.
+   */
+  stateAt(key: string, at: string): HistoryVersion | null | "unknown";
+  /**
+   * Brings `key` back to a version of it, or to its state at a time (deleting it if it did
+   * not exist then), as a new version recorded with the command `restore`. With
+   * `expectedVersion`, only if the file is at that version now (VERSION_CONFLICT otherwise):
+   * a change made meanwhile is never overwritten unseen.
+   */
+  restoreFile(
+    key: string,
+    target: { version: number } | { at: string },
+    options?: { expectedVersion?: number; actor?: string },
+  ): { key: string; version: number | null; deleted: boolean };
+  /**
+   * Brings every file under the directory `key` back to its state at `at`, in one
+   * transaction: files are written back, files made since are deleted, and files whose state
+   * then the history does not reach are left as they are (and listed).
+   */
+  restoreTree(key: string, at: string, options?: { actor?: string }): TreeRestoreResult;
+  /**
+   * Deletes history rows beyond the newest `keepVersions` of each file, and rows older than
+   * `keepDays`, at most `limit` rows per call (one short transaction), so that a large
+   * history is pruned in steps between other writes. Returns how many rows it deleted.
+   */
+  prune(options: { keepVersions?: number; keepDays?: number; limit?: number }): number;
+}
+
+/** Reads, restores and prunes the history of one store (see {@link StoreHistory}). */
+export class History implements StoreHistory {
+  readonly #db: Database;
+  readonly #ctx: StoreContext;
+  readonly #attribute: BetterSqlite3.Statement;
+  readonly #attribution: BetterSqlite3.Statement;
+  readonly #ofKey: BetterSqlite3.Statement;
+  readonly #under: BetterSqlite3.Statement;
+  readonly #version: BetterSqlite3.Statement;
+  readonly #lastAtOrBefore: BetterSqlite3.Statement;
+  readonly #firstAfter: BetterSqlite3.Statement;
+  readonly #keysUnder: BetterSqlite3.Statement;
+
+  constructor(db: Database, ctx: StoreContext) {
+    this.#db = db;
+    this.#ctx = ctx;
+    installHistoryTriggers(db);
+    this.#attribute = db.prepare(
+      "UPDATE temp.history_attribution SET actor = ?, command = ? WHERE id = 1",
+    );
+    this.#attribution = db.prepare(
+      "SELECT actor, command FROM temp.history_attribution WHERE id = 1",
+    );
+    const touches = "(key = @key OR from_key = @key)";
+    this.#ofKey = db.prepare(
+      `SELECT ${ENTRY_COLUMNS} FROM memory_history
+       WHERE seq IN (SELECT seq FROM memory_history WHERE key = @key
+                     UNION SELECT seq FROM memory_history WHERE from_key = @key)
+         AND seq < @before
+       ORDER BY seq DESC LIMIT @limit`,
+    );
+    this.#under = db.prepare(
+      `SELECT ${ENTRY_COLUMNS} FROM memory_history
+       WHERE at >= @since AND seq < @before
+         AND (substr(key, 1, length(@prefix)) = @prefix
+              OR substr(from_key, 1, length(@prefix)) = @prefix)
+       ORDER BY seq DESC LIMIT @limit`,
+    );
+    this.#version = db.prepare(
+      `SELECT ${VERSION_COLUMNS} FROM memory_history
+       WHERE key = ? AND version = ? ORDER BY op = 'delete', seq DESC LIMIT 1`,
+    );
+    this.#lastAtOrBefore = db.prepare(
+      `SELECT ${VERSION_COLUMNS} FROM memory_history
+       WHERE ${touches} AND at <= @at ORDER BY seq DESC LIMIT 1`,
+    );
+    this.#firstAfter = db.prepare(
+      `SELECT ${VERSION_COLUMNS} FROM memory_history
+       WHERE ${touches} AND at > @at ORDER BY seq LIMIT 1`,
+    );
+    this.#keysUnder = db.prepare(
+      `SELECT key FROM memory_history WHERE substr(key, 1, length(@prefix)) = @prefix
+       UNION SELECT from_key FROM memory_history
+         WHERE substr(from_key, 1, length(@prefix)) = @prefix
+       UNION SELECT key FROM memories WHERE substr(key, 1, length(@prefix)) = @prefix`,
+    );
+  }
+
+  /** Runs `body` with its writes recorded as made by `who`. */
+  attributed<T>(who: Attribution, body: () => T): T {
+    // Nested calls (a restore inside a call the server attributes) keep what they do not set.
+    const outer = this.#attribution.get() as { actor: string | null; command: string | null };
+    this.#attribute.run(who.actor ?? outer.actor, who.command ?? outer.command);
+    try {
+      return body();
+    } finally {
+      this.#attribute.run(outer.actor, outer.command);
+    }
+  }
+
+  /** A file's changes, newest first (moves into and out of it included). */
+  ofFile(key: string, options: { limit?: number; before?: number } = {}): HistoryPage {
+    const checked = checkKey(key, this.#ctx.limits);
+    return this.#page(this.#ofKey, { key: checked }, options);
+  }
+
+  /** The changes of every file under `prefix` (e.g. `/memories/notes/`) at or after `since`. */
+  under(
+    prefix: string,
+    options: { since?: string; limit?: number; before?: number } = {},
+  ): HistoryPage {
+    const checked = checkPrefix(prefix, this.#ctx.limits);
+    const since = options.since === undefined ? "" : checkTime(options.since, "since");
+    return this.#page(this.#under, { prefix: checked, since }, options);
+  }
+
+  /** The file as version `version` of it left it, or undefined if the history has no such version. */
+  version(key: string, version: number): HistoryVersion | undefined {
+    const checked = checkKey(key, this.#ctx.limits);
+    const row = this.#version.get(
+      checked,
+      checkInteger(version, "version", 1, Number.MAX_SAFE_INTEGER),
+    ) as VersionRow | undefined;
+    return row === undefined ? undefined : toVersion(row);
+  }
+
+  /**
+   * The file at time `at`: the version it had then, `null` if it did not exist then, or
+   * `"unknown"` when the history does not reach back that far.
+   */
+  stateAt(key: string, at: string): HistoryVersion | null | "unknown" {
+    const checked = checkKey(key, this.#ctx.limits);
+    const time = checkTime(at, "at");
+    const last = this.#lastAtOrBefore.get({ key: checked, at: time }) as VersionRow | undefined;
+    if (last !== undefined) {
+      return last.op === "delete" || last.key !== checked ? null : toVersion(last);
+    }
+    const next = this.#firstAfter.get({ key: checked, at: time }) as VersionRow | undefined;
+    if (next === undefined) {
+      return this.#ctx.sql.head.get(checked) === undefined ? null : "unknown";
+    }
+    // The first change after `at` made the file (a create, or a move onto it): it did not
+    // exist before. Any other first change means it existed, as a version no row holds.
+    const made = next.key === checked && (next.op === "create" || next.op === "move");
+    return made ? null : "unknown";
+  }
+
+  /**
+   * Brings `key` back to a version of it, or to its state at a time (deleting it if it did
+   * not exist then), as a new version recorded with the command `restore`. With
+   * `expectedVersion`, only if the file is at that version now (VERSION_CONFLICT otherwise):
+   * a change made meanwhile is never overwritten unseen.
+   */
+  restoreFile(
+    key: string,
+    target: { version: number } | { at: string },
+    options: { expectedVersion?: number; actor?: string } = {},
+  ): { key: string; version: number | null; deleted: boolean } {
+    const checked = checkKey(key, this.#ctx.limits);
+    let state: HistoryVersion | null;
+    if ("version" in target) {
+      const found = this.version(checked, target.version);
+      if (found === undefined) {
+        throw new StoreError(
+          "NOT_FOUND",
+          `the history of ${checked} has no version ${target.version} (see its history for the versions kept)`,
+          { key: checked, version: target.version },
+        );
+      }
+      state = found;
+    } else {
+      const found = this.stateAt(checked, target.at);
+      if (found === "unknown") {
+        throw new StoreError(
+          "NOT_FOUND",
+          `the history of ${checked} does not reach back to ${target.at}`,
+          { key: checked, at: target.at },
+        );
+      }
+      state = found;
+    }
+    return this.attributed({ actor: options.actor, command: "restore" }, () =>
+      this.#ctx.write(() => this.#apply(checked, state, options.expectedVersion)),
+    );
+  }
+
+  /**
+   * Brings every file under the directory `key` back to its state at `at`, in one
+   * transaction: files are written back, files made since are deleted, and files whose state
+   * then the history does not reach are left as they are (and listed).
+   */
+  restoreTree(key: string, at: string, options: { actor?: string } = {}): TreeRestoreResult {
+    const checked = checkKey(key, this.#ctx.limits);
+    const time = checkTime(at, "at");
+    const prefix = `${checked}/`;
+    return this.attributed({ actor: options.actor, command: "restore" }, () =>
+      this.#ctx.write(() => {
+        const keys = (this.#keysUnder.all({ prefix }) as { key: string }[]).map((r) => r.key);
+        const result: TreeRestoreResult = { restored: [], deleted: [], unknown: [] };
+        // Deletes first, so that a file restored where a directory stood meanwhile fits.
+        const states = keys.sort().map((file) => [file, this.stateAt(file, time)] as const);
+        for (const [file, state] of states) {
+          if (state === "unknown") result.unknown.push(file);
+          else if (state === null && this.#ctx.sql.head.get(file) !== undefined) {
+            this.#apply(file, null, undefined);
+            result.deleted.push(file);
+          }
+        }
+        for (const [file, state] of states) {
+          if (state === "unknown" || state === null) continue;
+          const done = this.#apply(file, state, undefined);
+          result.restored.push({ key: file, version: done.version as number });
+        }
+        return result;
+      }),
+    );
+  }
+
+  /**
+   * Deletes history rows beyond the newest `keepVersions` of each file, and rows older than
+   * `keepDays`, at most `limit` rows per call (one short transaction), so a caller can prune
+   * a large history in steps between other writes. Returns how many rows it deleted.
+   */
+  prune(options: { keepVersions?: number; keepDays?: number; limit?: number }): number {
+    const limit = checkInteger(options.limit ?? 500, "limit", 1, 100_000);
+    let deleted = 0;
+    return this.#ctx.write(() => {
+      if (options.keepDays !== undefined) {
+        const days = checkInteger(options.keepDays, "keepDays", 0, 1_000_000);
+        const cutoff = new Date(Date.now() - days * 86_400_000).toISOString();
+        deleted += this.#db
+          .prepare(
+            "DELETE FROM memory_history WHERE seq IN (SELECT seq FROM memory_history WHERE at < ? ORDER BY at LIMIT ?)",
+          )
+          .run(cutoff, limit).changes;
+      }
+      if (options.keepVersions !== undefined && deleted < limit) {
+        const keep = checkInteger(options.keepVersions, "keepVersions", 1, 1_000_000);
+        deleted += this.#db
+          .prepare(
+            `DELETE FROM memory_history WHERE seq IN (
+               SELECT seq FROM (
+                 SELECT seq, row_number() OVER (PARTITION BY key ORDER BY seq DESC) AS n
+                 FROM memory_history)
+               WHERE n > ? LIMIT ?)`,
+          )
+          .run(keep, limit - deleted).changes;
+      }
+      return deleted;
+    });
+  }
+
+  /** Writes `state` (or deletes, for null) over the file's current state. */
+  #apply(
+    key: string,
+    state: HistoryVersion | null,
+    expectedVersion: number | undefined,
+  ): { key: string; version: number | null; deleted: boolean } {
+    const head = this.#ctx.sql.head.get(key) as { version: number } | undefined;
+    if (state === null) {
+      if (head === undefined) {
+        if (expectedVersion !== undefined) throw notFound(key);
+        return { key, version: null, deleted: false };
+      }
+      forget(this.#ctx, key, { expectedVersion: expectedVersion ?? head.version });
+      return { key, version: null, deleted: true };
+    }
+    const written: RememberResult = remember(this.#ctx, {
+      key,
+      text: state.text,
+      tags: state.tags,
+      metadata: state.metadata,
+      ...(expectedVersion !== undefined
+        ? { expectedVersion }
+        : head === undefined
+          ? { ifAbsent: true }
+          : { expectedVersion: head.version }),
+    });
+    return { key, version: written.version, deleted: false };
+  }
+
+  #page(
+    statement: BetterSqlite3.Statement,
+    params: Record<string, string>,
+    options: { limit?: number; before?: number },
+  ): HistoryPage {
+    const limit = checkInteger(options.limit ?? 100, "limit", 1, 1000);
+    const before =
+      options.before === undefined
+        ? Number.MAX_SAFE_INTEGER
+        : checkInteger(options.before, "before", 1, Number.MAX_SAFE_INTEGER);
+    const rows = statement.all({ ...params, before, limit: limit + 1 }) as HistoryEntry[];
+    const more = rows.length > limit;
+    if (more) rows.length = limit;
+    const last = rows[rows.length - 1];
+    return { entries: rows, next_before: more && last ? last.seq : null };
+  }
+}
+
+function toVersion(row: VersionRow): HistoryVersion {
+  return {
+    ...row,
+    tags: JSON.parse(row.tags) as string[],
+    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+  };
+}
+
+/** An ISO 8601 time, normalized to the form the store writes (UTC, milliseconds). */
+function checkTime(value: string, name: string): string {
+  const ms = typeof value === "string" ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(ms)) {
+    throw new StoreError(
+      "INVALID_ARGUMENT",
+      `${name} must be an ISO 8601 time such as 2026-12-01T09:30:00Z, got ${JSON.stringify(String(value).slice(0, 100))}`,
+    );
+  }
+  return new Date(ms).toISOString();
+}
