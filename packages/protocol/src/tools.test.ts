@@ -34,6 +34,10 @@ describe("tool schemas", () => {
       "move",
       "stats",
       "export",
+      "history",
+      "diff",
+      "restore",
+      "unused",
     ]);
   });
 });

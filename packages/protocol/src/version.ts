@@ -5,7 +5,7 @@
  * the previous version would misread (a new required argument, a changed answer shape, a new
  * meaning of an error code); additions a client can ignore keep the number.
  *
- * Version 1: the nine tools below, tree operations (`move`/`forget` with `tree`, and
+ * Version 1: the thirteen tools below, tree operations (`move`/`forget` with `tree`, and
  * `remember` keeping memory files a well-formed tree).
  */
 export const PROTOCOL_VERSION = 1;
