@@ -11,6 +11,7 @@ import { ls } from "./commands/ls.js";
 import { mv } from "./commands/mv.js";
 import { prune } from "./commands/prune.js";
 import { recall } from "./commands/recall.js";
+import { reembed } from "./commands/reembed.js";
 import { restore } from "./commands/restore.js";
 import { rm } from "./commands/rm.js";
 import { stats } from "./commands/stats.js";
@@ -73,16 +74,21 @@ export function buildProgram(): Command {
   program.hook("preAction", (_program, action) => {
     commandName = `hms_${action.name()}`;
   });
-  const run = (action: (backend: HmsMemoryBackend, out: Output) => Promise<void>) => async () => {
-    const options = program.opts<GlobalOptions>();
-    const out = new Output(options.json);
-    const backend = await openTarget(options);
-    try {
-      await runAsCommand(commandName, () => action(backend, out));
-    } finally {
-      await backend.close();
-    }
-  };
+  const run =
+    (
+      action: (backend: HmsMemoryBackend, out: Output) => Promise<void>,
+      target: Partial<TargetOptions> = {},
+    ) =>
+    async () => {
+      const options = program.opts<GlobalOptions>();
+      const out = new Output(options.json);
+      const backend = await openTarget({ ...options, ...target });
+      try {
+        await runAsCommand(commandName, () => action(backend, out));
+      } finally {
+        await backend.close();
+      }
+    };
 
   program
     .command("ls")
@@ -195,6 +201,17 @@ export function buildProgram(): Command {
           out,
         ),
       )(),
+    );
+
+  program
+    .command("reembed")
+    .description("give every memory of a local store vectors of an embedding model, with progress")
+    .requiredOption(
+      "--model-dir <dir>",
+      "the model's directory, as `hms-mcp fetch-model` prints it",
+    )
+    .action((options: { modelDir: string }) =>
+      run((backend, out) => reembed(backend, out), { reembedWith: options.modelDir })(),
     );
 
   program

@@ -4,12 +4,14 @@ import { SingleBar } from "cli-progress";
 export interface Progress {
   start(total: number): void;
   increment(): void;
+  /** Sets how much is done. */
+  update(done: number): void;
   stop(): void;
 }
 
 export function progressBar(label: string, options: { json: boolean }): Progress {
   if (options.json || !process.stderr.isTTY) {
-    return { start() {}, increment() {}, stop() {} };
+    return { start() {}, increment() {}, update() {}, stop() {} };
   }
   const bar = new SingleBar({
     format: `${label} [{bar}] {value}/{total}`,
@@ -20,6 +22,7 @@ export function progressBar(label: string, options: { json: boolean }): Progress
   return {
     start: (total) => bar.start(total, 0),
     increment: () => bar.increment(),
+    update: (done) => bar.update(done),
     stop: () => bar.stop(),
   };
 }

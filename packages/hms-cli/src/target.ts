@@ -17,6 +17,11 @@ export interface TargetOptions {
   namespace?: string;
   /** A running `hms-mcp --transport http`; its token comes from HMS_MCP_TOKEN. */
   url?: string;
+  /**
+   * Local data dir only: start hms-mcp with this embedding model (`--model-dir`), replacing
+   * the vectors of another model (`--reembed`).
+   */
+  reembedWith?: string;
 }
 
 /**
@@ -28,6 +33,12 @@ export async function openTarget(options: TargetOptions): Promise<HmsMemoryBacke
   if (options.url !== undefined && options.dataDir !== undefined) {
     throw new CliError("give --url (a server) or --data-dir (a local store), not both", EXIT.usage);
   }
+  if (options.url !== undefined && options.reembedWith !== undefined) {
+    throw new CliError(
+      "hms reembed works on a local data directory; a running server re-embeds when restarted with --model-dir and --reembed",
+      EXIT.usage,
+    );
+  }
   try {
     if (options.url !== undefined) {
       return await connectHmsBackend({
@@ -37,6 +48,9 @@ export async function openTarget(options: TargetOptions): Promise<HmsMemoryBacke
     }
     const args = [hmsMcpBin(), "--log-level", "warn"];
     if (options.dataDir !== undefined) args.push("--data-dir", options.dataDir);
+    if (options.reembedWith !== undefined) {
+      args.push("--model-dir", options.reembedWith, "--reembed");
+    }
     if (options.namespace !== undefined) args.push("--namespace", options.namespace);
     return await connectHmsBackend({
       connection: { command: process.execPath, args, stderr: "ignore" },
@@ -44,10 +58,26 @@ export async function openTarget(options: TargetOptions): Promise<HmsMemoryBacke
   } catch (error) {
     if (error instanceof CliError) throw error;
     if (HmsConnectionError.isInstance(error) || HmsMcpError.isInstance(error)) {
-      throw new CliError(error.message, EXIT.unreachable);
+      throw new CliError(oneLine(error.message), EXIT.unreachable);
     }
     throw error;
   }
+}
+
+/**
+ * A connection failure in one line: when the server we started said why it stopped (its
+ * stderr, which the message quotes), that; else the message's first line.
+ */
+function oneLine(message: string): string {
+  const [head = "", tail] = message.split("\nIts stderr ended with:\n");
+  const said = tail
+    ?.split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .at(-1);
+  return said === undefined
+    ? (head.split("\n")[0] ?? head)
+    : `could not start hms-mcp: ${said.replace(/^hms-mcp: /, "")}`;
 }
 
 function checkUrl(url: string): URL {

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { backdateWrites, runHms, startHttpServer, tempDir } from "@hms/test-support";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, inject, it } from "vitest";
 
 // Every test runs the built `hms` against a real hms-mcp: one it starts on a temporary data
 // directory, or one serving HTTP.
@@ -332,6 +332,55 @@ describe("hms prune", () => {
   });
 });
 
+describe("hms reembed", () => {
+  it("gives every memory vectors of the model, and says so", async () => {
+    const data = dataDir();
+    const notes = Object.fromEntries(
+      Array.from({ length: 12 }, (_, i) => [`n${i}.md`, `note ${i}: the weather on day ${i}\n`]),
+    );
+    await runHms(["--data-dir", data, "import", "--from", filesystemMemory(notes)]);
+    const run = await runHms([
+      "--data-dir",
+      data,
+      "--json",
+      "reembed",
+      "--model-dir",
+      inject("modelDir"),
+    ]);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      model: "all-MiniLM-L6-v2-int8",
+      memories: 12,
+      embedded: 12,
+    });
+  });
+
+  it("refuses a server (it re-embeds when restarted) and a model directory that holds no model", async () => {
+    const remote = await runHms([
+      "--url",
+      "http://127.0.0.1:9/mcp",
+      "reembed",
+      "--model-dir",
+      "/x",
+    ]);
+    expect(remote.code).toBe(2);
+    expect(remote.stderr).toContain("hms reembed works on a local data directory");
+    const missing = await runHms([
+      "--data-dir",
+      dataDir(),
+      "reembed",
+      "--model-dir",
+      join(dataDir(), "none"),
+    ]);
+    expect(missing.code).toBe(3);
+    // One line: what the server said when it would not start.
+    expect(missing.stderr).toMatch(
+      /^hms: could not start hms-mcp: --model-dir .* is not installed: .*\n$/,
+    );
+  });
+});
+
 describe("hms over HTTP", () => {
   it("uses a running server with the token from HMS_MCP_TOKEN, and says when it is wrong", async () => {
     const token = "t".repeat(40);
@@ -367,7 +416,18 @@ describe("the command line", () => {
     for (const args of [["--help"], ["help"]]) {
       const run = await runHms(args);
       expect(run.code).toBe(0);
-      const commands = ["ls", "cat", "recall", "rm", "mv", "history", "diff", "restore", "prune"];
+      const commands = [
+        "ls",
+        "cat",
+        "recall",
+        "rm",
+        "mv",
+        "history",
+        "diff",
+        "restore",
+        "prune",
+        "reembed",
+      ];
       for (const command of [...commands, "stats", "export", "import"]) {
         expect(run.stdout).toMatch(new RegExp(`\\n  ${command} `));
       }
