@@ -28,7 +28,7 @@ function filesystemMemory(files: Record<string, string>): string {
 }
 
 describe("hms on a local data directory", () => {
-  it("imports an SDK memory directory, then lists, prints, recalls, moves and deletes", async () => {
+  it("imports an SDK memory directory, then lists, prints and recalls", async () => {
     const data = dataDir();
     const source = filesystemMemory({
       "customers/acme.md": "# Acme Corp\nPrefers email follow-ups.\nContact: Dana\n",
@@ -60,6 +60,13 @@ describe("hms on a local data directory", () => {
     const [hit] = JSON.parse(recall.stdout);
     expect(hit).toMatchObject({ key: "/memories/customers/acme.md", line_start: 1 });
     expect(hit.line_end).toBeGreaterThanOrEqual(2);
+  });
+
+  it("moves and deletes files and directories, and counts what is left", async () => {
+    const data = dataDir();
+    const at = ["--data-dir", data];
+    const files = { "customers/acme.md": "# Acme Corp\n", "todo.md": "- ship the CLI\n" };
+    await runHms([...at, "import", "--from", filesystemMemory(files)]);
 
     expect((await runHms([...at, "mv", "customers", "clients"])).stdout).toContain("(1 file)");
     expect((await runHms([...at, "cat", "clients/acme.md"])).code).toBe(0);
