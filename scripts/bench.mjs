@@ -24,6 +24,9 @@ const benches = {
   // length, latency; lexical and hybrid (--data DIR, --conversations N, --limit N, --modes,
   // --granularities, --model-dir DIR, --data-dir DIR to keep the stores, --out FILE).
   locomo: { package: "@hms/bench", script: "bench:locomo" },
+  // What keeping the history of memory files costs a write, against other keys, with
+  // another build's store in the same run (--compare DIR: its packages/store/dist).
+  "history-cost": { package: "@hms/store", script: "bench:history-cost" },
   // Attacks on a shared server (floods, oversize messages, growth...), one per file in
   // packages/hms-mcp/bench/attacks/: `pnpm bench attack <name> [args...]`.
   attack: { package: "hms-mcp", script: "bench:attack" },

@@ -214,7 +214,7 @@ export const MIGRATIONS: readonly Migration[] = [
       // written by triggers that history.ts installs on each connection, so a write and its
       // row commit together. seq is the rowid, not AUTOINCREMENT: that would add a write of
       // sqlite_sequence to every change (memory-file writes cost 1.2-1.5x instead of 1.8x of
-      // other writes, /tmp bench in the store README); pruning removes the oldest rows, so seq
+      // other writes: `pnpm bench history-cost`); pruning removes the oldest rows, so seq
       // still only grows while any history is kept.
       db.exec(`
         CREATE TABLE memory_history (
