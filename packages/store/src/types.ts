@@ -203,7 +203,7 @@ export const MAX_SEARCH_CHARS = 1024;
  * next_cursor, before a memory that would take its text and metadata (UTF-8) over it, and the
  * server before one that would take the page's memories as JSON over it. An answer so stays
  * small however large the memories are: a server building or holding many pages at once (slow
- * HTTP readers) holds 1 MiB each, not 10. A smaller page costs a round trip, not correctness;
- * a page always holds at least one memory, so the largest memory is still exported alone.
+ * HTTP readers) holds 256 KiB per answer, not 10 MB. A smaller page costs a round trip, not
+ * correctness; a page always holds at least one memory, so the largest is still exported alone.
  */
-export const EXPORT_PAGE_BYTES = 1024 * 1024;
+export const EXPORT_PAGE_BYTES = 256 * 1024;

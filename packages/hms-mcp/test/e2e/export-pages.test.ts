@@ -1,7 +1,7 @@
 /**
  * Export pages are small as sent: a page ends before its memories pass EXPORT_PAGE_BYTES, as
  * UTF-8 in the store and as JSON on the wire, so a server answering many export calls at once
- * (slow HTTP readers) holds about 1 MiB per answer. A page still holds at least one memory:
+ * (slow HTTP readers) holds about 256 KiB per answer. A page still holds at least one memory:
  * the largest memory is exported whole, alone.
  */
 import { MAX_ANSWER_BYTES, MAX_TEXT_BYTES_CAP } from "@hms/protocol";
@@ -60,9 +60,9 @@ describe.each<TransportKind>(["stdio", "http"])("export pages over %s", (kind) =
   }, 60_000);
 
   it("end before their memories pass EXPORT_PAGE_BYTES of text", async () => {
-    expect(EXPORT_PAGE_BYTES).toBe(1024 * 1024);
-    // 400 KiB of plain words each: two fit a page, a third would pass 1 MiB.
-    const text = "word ".repeat((400 * 1024) / 5);
+    expect(EXPORT_PAGE_BYTES).toBe(256 * 1024);
+    // 100 KiB of plain words each: two fit a page, a third would pass 256 KiB.
+    const text = "word ".repeat((100 * 1024) / 5);
     for (const key of ["plain/0", "plain/1", "plain/2", "plain/3", "plain/4"]) {
       expect((await call(client, "remember", { key, text })).isError).toBeFalsy();
     }
@@ -78,9 +78,9 @@ describe.each<TransportKind>(["stdio", "http"])("export pages over %s", (kind) =
   });
 
   it("end before their memories pass EXPORT_PAGE_BYTES as JSON, escapes counted", async () => {
-    // 100 KiB of control characters each: 600 KiB as JSON, so one to a page, though the
-    // three together are only 300 KiB of text.
-    const text = controlText(100 * 1024);
+    // 25 KiB of control characters each: 150 KiB as JSON, so one to a page, though the
+    // three together are only 75 KiB of text.
+    const text = controlText(25 * 1024);
     for (const key of ["esc/0", "esc/1", "esc/2"]) {
       expect((await call(client, "remember", { key, text })).isError).toBeFalsy();
     }
