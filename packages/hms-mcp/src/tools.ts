@@ -2,8 +2,14 @@
  * What each tool does. Names, schemas and annotations are the contract's (`@hms/protocol`);
  * this module only runs a call whose arguments the tool's input schema has accepted.
  */
-import { MAX_ANSWER_BYTES, type ToolArguments, type ToolName } from "@hms/protocol";
-import type { ExportPage, MemoryRecord, MemoryStore, PageOptions } from "@hms/store";
+import type { ToolArguments, ToolName } from "@hms/protocol";
+import {
+  EXPORT_PAGE_BYTES,
+  type ExportPage,
+  type MemoryRecord,
+  type MemoryStore,
+  type PageOptions,
+} from "@hms/store";
 import { ToolError } from "./errors.js";
 import { HISTORY_RUNNERS } from "./history-tools.js";
 import { recallMemories } from "./recall.js";
@@ -46,27 +52,22 @@ function pageNote(next: string | null): string {
   return next === null ? "" : `\nMore on the next page: cursor ${next}`;
 }
 
-/**
- * Bytes an export answer may spend on its memories: {@link MAX_ANSWER_BYTES} less room for the
- * rest of the message (JSON-RPC envelope, text block, next_cursor).
- */
-const EXPORT_ANSWER_BUDGET = MAX_ANSWER_BYTES - 64 * 1024;
-
-/** How many of `memories`, from the first, fit the budget as JSON (at least one). */
+/** How many of `memories`, from the first, fit {@link EXPORT_PAGE_BYTES} as JSON (at least one). */
 function memoriesThatFit(memories: readonly MemoryRecord[]): number {
   let bytes = 0;
   for (let i = 0; i < memories.length; i++) {
     // What the transport will send for it: JSON escapes control characters up to 6 bytes each.
     bytes += Buffer.byteLength(JSON.stringify(memories[i])) + 1;
-    if (bytes > EXPORT_ANSWER_BUDGET) return Math.max(i, 1);
+    if (bytes > EXPORT_PAGE_BYTES) return Math.max(i, 1);
   }
   return memories.length;
 }
 
 /**
- * An export page whose answer stays under {@link MAX_ANSWER_BYTES} as encoded: the store bounds
- * a page's raw bytes, which escaping can grow sixfold, so an over-budget page is asked for
- * again with fewer memories (the store then gives its own next_cursor).
+ * An export page whose memories stay under {@link EXPORT_PAGE_BYTES} as encoded (a lone memory
+ * over it is still under MAX_ANSWER_BYTES, see MAX_TEXT_BYTES_CAP): the store bounds a page's
+ * raw bytes, which escaping can grow sixfold, so an over-budget page is asked for again with
+ * fewer memories (the store then gives its own next_cursor).
  */
 function exportWithinBudget(store: MemoryStore, options: PageOptions): ExportPage {
   let page = store.export(options);

@@ -384,10 +384,10 @@ describe("list and export", () => {
   it("ends an export page early when its memories reach EXPORT_PAGE_BYTES", () => {
     const big = MemoryStore.open(join(dir, "big.sqlite"), { maxTextBytes: 5 * 1024 * 1024 });
     try {
-      const text = "x".repeat(1536 * 1024);
+      const text = "x".repeat(100 * 1024);
       for (let i = 0; i < 5; i++) big.remember({ key: `big${i}`, text });
-      big.remember({ key: "big5", text: "y".repeat(2 * 1024 * 1024) });
-      big.remember({ key: "big6", text: "z".repeat(5 * 1024 * 1024) });
+      big.remember({ key: "big5", text: "y".repeat(50 * 1024) });
+      big.remember({ key: "big6", text: "z".repeat(512 * 1024) });
       const keys: string[][] = [];
       let cursor: string | undefined;
       do {
@@ -400,7 +400,7 @@ describe("list and export", () => {
         if (page.memories.length > 1) expect(bytes).toBeLessThanOrEqual(EXPORT_PAGE_BYTES);
         cursor = page.next_cursor ?? undefined;
       } while (cursor !== undefined);
-      // Two 1.5 MiB memories fit in 4 MiB, a third would not; a memory over 4 MiB is a page.
+      // Two 100 KiB memories fit in 256 KiB, a third would not; a memory over it is a page.
       expect(keys).toEqual([["big0", "big1"], ["big2", "big3"], ["big4", "big5"], ["big6"]]);
     } finally {
       big.close();

@@ -199,9 +199,11 @@ export {
 /** Longest literal search text, in characters. */
 export const MAX_SEARCH_CHARS = 1024;
 /**
- * Most UTF-8 bytes of text and metadata one export page carries: a page ends early, with a
- * next_cursor, before a memory that would take it over, so an answer stays a bounded size
- * however large the memories are (a full page at the largest max_text_bytes would be 16 GiB
- * held in memory at once). A page always holds at least one memory.
+ * Most bytes of memories one export page carries: the store ends a page early, with a
+ * next_cursor, before a memory that would take its text and metadata (UTF-8) over it, and the
+ * server before one that would take the page's memories as JSON over it. An answer so stays
+ * small however large the memories are: a server building or holding many pages at once (slow
+ * HTTP readers) holds 256 KiB per answer, not 10 MB. A smaller page costs a round trip, not
+ * correctness; a page always holds at least one memory, so the largest is still exported alone.
  */
-export const EXPORT_PAGE_BYTES = 4 * 1024 * 1024;
+export const EXPORT_PAGE_BYTES = 256 * 1024;

@@ -15,9 +15,11 @@ import {
 import { option, round, rssMiB } from "../support.mjs";
 
 /**
- * 60 memories of 32 KiB of a character JSON escapes as \u0001 (6 bytes): an answer of some
- * 12 MB, more than the kernel's socket buffers take, so what a client does not read stays in
- * the server's memory (an answer of plain words would mostly wait in the kernel instead).
+ * 60 memories of 32 KiB of a character JSON escapes as \u0001 (6 bytes): 12 MB as JSON, the
+ * largest export page a server sends. Before export pages were bounded at 256 KiB as JSON
+ * (EXPORT_PAGE_BYTES) a page held them all, more than the kernel's socket buffers take, so
+ * what a client did not read stayed in the server's memory; now a page holds one of them
+ * (answer_bytes says which the build sends).
  */
 async function seed(client) {
   const text = "\u0001".repeat(32 * 1024);

@@ -77,7 +77,7 @@ describe.each<TransportKind>(["stdio", "http"])("answers at the largest size ove
   });
 
   it("ends export pages by their size as JSON, so escaped memories never pass the limit", async () => {
-    // 1 MiB of raw text each (a page of 3 is under the store's 4 MiB), 6 MiB each as JSON.
+    // 1 MiB of raw text each, 6 MiB each as JSON: every page holds one, whole.
     const text = controlText(1024 * 1024);
     for (const key of ["esc/0", "esc/1", "esc/2"]) await ok(client, "remember", { key, text });
     const keys: string[][] = [];
