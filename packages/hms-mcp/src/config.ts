@@ -64,6 +64,7 @@ export interface HttpLimitsConfig {
   readonly sessionIdleMs?: number | undefined;
   readonly maxInFlight?: number | undefined;
   readonly maxInFlightPerToken?: number | undefined;
+  readonly maxNewSessionsPerSecond?: number | undefined;
   readonly maxUnreadBytes?: number | undefined;
 }
 
@@ -229,6 +230,15 @@ export function buildCommand(version: string): Command {
       new Option("--max-in-flight <n>", "HTTP: most requests of all clients in flight; then 503")
         .env("HMS_MCP_MAX_IN_FLIGHT")
         .default(64)
+        .argParser(integer(1, 100000)),
+    )
+    .addOption(
+      new Option(
+        "--max-new-sessions-per-second <n>",
+        "HTTP: new sessions one token may open per second (bursts of twice that); then 429",
+      )
+        .env("HMS_MCP_MAX_NEW_SESSIONS_PER_SECOND")
+        .default(20)
         .argParser(integer(1, 100000)),
     )
     .addOption(
@@ -443,6 +453,7 @@ interface ParsedOptions {
   sessionIdleTimeout: number;
   maxInFlight: number;
   maxInFlightPerToken: number;
+  maxNewSessionsPerSecond: number;
   maxUnreadBytes: number;
   keepVersions: number;
   keepDays: number;
@@ -543,6 +554,7 @@ export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): C
       sessionIdleMs: options.sessionIdleTimeout * 1000,
       maxInFlight: options.maxInFlight,
       maxInFlightPerToken: options.maxInFlightPerToken,
+      maxNewSessionsPerSecond: options.maxNewSessionsPerSecond,
       maxUnreadBytes: options.maxUnreadBytes,
     },
     keepVersions: options.keepVersions,

@@ -13,6 +13,7 @@ import { InitializeRequestSchema, isInitializeRequest } from "@modelcontextproto
 import { isLoopback } from "./config.js";
 import { Cors, isPreflight } from "./http-cors.js";
 import { InFlight, type RequestLimits, UnreadAnswers } from "./http-limits.js";
+import { SessionRate } from "./http-session-rate.js";
 import { type SessionLimits, SessionRegistry } from "./http-sessions.js";
 import { createMcpServer } from "./mcp-server.js";
 import type { Runtime } from "./runtime.js";
@@ -35,6 +36,8 @@ export interface HttpOptions {
   readonly requests?: Partial<RequestLimits>;
   /** Serve the web inspector's files under /ui (`--ui`). */
   readonly ui?: boolean;
+  /** New sessions one client (token) may open per second (bursts of twice that). */
+  readonly sessionsPerSecond?: number;
 }
 
 /** The bounds a server has when its options name none. */
@@ -60,6 +63,8 @@ function withDefaults<T extends object>(defaults: T, given: Partial<T> | undefin
 
 /** Seconds a refused client is told to wait before it tries again (Retry-After). */
 const RETRY_AFTER_S = 1;
+/** Default of `--max-new-sessions-per-second`. */
+export const DEFAULT_SESSIONS_PER_SECOND = 20;
 
 /** A running HTTP listener. */
 export interface HttpEndpoint {
@@ -177,6 +182,7 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
     ),
   );
   const cors = new Cors(options.allowedOrigins);
+  const sessionRate = new SessionRate(options.sessionsPerSecond ?? DEFAULT_SESSIONS_PER_SECOND);
   let hosts: Set<string> | undefined;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -336,6 +342,17 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
     }
     if (runtime.calls.stopping) {
       jsonRpcError(res, 503, "The server is shutting down", -32000, id);
+      return;
+    }
+    if (!sessionRate.take(clientKey)) {
+      jsonRpcError(
+        res,
+        429,
+        "Too many new sessions from this client: reuse a session, or retry in a moment",
+        -32000,
+        id,
+        { "retry-after": String(sessionRate.retryAfter(clientKey)) },
+      );
       return;
     }
     if (!sessions.hasRoom(clientKey)) {

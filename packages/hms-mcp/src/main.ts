@@ -51,6 +51,7 @@ export async function startServer(
         allowedOrigins: config.allowedOrigins,
         allowedHosts: config.allowedHosts,
         ui: config.ui === true,
+        sessionsPerSecond: config.http?.maxNewSessionsPerSecond,
         maxBodyBytes: maxMessageBytes(config),
         sessions: {
           total: config.http?.maxSessions,

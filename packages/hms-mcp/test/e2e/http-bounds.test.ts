@@ -147,6 +147,35 @@ describe("sessions, when the server is full", () => {
   });
 });
 
+describe("new sessions, faster than a token may open them", () => {
+  const server = serverWith(["--max-new-sessions-per-second", "1"]);
+
+  it("are refused with 429 and Retry-After past a burst of twice the rate, sessions opened stay", async () => {
+    const url = server().url;
+    // A burst of 2 (twice the rate), then refusals, whatever the machine's load: 20 at once,
+    // of which at most 2 plus one per second they took may be admitted.
+    const started = Date.now();
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => raw(url, { headers: auth })),
+    );
+    const seconds = (Date.now() - started) / 1000;
+    const admitted = answers.filter((answer) => answer.status === 200).length;
+    expect(admitted).toBeGreaterThanOrEqual(1);
+    expect(admitted).toBeLessThanOrEqual(2 + Math.ceil(seconds));
+    expect(answers.every((answer) => [200, 429].includes(answer.status))).toBe(true);
+    const refused = answers.find((answer) => answer.status === 429) as (typeof answers)[number];
+    expect(Number(refused.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+    expect(refused.headers["mcp-session-id"]).toBeUndefined();
+    expect(JSON.parse(refused.body)).toMatchObject({
+      error: { code: -32000, message: expect.stringContaining("Too many new sessions") },
+      id: JSON.parse(INITIALIZE).id,
+    });
+    // The rate refills: a second later the token opens a session again.
+    await sleep(1100);
+    expect((await raw(url, { headers: auth })).status).toBe(200);
+  });
+});
+
 describe("sessions, unused for the idle timeout", () => {
   const server = serverWith(["--session-idle-timeout", "1"]);
 
