@@ -6,14 +6,14 @@
 import type { UpgradeEvent } from "@hms/store";
 import type { Logger } from "pino";
 
-/** A progress line at most every this fraction of a task... */
-const PROGRESS_STEP = 0.1;
+/** A progress line at most every this many percent of a task... */
+const PROGRESS_STEP = 10;
 /** ...or after this long without one. */
 const PROGRESS_QUIET_MS = 5000;
 
 /** An `onUpgrade` for the stores of a server: one start line, steps, sparse progress, the end. */
 export function upgradeLogger(log: Logger): (event: UpgradeEvent) => void {
-  let lastShare = 0;
+  let lastPercent = 0;
   let lastAt = 0;
   return (event) => {
     const store = { namespace: event.namespace, file: event.file };
@@ -30,18 +30,18 @@ export function upgradeLogger(log: Logger): (event: UpgradeEvent) => void {
         return;
       }
       case "step":
-        lastShare = 0;
+        lastPercent = 0;
         lastAt = Date.now();
         log.info({ ...store, task: event.task }, `store upgrade: ${event.task}`);
         return;
       case "progress": {
         const { task, done, total } = event;
-        const share = total > 0 ? done / total : 1;
-        const due = share - lastShare >= PROGRESS_STEP || Date.now() - lastAt >= PROGRESS_QUIET_MS;
+        const percent = total > 0 ? Math.floor((done * 100) / total) : 100;
+        const due =
+          percent - lastPercent >= PROGRESS_STEP || Date.now() - lastAt >= PROGRESS_QUIET_MS;
         if (!due && done < total) return;
-        lastShare = share;
+        lastPercent = percent;
         lastAt = Date.now();
-        const percent = Math.floor(share * 100);
         log.info(
           { ...store, task, done, total },
           `store upgrade: ${task}: ${done.toLocaleString("en-US")} of ` +
