@@ -2,8 +2,9 @@
 // memories, no auto-vacuum), opened by an HTTP server at info level. The open upgrades it
 // (a one-time VACUUM, the full-text index rebuilt), and the server answers nothing meanwhile.
 // Prints, per build, the time until it listens, the upgrade lines on stderr and the longest
-// silence between stderr lines. `--before BIN` runs another build on a copy of the same file
-// in the same run (e.g. /work/wt-before/packages/hms-mcp/dist/cli.js).
+// silence between stderr lines: the median of `--runs` (3) opens, each of a fresh copy.
+// `--before BIN` alternates another build on copies of the same file in the same run (e.g.
+// /work/wt-before/packages/hms-mcp/dist/cli.js).
 import { spawn } from "node:child_process";
 import { copyFileSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -74,24 +75,41 @@ function openWith(bin, dataDir) {
   );
 }
 
+/** A fresh data directory holding a copy of the old store `file`. */
+function copyOf(file, dataDir) {
+  const copy = storeFile(dataDir);
+  mkdirSync(dirname(copy), { recursive: true });
+  copyFileSync(file, copy);
+  return dataDir;
+}
+
+/** The run of `runs` whose time to listen is the median. */
+function median(runs) {
+  return [...runs].sort((a, b) => a.listen_s - b.listen_s)[Math.floor(runs.length / 2)];
+}
+
 export default async function oldStore(args) {
   const memories = Number(flag(args, "memories", 100000));
+  const rounds = Number(flag(args, "runs", 3));
   const before = flag(args, "before", undefined);
   const data = tempDir("old-store");
   try {
-    const file = writeOldStore(join(data.dir, "after"), memories);
-    const runs = [];
-    if (before !== undefined) {
-      const copy = storeFile(join(data.dir, "before"));
-      mkdirSync(dirname(copy), { recursive: true });
-      copyFileSync(file, copy);
-      runs.push(await openWith(before, join(data.dir, "before")));
+    const file = writeOldStore(join(data.dir, "source"), memories);
+    const runs = { before: [], after: [] };
+    // Builds alternate, each on a fresh copy, so neither gains from going second.
+    for (let round = 0; round < rounds; round++) {
+      if (before !== undefined) {
+        runs.before.push(await openWith(before, copyOf(file, join(data.dir, `before-${round}`))));
+      }
+      runs.after.push(await openWith(BIN, copyOf(file, join(data.dir, `after-${round}`))));
     }
-    runs.push(await openWith(BIN, join(data.dir, "after")));
-    const result = { memories, runs };
-    if (runs.length === 2) {
-      result.listen_ratio = round(runs[1].listen_s / runs[0].listen_s);
-      result.silence_ratio = round(runs[1].longest_silence_s / runs[0].longest_silence_s);
+    const after = median(runs.after);
+    const result = { memories, runs: rounds, after };
+    if (before !== undefined) {
+      const base = median(runs.before);
+      result.before = base;
+      result.listen_ratio = round(after.listen_s / base.listen_s);
+      result.silence_ratio = round(after.longest_silence_s / base.longest_silence_s);
     }
     console.log(JSON.stringify(result, null, 2));
   } finally {
