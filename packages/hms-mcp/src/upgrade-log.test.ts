@@ -59,6 +59,22 @@ describe("upgradeLogger", () => {
     );
   });
 
+  it("does not warn of a long wait when nothing in the upgrade is slow", async () => {
+    const { lines, log } = capture();
+    upgradeLogger(log)({
+      type: "start",
+      ...store,
+      fromVersion: 6,
+      toVersion: 7,
+      memories: 2,
+      work: [],
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(lines.map((line) => line.msg)).toEqual([
+      "store upgrade: namespace default is upgraded from schema 6 to 7 (2 memories)",
+    ]);
+  });
+
   it("logs progress after 5 s without a line, however little was done", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     const { lines, log } = capture();

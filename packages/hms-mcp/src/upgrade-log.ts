@@ -20,12 +20,17 @@ export function upgradeLogger(log: Logger): (event: UpgradeEvent) => void {
     switch (event.type) {
       case "start": {
         const { fromVersion, toVersion, memories, work } = event;
-        const what = work.length > 0 ? `: ${work.join(", ")}` : "";
+        // Only some upgrades have slow work; the others take no time worth warning of.
+        const what =
+          work.length > 0
+            ? `: ${work.join(", ")}; this can take a while on a big store, and the server ` +
+              "answers once it is done"
+            : "";
         log.info(
           { ...store, fromVersion, toVersion, memories, work },
           `store upgrade: namespace ${event.namespace} is upgraded from schema ${fromVersion} ` +
-            `to ${toVersion} (${memories.toLocaleString("en-US")} memories)${what}; this can ` +
-            "take a while on a big store, and the server answers once it is done",
+            `to ${toVersion} (${memories.toLocaleString("en-US")} ` +
+            `${memories === 1 ? "memory" : "memories"})${what}`,
         );
         return;
       }

@@ -40,9 +40,9 @@ export const COMPACTION_TASK =
   "compacting the file to give deleted space back (once, to turn on incremental auto-vacuum)";
 
 /**
- * Turns on incremental auto-vacuum, when it is off: on an empty file the pragma alone, else one VACUUM, which
- * rewrites the whole file. That VACUUM needs room for a copy of the file: when it fails (disk
- * full), the store opens as it was and the next open tries again.
+ * Turns on incremental auto-vacuum, when it is off: on an empty file the pragma alone, else
+ * one VACUUM, which rewrites the whole file. That VACUUM needs room for a copy of the file:
+ * when it fails (disk full), the store opens as it was and the next open tries again.
  */
 export function compact(db: Database): void {
   if (db.pragma("auto_vacuum", { simple: true }) === INCREMENTAL) return;
