@@ -24,6 +24,7 @@ import { HistoryRetention } from "./history-retention.js";
 import { ReadLog } from "./read-log.js";
 import type { Semantic } from "./semantic/semantic.js";
 import { ALL_ACCESS, type Grant } from "./tokens.js";
+import { upgradeLogger } from "./upgrade-log.js";
 import { SERVER_INFO } from "./version.js";
 
 /** The part of the server every connection shares. */
@@ -96,6 +97,8 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     busyWaitMs: BUSY_WAIT_MS,
     synchronous: config.synchronous,
     embeddings: semantic?.storeOptions,
+    // A store made by an older version is upgraded at open, which can take long: say so.
+    onUpgrade: upgradeLogger(log),
     onOpen: (name, store) => {
       semantic?.watch(name, store);
       retention.watch(store);

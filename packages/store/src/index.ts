@@ -72,4 +72,5 @@ export {
   type StoreStats,
   SYNCHRONOUS_MODES,
   type SynchronousMode,
+  type UpgradeEvent,
 } from "./types.js";

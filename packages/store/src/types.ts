@@ -182,7 +182,56 @@ export interface StoreOptions {
    * from the store's better-sqlite3 handle; for tuning (see `@hms/store/internal`).
    */
   readonly ranker?: ((db: BetterSqlite3.Database) => Ranker) | undefined;
+  /**
+   * Told what opening an existing store does when its file needs an upgrade (schema
+   * migrations, the one-time compaction to incremental auto-vacuum), which can take long on
+   * a big store: a `start`, a `step` per piece of work, `progress` where the work is split,
+   * and an `end`. A new store and a current one report nothing. The store prints nothing
+   * itself; hms-mcp logs these. Called synchronously, inside the open.
+   */
+  readonly onUpgrade?: ((event: UpgradeEvent) => void) | undefined;
 }
+
+/** What an upgrade of a store file is doing (see {@link StoreOptions.onUpgrade}). */
+export type UpgradeEvent =
+  | {
+      readonly type: "start";
+      /** The store's file and, when the open names one, its namespace. */
+      readonly file: string;
+      readonly namespace: string | undefined;
+      /** The file's schema version, and the one this code writes (equal for a compaction only). */
+      readonly fromVersion: number;
+      readonly toVersion: number;
+      /** How many memories the store holds. */
+      readonly memories: number;
+      /** What will be done, in words, e.g. "rebuild the full-text index". */
+      readonly work: readonly string[];
+    }
+  | {
+      readonly type: "step";
+      readonly file: string;
+      readonly namespace: string | undefined;
+      /** What is being done now, e.g. "rebuilding the full-text index of 120,000 memories". */
+      readonly task: string;
+    }
+  | {
+      readonly type: "progress";
+      readonly file: string;
+      readonly namespace: string | undefined;
+      readonly task: string;
+      /** Rows done so far, of `total`. */
+      readonly done: number;
+      readonly total: number;
+    }
+  | {
+      readonly type: "end";
+      readonly file: string;
+      readonly namespace: string | undefined;
+      readonly fromVersion: number;
+      readonly toVersion: number;
+      /** How long the upgrade took, in ms. */
+      readonly ms: number;
+    };
 
 /** The durability settings a store accepts (SQLite's `synchronous` in WAL mode). */
 export const SYNCHRONOUS_MODES = ["full", "normal"] as const;

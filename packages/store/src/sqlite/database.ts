@@ -21,15 +21,16 @@ import { claimModel } from "../embeddings.js";
 import { StoreError } from "../errors.js";
 import { type StoreOptions, SYNCHRONOUS_MODES, type SynchronousMode } from "../types.js";
 import { boundGrowth, mergeIndexSooner } from "./growth.js";
-import { migrate } from "./schema.js";
+import { upgrade } from "./upgrade.js";
 
 /** An open store file. */
 export type SqliteDatabase = BetterSqlite3.Database;
 
 /**
  * Opens (creating if needed) the SQLite file of a store: WAL, the durability setting, foreign
- * keys, the bounds on its growth (growth.ts), the schema brought up to date, and the namespace and embedding model claimed. Closes
- * the file again when any of that fails.
+ * keys, the bounds on its growth (growth.ts), the file and its schema brought up to date
+ * (upgrade.ts, reported to `options.onUpgrade`), and the namespace and embedding model
+ * claimed. Closes the file again when any of that fails.
  */
 export function openDatabase(file: string, options: StoreOptions): SqliteDatabase {
   const db = new Database(file);
@@ -50,7 +51,7 @@ export function openDatabase(file: string, options: StoreOptions): SqliteDatabas
     db.pragma(`synchronous = ${synchronous.toUpperCase()}`);
     db.pragma("foreign_keys = ON");
     boundGrowth(db);
-    migrate(db);
+    upgrade(db, file, options);
     mergeIndexSooner(db);
     if (options.namespace !== undefined) claimNamespace(db, file, options.namespace);
     if (options.embeddings !== undefined) {

@@ -22,16 +22,32 @@ export const WAL_IDLE_MS = 1000;
 /**
  * Sets the bounds on a newly opened file, before its schema is created. `auto_vacuum` only
  * takes effect on an empty file or through VACUUM: a store created before it had none is
- * converted by one VACUUM here. That VACUUM needs room for a copy of the file: when it fails
- * (disk full), the store opens as it was and the next open tries again.
+ * converted by {@link compact}, which the open runs when {@link needsCompaction} says so.
  */
 export function boundGrowth(db: Database): void {
   db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
   db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
+}
+
+/** Whether the file is a store made before incremental auto-vacuum (it needs one VACUUM). */
+export function needsCompaction(db: Database): boolean {
+  if (db.pragma("auto_vacuum", { simple: true }) === INCREMENTAL) return false;
+  return db.pragma("page_count", { simple: true }) !== 0;
+}
+
+/** What {@link compact} does, as an upgrade reports it. */
+export const COMPACTION_TASK =
+  "compacting the file to give deleted space back (once, to turn on incremental auto-vacuum)";
+
+/**
+ * Turns on incremental auto-vacuum, when it is off: on an empty file the pragma alone, else
+ * one VACUUM, which rewrites the whole file. That VACUUM needs room for a copy of the file:
+ * when it fails (disk full), the store opens as it was and the next open tries again.
+ */
+export function compact(db: Database): void {
   if (db.pragma("auto_vacuum", { simple: true }) === INCREMENTAL) return;
   db.pragma("auto_vacuum = INCREMENTAL");
-  const empty = db.pragma("page_count", { simple: true }) === 0;
-  if (empty) return;
+  if (db.pragma("page_count", { simple: true }) === 0) return;
   try {
     db.exec("VACUUM");
   } catch (error) {

@@ -1,0 +1,90 @@
+/**
+ * A store made by an older hms-mcp is upgraded when the server opens it, which on a big store
+ * takes a while: the server says so on stderr (info level), with progress and the time taken,
+ * rather than sit silent.
+ */
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { migrate } from "@hms/store/internal";
+import { startHttpServer, storeFile, tempDir } from "@hms/test-support";
+import Database from "better-sqlite3";
+import { afterAll, describe, expect, it } from "vitest";
+
+const MEMORIES = 3000;
+
+/** The default namespace's store as a version-4 hms-mcp left it: no auto-vacuum, old index. */
+function writeOldStore(dataDir: string): void {
+  const file = storeFile(dataDir);
+  mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file);
+  try {
+    migrate(db, 4);
+    const insert = db.prepare(
+      `INSERT INTO memories (key, text, tags, metadata, version, hash, bytes, created_at, updated_at)
+       VALUES (?, ?, '[]', '{}', 1, 'sha256:x', 1, '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z')`,
+    );
+    db.transaction(() => {
+      for (let i = 0; i < MEMORIES; i++) insert.run(`/memories/n${i}.md`, `note ${i} term${i}`);
+    })();
+  } finally {
+    db.close();
+  }
+}
+
+interface LogLine {
+  level: number;
+  msg: string;
+  [field: string]: unknown;
+}
+
+describe("a server opening a store from an older version", () => {
+  const data = tempDir();
+  afterAll(() => data.remove());
+
+  it("logs the upgrade's start, its progress and its end at info level on stderr", async () => {
+    writeOldStore(data.dir);
+    const server = await startHttpServer({ dataDir: data.dir, args: ["--log-level", "info"] });
+    try {
+      const lines = server
+        .stderr()
+        .split("\n")
+        .filter((line) => line.startsWith("{"))
+        .map((line) => JSON.parse(line) as LogLine)
+        .filter((line) => line.msg.startsWith("store upgrade:"));
+      // pino's info level is 30.
+      expect(lines.every((line) => line.level === 30)).toBe(true);
+      const [start] = lines;
+      expect(start).toMatchObject({ namespace: "default", fromVersion: 4, memories: MEMORIES });
+      expect(start?.msg).toMatch(
+        /namespace default is upgraded from schema 4 to \d+ \(3,000 memories\): compact the file, rebuild the full-text index; this can take a while/,
+      );
+      const msgs = lines.map((line) => line.msg);
+      expect(msgs).toContainEqual(expect.stringMatching(/^store upgrade: compacting the file/));
+      expect(msgs).toContain("store upgrade: rebuilding the full-text index of 3,000 memories");
+      const progress = lines.filter((line) =>
+        /^store upgrade: rebuilding the full-text index of 3,000 memories: /.test(line.msg),
+      );
+      expect(progress.map((line) => line.done)).toEqual([1000, 2000, 3000]);
+      expect(progress.at(-1)?.msg).toMatch(/3,000 of 3,000 \(100%\)$/);
+      expect(lines.at(-1)?.msg).toMatch(
+        /^store upgrade: namespace default is at schema \d+, upgraded in \d+\.\d s$/,
+      );
+      // The upgrade comes before the server listens, and is logged once.
+      const all = server.stderr();
+      expect(all.indexOf("store upgrade: namespace default is at schema")).toBeLessThan(
+        all.indexOf("listening on"),
+      );
+      expect(lines.filter((line) => line.fromVersion !== undefined)).toHaveLength(2);
+    } finally {
+      await server.stop();
+    }
+
+    // Opened again, the store is current: nothing to say.
+    const again = await startHttpServer({ dataDir: data.dir, args: ["--log-level", "info"] });
+    try {
+      expect(again.stderr()).not.toContain("store upgrade");
+    } finally {
+      await again.stop();
+    }
+  });
+});
