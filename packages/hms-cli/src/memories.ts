@@ -23,10 +23,7 @@ export async function listFiles(backend: HmsMemoryBackend, prefix: string): Prom
   return files;
 }
 
-/**
- * Every whole memory of the namespace (or only memory files), page by page, calling
- * `onPage` after each so that a caller can show progress.
- */
+/** Every whole memory of the namespace (or only memory files), fetched page by page. */
 export async function* exportAll(
   backend: HmsMemoryBackend,
   options: { memoryFilesOnly: boolean },

@@ -7,7 +7,7 @@ import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { BIN, option, rssMiB, summarize, tempDir } from "./support.mjs";
+import { BIN, option, round, rssMiB, summarize, tempDir } from "./support.mjs";
 
 export const TOKEN = "bench-token";
 export const AUTH = { authorization: `Bearer ${TOKEN}` };
@@ -114,4 +114,19 @@ export function wellBehavedGets(client, key, everyMs = 20) {
 /** The server's peak RSS (VmHWM) in MiB, read now. */
 export function peakRss(pid) {
   return rssMiB(pid).peak_rss_mib;
+}
+
+/**
+ * Runs `attack(build)` on each build (the --before one first) and prints the results as JSON,
+ * with the peak RSS ratio when there are two.
+ */
+export async function runAttack(name, params, attack) {
+  const results = [];
+  for (const build of builds()) results.push(await attack(build));
+  console.log(JSON.stringify({ attack: name, ...params, results }, null, 2));
+  if (results.length === 2) {
+    console.log(
+      `peak RSS after/before: ${round(results[1].peak_rss_mib / results[0].peak_rss_mib, 3)}`,
+    );
+  }
 }

@@ -50,3 +50,11 @@ export function toToolError(error: unknown): { error: ToolError; unexpected: boo
     unexpected: true,
   };
 }
+
+/** forget, move and restore refuse `tree` with `expected_version` alike. */
+export function treeWithVersion(): ToolError {
+  return new ToolError(
+    "INVALID_ARGUMENT",
+    "tree and expected_version are mutually exclusive: a tree of memories has no one version",
+  );
+}

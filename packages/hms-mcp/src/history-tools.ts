@@ -1,10 +1,10 @@
 /**
- * The runners of the history tools (`history`, `diff`, `restore`): the store keeps the
+ * The runners of the history tools (`history`, `diff`, `restore`, `unused`): the store keeps the
  * versions (@hms/store's history.ts); this module turns calls into its operations and
  * answers into text for people.
  */
 import { createTwoFilesPatch } from "diff";
-import { ToolError } from "./errors.js";
+import { ToolError, treeWithVersion } from "./errors.js";
 import type { ToolRunner } from "./tools.js";
 
 type HistoryRunners = {
@@ -15,7 +15,6 @@ type HistoryRunners = {
 };
 
 export const HISTORY_RUNNERS: HistoryRunners = {
-  unused: (args, context) => unusedRunner(args, context),
   history(args, { store }) {
     if ((args.key === undefined) === (args.prefix === undefined)) {
       throw new ToolError(
@@ -110,12 +109,7 @@ export const HISTORY_RUNNERS: HistoryRunners = {
           "a tree is restored to a time (at), not to a version",
         );
       }
-      if (args.expected_version !== undefined) {
-        throw new ToolError(
-          "INVALID_ARGUMENT",
-          "tree and expected_version are mutually exclusive: a tree of memories has no one version",
-        );
-      }
+      if (args.expected_version !== undefined) throw treeWithVersion();
       const result = store.history.restoreTree(args.key, args.at);
       return {
         structured: { ...result },
@@ -146,18 +140,17 @@ export const HISTORY_RUNNERS: HistoryRunners = {
             : `${done.key} did not exist at ${args.at} and does not exist now: nothing to do`,
     };
   },
-};
 
-/** `unused` (in HISTORY_RUNNERS): the files nobody wrote or read since a time. */
-const unusedRunner: ToolRunner<"unused"> = (args, { store }) => {
-  const files = store.access.unused(args.before, { prefix: args.prefix, limit: args.limit });
-  return {
-    structured: { files },
-    text:
-      files.length === 0
-        ? `No memory file has gone unused since ${args.before}.`
-        : files.map((file) => `${file.last_used}  ${file.key}`).join("\n"),
-  };
+  unused(args, { store }) {
+    const files = store.access.unused(args.before, { prefix: args.prefix, limit: args.limit });
+    return {
+      structured: { files },
+      text:
+        files.length === 0
+          ? `No memory file has gone unused since ${args.before}.`
+          : files.map((file) => `${file.last_used}  ${file.key}`).join("\n"),
+    };
+  },
 };
 
 function missingVersion(key: string, version: number): ToolError {

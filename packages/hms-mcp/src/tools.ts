@@ -10,7 +10,7 @@ import {
   type MemoryStore,
   type PageOptions,
 } from "@hms/store";
-import { ToolError } from "./errors.js";
+import { ToolError, treeWithVersion } from "./errors.js";
 import { HISTORY_RUNNERS } from "./history-tools.js";
 import { recallMemories } from "./recall.js";
 import type { Semantic } from "./semantic/semantic.js";
@@ -76,14 +76,6 @@ function exportWithinBudget(store: MemoryStore, options: PageOptions): ExportPag
     if (fit === page.memories.length) return page;
     page = store.export({ ...options, limit: fit });
   }
-}
-
-/** forget and move refuse `tree` with `expected_version` alike. */
-function treeWithVersion(): ToolError {
-  return new ToolError(
-    "INVALID_ARGUMENT",
-    "tree and expected_version are mutually exclusive: a tree of memories has no one version",
-  );
 }
 
 /**

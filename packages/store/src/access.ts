@@ -7,8 +7,7 @@
  */
 import type BetterSqlite3 from "better-sqlite3";
 import type { StoreContext } from "./context.js";
-import { StoreError } from "./errors.js";
-import { checkInteger, checkPrefix } from "./limits.js";
+import { checkInteger, checkPrefix, checkTime } from "./limits.js";
 
 type Database = BetterSqlite3.Database;
 
@@ -84,16 +83,9 @@ export class Access implements StoreAccess {
   }
 
   unused(before: string, options: { prefix?: string; limit?: number } = {}): UnusedFile[] {
-    const ms = Date.parse(before);
-    if (Number.isNaN(ms)) {
-      throw new StoreError(
-        "INVALID_ARGUMENT",
-        `before must be an ISO 8601 time such as 2026-09-01T00:00:00Z, got ${JSON.stringify(String(before).slice(0, 100))}`,
-      );
-    }
+    const cutoff = checkTime(before, "before");
     const prefix = checkPrefix(options.prefix ?? "/memories/", this.#ctx.limits);
     const limit = checkInteger(options.limit ?? 1000, "limit", 1, 1000);
-    const cutoff = new Date(ms).toISOString();
     return this.#unused.all({ prefix, before: cutoff, limit }) as UnusedFile[];
   }
 }

@@ -8,7 +8,7 @@
 import type BetterSqlite3 from "better-sqlite3";
 import { notFound, type StoreContext } from "./context.js";
 import { StoreError } from "./errors.js";
-import { checkInteger, checkKey, checkPrefix } from "./limits.js";
+import { checkInteger, checkKey, checkPrefix, checkTime } from "./limits.js";
 import { forget, remember } from "./records.js";
 import type { RememberResult } from "./types.js";
 
@@ -431,16 +431,4 @@ function toVersion(row: VersionRow): HistoryVersion {
     tags: JSON.parse(row.tags) as string[],
     metadata: JSON.parse(row.metadata) as Record<string, unknown>,
   };
-}
-
-/** An ISO 8601 time, normalized to the form the store writes (UTC, milliseconds). */
-function checkTime(value: string, name: string): string {
-  const ms = typeof value === "string" ? Date.parse(value) : Number.NaN;
-  if (Number.isNaN(ms)) {
-    throw new StoreError(
-      "INVALID_ARGUMENT",
-      `${name} must be an ISO 8601 time such as 2026-12-01T09:30:00Z, got ${JSON.stringify(String(value).slice(0, 100))}`,
-    );
-  }
-  return new Date(ms).toISOString();
 }

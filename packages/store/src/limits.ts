@@ -219,3 +219,15 @@ export function checkInteger(value: unknown, what: string, min: number, max: num
   }
   return value;
 }
+
+/** An ISO 8601 time, normalized to the form the store writes (UTC, milliseconds). */
+export function checkTime(value: unknown, what: string): string {
+  const ms = typeof value === "string" ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(ms)) {
+    throw new StoreError(
+      "INVALID_ARGUMENT",
+      `${what} must be an ISO 8601 time such as 2026-12-01T09:30:00Z, got ${JSON.stringify(String(value).slice(0, 100))}`,
+    );
+  }
+  return new Date(ms).toISOString();
+}

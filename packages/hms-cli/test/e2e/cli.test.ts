@@ -16,6 +16,11 @@ function dataDir(): string {
   return dir;
 }
 
+/** Every memory file of the store in `data`, as `hms --json ls -R` lists it. */
+async function everyFile(data: string): Promise<{ path: string }[]> {
+  return JSON.parse((await runHms(["--data-dir", data, "--json", "ls", "-R"])).stdout);
+}
+
 /** An SDK filesystem memory directory (base path holding memories/) with `files`. */
 function filesystemMemory(files: Record<string, string>): string {
   const base = dataDir();
@@ -163,9 +168,7 @@ describe("hms import refuses what is unsafe and imports nothing by halves", () =
     expect(reasons["big.md"]).toMatch(/40960 bytes, over the server's limit of \d+ bytes/);
     expect(reasons["binary.md"]).toBe("not UTF-8 text");
     expect(reasons["link.md"]).toBe("a symbolic link (not followed)");
-    expect(JSON.parse((await runHms(["--data-dir", data, "--json", "ls", "-R"])).stdout)).toEqual(
-      [],
-    );
+    expect(await everyFile(data)).toEqual([]);
 
     const dryRun = await runHms([
       "--data-dir",
@@ -177,9 +180,7 @@ describe("hms import refuses what is unsafe and imports nothing by halves", () =
       "--dry-run",
     ]);
     expect(dryRun.stdout).toContain("would import /memories/good.md");
-    expect(JSON.parse((await runHms(["--data-dir", data, "--json", "ls", "-R"])).stdout)).toEqual(
-      [],
-    );
+    expect(await everyFile(data)).toEqual([]);
 
     const skipped = await runHms([
       "--data-dir",
@@ -220,7 +221,7 @@ describe("hms import refuses what is unsafe and imports nothing by halves", () =
     expect(failed.stderr).toMatch(
       /^hms: import failed \(.*PATH_CONFLICT.*\); undid the 1 writes it had made\n$/s,
     );
-    const left = JSON.parse((await runHms(["--data-dir", data, "--json", "ls", "-R"])).stdout);
+    const left = await everyFile(data);
     expect(left.map((entry: { path: string }) => entry.path)).toEqual(["/memories/a"]);
   });
 });

@@ -7,13 +7,13 @@
 import { Worker } from "node:worker_threads";
 import {
   AUTH,
-  builds,
   connectClient,
   peakRss,
+  runAttack,
   startHttpServer,
   wellBehavedGets,
 } from "../http-attack.mjs";
-import { option, round } from "../support.mjs";
+import { option } from "../support.mjs";
 
 const INITIALIZE = JSON.stringify({
   jsonrpc: "2.0",
@@ -99,12 +99,5 @@ async function attack({ bin, name, args }, count) {
 
 export default async function sessions() {
   const count = Number(option("sessions", "HMS_BENCH_SESSIONS", "2000"));
-  const results = [];
-  for (const build of builds()) results.push(await attack(build, count));
-  console.log(JSON.stringify({ attack: "sessions", sessions: count, results }, null, 2));
-  if (results.length === 2) {
-    console.log(
-      `peak RSS after/before: ${round(results[1].peak_rss_mib / results[0].peak_rss_mib, 3)}`,
-    );
-  }
+  await runAttack("sessions", { sessions: count }, (build) => attack(build, count));
 }

@@ -6,13 +6,13 @@ import { connect } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   AUTH,
-  builds,
   connectClient,
   peakRss,
+  runAttack,
   startHttpServer,
   wellBehavedGets,
 } from "../http-attack.mjs";
-import { option, round, rssMiB } from "../support.mjs";
+import { option, rssMiB } from "../support.mjs";
 
 /**
  * 60 memories of 32 KiB of a character JSON escapes as \u0001 (6 bytes): 12 MB as JSON, the
@@ -137,14 +137,7 @@ async function attack({ bin, name, args }, clients, holdMs) {
 export default async function slowReaders() {
   const clients = Number(option("clients", "HMS_BENCH_CLIENTS", "100"));
   const holdMs = Number(option("hold-ms", "HMS_BENCH_HOLD_MS", "20000"));
-  const results = [];
-  for (const build of builds()) results.push(await attack(build, clients, holdMs));
-  console.log(
-    JSON.stringify({ attack: "slow-readers", clients, hold_ms: holdMs, results }, null, 2),
+  await runAttack("slow-readers", { clients, hold_ms: holdMs }, (build) =>
+    attack(build, clients, holdMs),
   );
-  if (results.length === 2) {
-    console.log(
-      `peak RSS after/before: ${round(results[1].peak_rss_mib / results[0].peak_rss_mib, 3)}`,
-    );
-  }
 }

@@ -39,6 +39,7 @@ export function storageFull(deleting: boolean): StoreError {
 export class Reserve {
   /** The spare file; undefined for a store in memory (`:memory:`), which has no disk. */
   readonly file: string | undefined;
+  #inPlace = false;
 
   constructor(storeFile: string) {
     const inMemory = storeFile === ":memory:" || storeFile === "";
@@ -51,8 +52,12 @@ export class Reserve {
    * cannot store them in less space than they will free.
    */
   ensure(): boolean {
-    if (this.file === undefined) return true;
-    if (existsSync(this.file) && statSync(this.file).size === RESERVE_BYTES) return true;
+    // Known to be in place since the last ensure: no file system call on every delete.
+    if (this.file === undefined || this.#inPlace) return true;
+    if (existsSync(this.file) && statSync(this.file).size === RESERVE_BYTES) {
+      this.#inPlace = true;
+      return true;
+    }
     let fd: number | undefined;
     try {
       fd = openSync(this.file, "w", 0o600);
@@ -63,6 +68,7 @@ export class Reserve {
       const written = fd;
       fd = undefined;
       closeSync(written);
+      this.#inPlace = true;
       return true;
     } catch (error) {
       if (fd !== undefined) closeSync(fd);
@@ -74,6 +80,7 @@ export class Reserve {
 
   /** Frees the spare file's space; false when there was none to free. */
   release(): boolean {
+    this.#inPlace = false;
     if (this.file === undefined || !existsSync(this.file)) return false;
     rmSync(this.file, { force: true });
     return true;
