@@ -26,17 +26,23 @@ if [ -z "${npm_config_nodedir:-}" ]; then
   fi
 fi
 
-# The browser e2e test (packages/hms-mcp/test/e2e/http-browser.test.ts) drives Debian's
-# chromium; apt runs only when it is missing (CI runs this script as root on Debian 12).
-if [ ! -x /usr/bin/chromium ]; then
+# Tests need two Debian packages: chromium for the browser e2e tests
+# (packages/hms-mcp/test/e2e/http-browser.test.ts, inspector.test.ts) and postgresql-15, a real
+# PostgreSQL server for the PostgreSQL engine's tests (@hms/test-support's startPostgres).
+# apt runs only when one is missing (CI runs this script as root on Debian 12).
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+[ -x /usr/lib/postgresql/15/bin/postgres ] || missing+=(postgresql-15)
+if [ "${#missing[@]}" -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "setup: installing chromium (apt)" >&2
+    echo "setup: installing ${missing[*]} (apt)" >&2
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -q >&2
-    apt-get install -y -q chromium >&2
+    apt-get install -y -q "${missing[@]}" >&2
   else
-    echo "setup: /usr/bin/chromium is missing and this is not root: install Debian's chromium" \
-      "(apt-get install chromium) for the browser test, or set HMS_CHROMIUM" >&2
+    echo "setup: ${missing[*]} missing and this is not root: install them with apt-get" \
+      "(chromium for the browser tests, or set HMS_CHROMIUM; postgresql-15 for the PostgreSQL" \
+      "tests, or set HMS_PG_BIN)" >&2
   fi
 fi
 

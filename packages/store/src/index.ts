@@ -17,6 +17,14 @@ export {
   type PassageSpan,
   type PendingMemory,
 } from "./embeddings.js";
+export type {
+  AccessApi,
+  Awaitable,
+  EngineKind,
+  HistoryApi,
+  StoreApi,
+  StoreEngine,
+} from "./engine.js";
 export { isStoreError, StoreError, type StoreErrorCode } from "./errors.js";
 export type {
   Attribution,

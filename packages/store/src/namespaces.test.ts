@@ -53,6 +53,19 @@ describe("namespaces", () => {
     }
   });
 
+  it("names the namespaces that exist, from inside their files, never the ones only read", () => {
+    const namespaces = new Namespaces({ dataDir: dir });
+    try {
+      expect(namespaces.names()).toEqual([]);
+      namespaces.get("zeta").remember({ key: "k", text: "z" });
+      namespaces.get("alpha").remember({ key: "k", text: "a" });
+      namespaces.read("never-written").list();
+      expect(namespaces.names()).toEqual(["alpha", "zeta"]);
+    } finally {
+      namespaces.close();
+    }
+  });
+
   it("bounds how many stores are open, reopening on demand", () => {
     const namespaces = new Namespaces({ dataDir: dir, maxOpen: 2 });
     try {

@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
+import Database from "better-sqlite3";
+import type { StoreEngine } from "./engine.js";
 import { StoreError } from "./errors.js";
 import { MemoryStore } from "./store.js";
 import type { StoreOptions } from "./types.js";
@@ -60,7 +62,8 @@ export interface NamespacesOptions extends Omit<StoreOptions, "namespace"> {
  * Only {@link get} (for writes) creates a namespace; {@link read} answers a namespace that
  * does not exist from an empty store in memory, so reads never leave files behind.
  */
-export class Namespaces {
+export class Namespaces implements StoreEngine {
+  readonly kind = "sqlite" as const;
   readonly dataDir: string;
   readonly #dir: string;
   readonly #options: Omit<NamespacesOptions, "dataDir" | "maxOpen" | "onOpen">;
@@ -127,6 +130,33 @@ export class Namespaces {
   /** Whether `namespace` exists (has a store file in the data directory). */
   exists(namespace: string): boolean {
     return existsSync(join(this.#dir, storeFileName(namespace)));
+  }
+
+  /**
+   * The namespaces of the data directory, in name order. A store file names its namespace only
+   * by hash, so this reads the name each store keeps inside it.
+   */
+  names(): string[] {
+    let files: string[];
+    try {
+      files = readdirSync(this.#dir).filter((file) => STORE_FILE.test(file));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+      throw error;
+    }
+    const names: string[] = [];
+    for (const file of files) {
+      const db = new Database(join(this.#dir, file), { readonly: true, fileMustExist: true });
+      try {
+        const row = db.prepare("SELECT value FROM store_info WHERE name = 'namespace'").get() as
+          | { value: string }
+          | undefined;
+        if (row !== undefined) names.push(row.value);
+      } finally {
+        db.close();
+      }
+    }
+    return names.sort();
   }
 
   /** How many namespaces exist in the data directory. */

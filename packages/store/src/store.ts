@@ -9,6 +9,7 @@
 import { Access, type StoreAccess } from "./access.js";
 import type { StoreContext } from "./context.js";
 import { Embeddings } from "./embeddings.js";
+import type { StoreApi } from "./engine.js";
 import { History, type StoreHistory } from "./history.js";
 import { checkInteger, DEFAULT_LIMITS, type Limits, MAX_TEXT_BYTES_CEILING } from "./limits.js";
 import { Highlighter } from "./recall/highlight.js";
@@ -54,7 +55,8 @@ export * from "./types.js";
  * machine (`options.synchronous: "normal"` trades the machine-crash guarantee for speed).
  * All methods are synchronous and cheap to call: statements are prepared once, at open.
  */
-export class MemoryStore {
+export class MemoryStore implements StoreApi {
+  readonly engine = "sqlite" as const;
   /** The file this store lives in. */
   readonly file: string;
   readonly limits: Limits;

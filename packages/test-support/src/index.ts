@@ -33,4 +33,5 @@ export {
   tempDir,
 } from "./server-process.js";
 export { fillDisk, mountTmpfs } from "./tmpfs.js";
+export { freePort, type PostgresServer, postgresBinDir, startPostgres } from "./postgres.js";
 export { type ListedTool, protocolToolList, toolListAsSent } from "./tool-list.js";

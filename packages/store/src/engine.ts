@@ -1,0 +1,104 @@
+/**
+ * One store API over two engines. SQLite (`MemoryStore`, `Namespaces`: embedded, the default)
+ * answers synchronously; PostgreSQL (`@hms/store-postgres`: many server replicas, one database)
+ * answers with promises. hms-mcp, the conformance suite and the copy tool are written against
+ * these interfaces and `await` every call, so they run unchanged on either engine.
+ *
+ * The meaning of every call (arguments, results, refusals and their codes, versions, the
+ * memory-file rules, limits) is `MemoryStore`'s, documented there; an engine differs only in
+ * where the data lives.
+ */
+import type { UnusedFile } from "./access.js";
+import type { Attribution, HistoryPage, HistoryVersion, TreeRestoreResult } from "./history.js";
+import type {
+  ExportPage,
+  ListPage,
+  MemoryRecord,
+  PageOptions,
+  RecallOptions,
+  RecallResult,
+  RememberInput,
+  RememberResult,
+  SearchHit,
+  SearchOptions,
+  StoreStats,
+} from "./types.js";
+
+/** A value now (SQLite) or later (PostgreSQL). */
+export type Awaitable<T> = T | Promise<T>;
+
+/** Which engine keeps a store's data. */
+export type EngineKind = "sqlite" | "postgres";
+
+/** The history of one namespace's memory files (see `StoreHistory` for each call's meaning). */
+export interface HistoryApi {
+  /**
+   * Runs `body` with its writes attributed to `who` (the history's actor and command). On
+   * PostgreSQL the attribution follows `body`'s asynchronous calls; on SQLite only the
+   * synchronous part of `body` is attributed.
+   */
+  attributed<T>(who: Attribution, body: () => T): T;
+  ofFile(key: string, options?: { limit?: number; before?: number }): Awaitable<HistoryPage>;
+  under(
+    prefix: string,
+    options?: { since?: string; limit?: number; before?: number },
+  ): Awaitable<HistoryPage>;
+  version(key: string, version: number): Awaitable<HistoryVersion | undefined>;
+  stateAt(key: string, at: string): Awaitable<HistoryVersion | null | "unknown">;
+  restoreFile(
+    key: string,
+    target: { version: number } | { at: string },
+    options?: { expectedVersion?: number; actor?: string },
+  ): Awaitable<{ key: string; version: number | null; deleted: boolean }>;
+  restoreTree(key: string, at: string, options?: { actor?: string }): Awaitable<TreeRestoreResult>;
+  prune(options: { keepVersions?: number; keepDays?: number; limit?: number }): Awaitable<number>;
+}
+
+/** Reads noted for `unused` (see `StoreAccess`). */
+export interface AccessApi {
+  noteRead(key: string): void;
+  flush(): Awaitable<number>;
+  unused(before: string, options?: { prefix?: string; limit?: number }): Awaitable<UnusedFile[]>;
+}
+
+/** One namespace's store on either engine (see `MemoryStore` for each call's meaning). */
+export interface StoreApi {
+  readonly engine: EngineKind;
+  readonly history: HistoryApi;
+  readonly access: AccessApi;
+  remember(input: RememberInput): Awaitable<RememberResult>;
+  rememberMany(inputs: readonly RememberInput[]): Awaitable<RememberResult[]>;
+  get(key: string): Awaitable<MemoryRecord | undefined>;
+  list(options?: PageOptions): Awaitable<ListPage>;
+  export(options?: PageOptions): Awaitable<ExportPage>;
+  forget(
+    key: string,
+    options?: { expectedVersion?: number | undefined },
+  ): Awaitable<{ deleted: number }>;
+  forgetPrefix(prefix: string): Awaitable<{ deleted: number }>;
+  forgetTree(key: string): Awaitable<{ deleted: number }>;
+  move(
+    from: string,
+    to: string,
+    options?: { expectedVersion?: number | undefined },
+  ): Awaitable<{ moved: number }>;
+  movePrefix(fromPrefix: string, toPrefix: string): Awaitable<{ moved: number }>;
+  moveTree(from: string, to: string): Awaitable<{ moved: number }>;
+  recall(query: string, options?: RecallOptions): Awaitable<RecallResult>;
+  search(text: string, options?: SearchOptions): Awaitable<{ hits: SearchHit[] }>;
+  stats(): Awaitable<StoreStats>;
+}
+
+/**
+ * The namespaces of one server on either engine. Only `get` (a write's store) creates a
+ * namespace, refusing one more than the engine's limit with LIMIT_REACHED; `read` answers a
+ * namespace that does not exist as an empty one and creates nothing.
+ */
+export interface StoreEngine {
+  readonly kind: EngineKind;
+  get(namespace: string): Awaitable<StoreApi>;
+  read(namespace: string): Awaitable<StoreApi>;
+  /** Every namespace that exists, in name order. */
+  names(): Awaitable<string[]>;
+  close(): Awaitable<void>;
+}
