@@ -87,6 +87,14 @@ export interface StoreApi {
   recall(query: string, options?: RecallOptions): Awaitable<RecallResult>;
   search(text: string, options?: SearchOptions): Awaitable<{ hits: SearchHit[] }>;
   stats(): Awaitable<StoreStats>;
+  /**
+   * Copies whole records in, as `hms-mcp copy` moves a store between engines: each keeps its
+   * version, tags, metadata, created_at and updated_at, and the version clock moves past the
+   * largest version loaded. One transaction; EXISTS (nothing loaded) if a key is present, and
+   * every write's checks (limits, memory-file rules) apply. The history records each memory file
+   * loaded as created. Not for ordinary writes, which take `remember`.
+   */
+  load(records: readonly MemoryRecord[]): Awaitable<{ loaded: number }>;
 }
 
 /**

@@ -12,6 +12,7 @@ import { Embeddings } from "./embeddings.js";
 import type { StoreApi } from "./engine.js";
 import { History, type StoreHistory } from "./history.js";
 import { checkInteger, DEFAULT_LIMITS, type Limits, MAX_TEXT_BYTES_CEILING } from "./limits.js";
+import { load } from "./load.js";
 import { Highlighter } from "./recall/highlight.js";
 import { DEFAULT_FUSION, HybridRanker } from "./recall/hybrid.js";
 import { LexicalRanker } from "./recall/lexical.js";
@@ -253,6 +254,14 @@ export class MemoryStore implements StoreApi {
    */
   search(text: string, options: SearchOptions = {}): { hits: SearchHit[] } {
     return search(this.#ctx, text, options);
+  }
+
+  /**
+   * Copies whole records in, keeping their versions and times (see `StoreApi.load`); for moving
+   * a store between engines, not for ordinary writes.
+   */
+  load(records: readonly MemoryRecord[]): { loaded: number } {
+    return load(this.#ctx, records);
   }
 
   /** Counts and sizes of this store. */

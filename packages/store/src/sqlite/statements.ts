@@ -119,6 +119,8 @@ export interface Statements {
   readonly rename: Statement;
   /** Advances the store-wide version clock by `?` and returns its new value. */
   readonly tick: Statement;
+  /** Moves the clock up to `?` if it is below (a load of records that keep their versions). */
+  readonly raiseClock: Statement;
   readonly addTag: Statement;
   readonly clearTags: Statement;
   readonly deleteId: Statement;
@@ -159,6 +161,7 @@ export function prepare(db: BetterSqlite3.Database): Statements {
       "UPDATE memories SET key = @key, version = @version, updated_at = @updated_at WHERE id = @id",
     ),
     tick: db.prepare("UPDATE version_clock SET value = value + ? WHERE id = 1 RETURNING value"),
+    raiseClock: db.prepare("UPDATE version_clock SET value = max(value, ?) WHERE id = 1"),
     addTag: db.prepare("INSERT OR IGNORE INTO memory_tags (tag, memory_id) VALUES (?, ?)"),
     clearTags: db.prepare("DELETE FROM memory_tags WHERE memory_id = ?"),
     deleteId: db.prepare("DELETE FROM memories WHERE id = ?"),
