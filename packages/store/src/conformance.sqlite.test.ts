@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { runStoreConformance, type StoreConformanceOptions } from "./conformance/index.js";
 import type { StoreApi, StoreEngine } from "./engine.js";
 import { StoreError } from "./errors.js";
+import type { Attribution } from "./history.js";
 import { Namespaces } from "./namespaces.js";
 
 const MAX_NAMESPACES = 3;
@@ -61,9 +62,9 @@ function promising(
     const changed = change(wrapped);
     return new Proxy(wrapped, {
       get(object, property) {
+        if (Object.hasOwn(changed, property)) return changed[property as keyof StoreApi];
         if (property === "history") return later(store.history, ["attributed"]);
         if (property === "access") return later(store.access, ["noteRead"]);
-        if (Object.hasOwn(changed, property)) return changed[property as keyof StoreApi];
         return Reflect.get(object, property, object);
       },
     });
@@ -127,6 +128,36 @@ describe("the conformance suite itself", () => {
           }
           return store.moveTree(from, to);
         },
+      }));
+    expect(await failures(broken, names)).toEqual(names);
+  });
+
+  it("fails an engine whose read creates the namespace", async () => {
+    const names = ["read of a namespace that does not exist answers empty and creates nothing"];
+    const broken = (engine: Namespaces): StoreEngine => ({
+      kind: engine.kind,
+      get: async (namespace) => engine.get(namespace),
+      read: async (namespace) => engine.get(namespace),
+      names: async () => engine.names(),
+      close: () => engine.close(),
+    });
+    expect(await failures(broken, names)).toEqual(names);
+  });
+
+  it("fails an engine whose recall ignores the prefix, and whose history drops the actor", async () => {
+    const names = [
+      "filters by tag and by prefix",
+      "who and what made a change, when the caller says so (history.attributed)",
+    ];
+    const broken = (engine: Namespaces) =>
+      promising(engine, (store) => ({
+        recall: (query, options) => store.recall(query, { ...options, prefix: undefined }),
+        history: new Proxy(later(store.history), {
+          get: (history, property) =>
+            property === "attributed"
+              ? <T>(_who: Attribution, body: () => T): T => body()
+              : Reflect.get(history, property),
+        }),
       }));
     expect(await failures(broken, names)).toEqual(names);
   });

@@ -12,8 +12,14 @@
  * Every test gets a fresh engine from `open` (and closes it), and every call is awaited, so an
  * engine may answer at once or with promises.
  */
+import { accessTests } from "./access.js";
+import { historyTests } from "./history.js";
+import { limitTests } from "./limits.js";
+import { loadTests } from "./load.js";
 import { memoryFileTests } from "./memory-files.js";
+import { namespaceTests } from "./namespaces.js";
 import { pageTests } from "./pages.js";
+import { recallTests } from "./recall.js";
 import { recordTests } from "./records.js";
 import type { StoreConformanceOptions, TestApi } from "./support.js";
 import { treeTests } from "./tree.js";
@@ -27,5 +33,11 @@ export function runStoreConformance(options: StoreConformanceOptions, t: TestApi
     pageTests(t, options);
     treeTests(t, options);
     memoryFileTests(t, options);
+    limitTests(t, options);
+    recallTests(t, options);
+    historyTests(t, options);
+    accessTests(t, options);
+    namespaceTests(t, options);
+    loadTests(t, options);
   });
 }

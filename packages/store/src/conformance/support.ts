@@ -130,3 +130,18 @@ export async function tick(): Promise<string> {
   await new Promise((resolve) => setTimeout(resolve, 25));
   return before;
 }
+
+/** A record as last written at `at`, for `load` (which keeps its times). */
+export function writtenAt(key: string, at: string, tags: string[] = FILE): MemoryRecord {
+  return {
+    key,
+    text: `text of ${key}`,
+    tags,
+    metadata: {},
+    version: 1,
+    hash: "",
+    bytes: 0,
+    created_at: at,
+    updated_at: at,
+  };
+}
