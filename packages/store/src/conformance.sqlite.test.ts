@@ -116,6 +116,23 @@ describe("the conformance suite itself", () => {
     expect(await failures(broken, names)).toEqual(names);
   });
 
+  it("fails an engine whose compare-and-set reads and writes in two steps", async () => {
+    const names = ["of writers at the same expected version, exactly one wins"];
+    const broken = (engine: Namespaces) =>
+      promising(engine, (store) => ({
+        remember: async (input) => {
+          // The race a pooled engine has without a transaction: check, yield, then write.
+          const head = await store.get(input.key);
+          await new Promise((resolve) => setTimeout(resolve, 1));
+          if (input.expectedVersion !== undefined && head?.version !== input.expectedVersion) {
+            throw new StoreError("VERSION_CONFLICT", `${input.key} moved on`);
+          }
+          return store.remember({ ...input, expectedVersion: undefined });
+        },
+      }));
+    expect(await failures(broken, names)).toEqual(names);
+  });
+
   it("fails an engine whose moveTree checks the destination before the source", async () => {
     const names = ["1. NOT_FOUND when neither from nor anything under from/ exists"];
     const broken = (engine: Namespaces) =>

@@ -92,6 +92,16 @@ export function historyTests(t: TestApi, options: StoreConformanceOptions): void
       assert.deepEqual([plain?.actor, plain?.command], [null, null]);
     });
 
+    test("a nested attribution keeps what it does not set", async ({ store }) => {
+      await store.history.attributed({ actor: "alice" }, () =>
+        store.history.attributed({ command: "create" }, () =>
+          store.remember({ key: "/memories/a.md", text: "x", tags: FILE }),
+        ),
+      );
+      const [entry] = (await store.history.ofFile("/memories/a.md")).entries;
+      assert.deepEqual([entry?.actor, entry?.command], ["alice", "create"]);
+    });
+
     test("nothing of a write that failed", async ({ store }) => {
       await store.remember({ key: "/memories/a.md", text: "x", tags: FILE });
       await refusal(() =>
@@ -223,6 +233,27 @@ export function historyTests(t: TestApi, options: StoreConformanceOptions): void
       assert.equal((await store.get("/memories/d/keep.md"))?.text, "original");
       assert.equal((await store.get("/memories/d/gone.md"))?.text, "deleted later");
       assert.equal(await store.get("/memories/d/new.md"), undefined);
+    });
+
+    test("says when the history does not reach back to a time", async ({ store }) => {
+      const beforeAll = await tick();
+      await store.remember({ key: "/memories/a.md", text: "v1", tags: FILE });
+      await tick();
+      assert.equal(await store.history.prune({ keepDays: 0 }), 1);
+      // The file exists, and no row tells what it was before: unknown, not "did not exist".
+      assert.equal(await store.history.stateAt("/memories/a.md", beforeAll), "unknown");
+      assert.deepEqual(
+        await refused(() => store.history.restoreFile("/memories/a.md", { at: beforeAll })),
+        {
+          code: "NOT_FOUND",
+          message: `the history of /memories/a.md does not reach back to ${beforeAll}`,
+          key: "/memories/a.md",
+          at: beforeAll,
+        },
+      );
+      const tree = await store.history.restoreTree("/memories", beforeAll);
+      assert.deepEqual(tree, { restored: [], deleted: [], unknown: ["/memories/a.md"] });
+      assert.equal((await store.get("/memories/a.md"))?.text, "v1");
     });
 
     test("refuses a time that is not a time", async ({ store }) => {

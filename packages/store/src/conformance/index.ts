@@ -13,6 +13,7 @@
  * engine may answer at once or with promises.
  */
 import { accessTests } from "./access.js";
+import { concurrencyTests } from "./concurrency.js";
 import { historyTests } from "./history.js";
 import { limitTests } from "./limits.js";
 import { loadTests } from "./load.js";
@@ -39,5 +40,6 @@ export function runStoreConformance(options: StoreConformanceOptions, t: TestApi
     accessTests(t, options);
     namespaceTests(t, options);
     loadTests(t, options);
+    concurrencyTests(t, options);
   });
 }

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import type { StoreApi } from "../engine.js";
-import type { RecallResult } from "../types.js";
+import { MAX_QUERY_BYTES, MAX_SEARCH_CHARS, type RecallResult } from "../types.js";
 import { FILE, freshTest, refusal, type StoreConformanceOptions, type TestApi } from "./support.js";
 
 /** Three memories: two memory files and a scratch note. */
@@ -120,6 +120,25 @@ export function recallTests(t: TestApi, options: StoreConformanceOptions): void 
       }
     });
 
+    test("refuses a query over the size limit and a vector of the wrong type", async ({
+      store,
+    }) => {
+      await seed(store);
+      const long = await refusal(() => store.recall("a".repeat(MAX_QUERY_BYTES + 1)));
+      assert.deepEqual(
+        [long.code, long.message],
+        ["INVALID_ARGUMENT", `query is over ${MAX_QUERY_BYTES} bytes`],
+      );
+      const vector = await refusal(() =>
+        store.recall("cats", { vector: [0.5, 0.5] as unknown as Float32Array }),
+      );
+      assert.deepEqual(
+        [vector.code, vector.message],
+        ["INVALID_ARGUMENT", "a query vector must be a Float32Array"],
+      );
+      assert.equal((await store.recall("a".repeat(MAX_QUERY_BYTES))).build, "lexical");
+    });
+
     test("a query with no words has no hits, and no query is a syntax error", async ({ store }) => {
       await seed(store);
       for (const query of ["", "   ", "🐈", "*", '"', "(", "-"]) {
@@ -209,6 +228,11 @@ export function recallTests(t: TestApi, options: StoreConformanceOptions): void 
       assert.deepEqual(
         [lines.code, lines.message],
         ["INVALID_ARGUMENT", "search matches within one line: text must not contain a line break"],
+      );
+      const long = await refusal(() => store.search("n".repeat(MAX_SEARCH_CHARS + 1)));
+      assert.deepEqual(
+        [long.code, long.message],
+        ["INVALID_ARGUMENT", `text to search for is over ${MAX_SEARCH_CHARS} characters`],
       );
       const limit = await refusal(() => store.search("needle", { limit: 0 }));
       assert.equal(limit.code, "INVALID_ARGUMENT");
