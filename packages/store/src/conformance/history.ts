@@ -78,6 +78,13 @@ export function historyTests(t: TestApi, options: StoreConformanceOptions): void
       assert.deepEqual((await store.history.ofFile("notes:1")).entries, []);
       const later = await store.history.under("/memories/", { since: "2999-01-01T00:00:00Z" });
       assert.deepEqual(later.entries, []);
+      const since = await tick();
+      await store.remember({ key: "/memories/d/z.md", text: "z", tags: FILE });
+      const recent = await store.history.under("/memories/d/", { since });
+      assert.deepEqual(
+        recent.entries.map((entry) => `${entry.op} ${entry.key}`),
+        ["create /memories/d/z.md"],
+      );
     });
 
     test("who and what made a change, when the caller says so (history.attributed)", async ({
@@ -205,7 +212,31 @@ export function historyTests(t: TestApi, options: StoreConformanceOptions): void
       assert.equal(then !== null && then !== "unknown" ? then.text : then, "v1");
       assert.equal(await store.history.stateAt("/memories/a.md", beforeAll), null);
 
-      await store.history.restoreFile("/memories/a.md", { at: afterFirst });
+      // By time with compare-and-set: refused at a stale version, done at the current one.
+      const current = (await store.get("/memories/a.md"))?.version ?? 0;
+      assert.deepEqual(
+        await refused(() =>
+          store.history.restoreFile(
+            "/memories/a.md",
+            { at: afterFirst },
+            { expectedVersion: current - 1 },
+          ),
+        ),
+        {
+          code: "VERSION_CONFLICT",
+          message: `/memories/a.md is at version ${current}, not the expected version ${current - 1}`,
+          key: "/memories/a.md",
+          current_version: current,
+          expected_version: current - 1,
+        },
+      );
+      assert.equal((await store.get("/memories/a.md"))?.text, "v2");
+      const back = await store.history.restoreFile(
+        "/memories/a.md",
+        { at: afterFirst },
+        { expectedVersion: current },
+      );
+      assert.ok((back.version ?? 0) > current, "a restore by time is a new version");
       assert.equal((await store.get("/memories/a.md"))?.text, "v1");
       // It did not exist then: a restore to that time deletes it.
       const gone = await store.history.restoreFile("/memories/a.md", { at: beforeAll });
