@@ -21,12 +21,15 @@ const dirs = new Map<StoreEngine, string>();
 function sqlite(
   name: string,
   wrap: (engine: Namespaces) => StoreEngine = (engine) => engine,
+  maxTextBytes?: number,
 ): StoreConformanceOptions {
   return {
     name,
     open: async () => {
       const dir = mkdtempSync(join(tmpdir(), "hms-conformance-"));
-      const engine = wrap(new Namespaces({ dataDir: dir, maxNamespaces: MAX_NAMESPACES }));
+      const engine = wrap(
+        new Namespaces({ dataDir: dir, maxNamespaces: MAX_NAMESPACES, maxTextBytes }),
+      );
       dirs.set(engine, dir);
       return engine;
     },
@@ -36,6 +39,7 @@ function sqlite(
       dirs.delete(engine);
     },
     maxNamespaces: MAX_NAMESPACES,
+    maxTextBytes,
   };
 }
 
@@ -79,12 +83,23 @@ function promising(
 }
 
 runStoreConformance(sqlite("sqlite"), { describe, it });
+// With a text limit of its own, so the suite's limits follow the options.
 runStoreConformance(
-  sqlite("sqlite answering with promises", (engine) => promising(engine)),
+  sqlite("sqlite answering with promises, 4 KiB texts", (engine) => promising(engine), 4096),
   { describe, it },
 );
 
 describe("the conformance suite itself", () => {
+  it("refuses limits it cannot test under", () => {
+    const none = { describe: () => {}, it: () => {} };
+    expect(() => runStoreConformance({ ...sqlite("small"), maxNamespaces: 2 }, none)).toThrow(
+      "maxNamespaces must be an integer of at least 3 (the suite uses 3 namespaces), got 2",
+    );
+    expect(() => runStoreConformance({ ...sqlite("small"), maxTextBytes: 1000 }, none)).toThrow(
+      "maxTextBytes must be an integer of at least 1024 (the suite stores texts of up to 1,024 bytes), got 1000",
+    );
+  });
+
   /** Runs the named tests of the suite on a broken engine, and answers those that failed. */
   async function failures(
     wrap: (engine: Namespaces) => StoreEngine,

@@ -29,6 +29,18 @@ export type { StoreConformanceOptions, TestApi } from "./support.js";
 
 /** Registers the suite's tests, under `store conformance: <name>`, with `t.describe`/`t.it`. */
 export function runStoreConformance(options: StoreConformanceOptions, t: TestApi): void {
+  const { maxNamespaces, maxTextBytes } = options;
+  // Other tests use up to 3 namespaces, and fixed texts of up to 1,024 bytes.
+  if (maxNamespaces !== undefined && !(Number.isInteger(maxNamespaces) && maxNamespaces >= 3)) {
+    throw new RangeError(
+      `maxNamespaces must be an integer of at least 3 (the suite uses 3 namespaces), got ${maxNamespaces}`,
+    );
+  }
+  if (maxTextBytes !== undefined && !(Number.isInteger(maxTextBytes) && maxTextBytes >= 1024)) {
+    throw new RangeError(
+      `maxTextBytes must be an integer of at least 1024 (the suite stores texts of up to 1,024 bytes), got ${maxTextBytes}`,
+    );
+  }
   t.describe(`store conformance: ${options.name}`, () => {
     recordTests(t, options);
     pageTests(t, options);
