@@ -21,6 +21,7 @@ import {
   call,
   option,
   pool,
+  quantile,
   readJsonl,
   round,
   scifactDir,
@@ -141,7 +142,9 @@ async function evaluate(client) {
     mrr_at_10: round(rr / n),
     found_note_score: {
       min: round(foundScores[0] ?? 0),
-      median: round(foundScores[Math.floor(foundScores.length / 2)] ?? 0),
+      p25: round(quantile(foundScores, 0.25) ?? 0),
+      median: round(quantile(foundScores, 0.5) ?? 0),
+      max: round(foundScores.at(-1) ?? 0),
     },
     nonsense_top_score: {
       mean: round(noiseScores.reduce((a, b) => a + b, 0) / noiseScores.length),

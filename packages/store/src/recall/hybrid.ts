@@ -30,19 +30,20 @@ export interface FusionParams {
 
 /**
  * The fusion hms-mcp runs, chosen with `pnpm bench tune-fusion` on SciFact's train split and
- * the distractor set (`pnpm bench distractors`): SciFact train nDCG@10 is flat (0.747 to 0.753)
- * over lexical weights 0.5 to 0.7, floors 0 to 0.3 and ceilings 0.7 to 1; the floor is where
- * off-topic queries' best cosines lie in the distractor store (0.17 to 0.24, one at 0.38), so
- * noise scores near 0, and among these values 0.6 / 0.2 / 0.8 kept hit@1 on the distractor
- * set at 0.75 with the off-topic queries' top score at most 0.12. Depths as tuned before (1,000
- * BM25 candidates beat 100 by about 0.002; the dense depth made no difference from 20 to 200).
+ * the distractor set (`pnpm bench distractors`). SciFact train nDCG@10 is flat (0.747 to 0.753)
+ * over lexical weights 0.5 to 0.7, cosine floors 0 to 0.3 and ceilings 0.7 to 1, so the
+ * simplest calibration was kept: the cosine itself, negative ones counted as 0 (floor 0,
+ * ceiling 1; train 0.749). A higher floor would also drop the README's own example as noise:
+ * "how should I contact that client?" is only 0.14 from "Acme Corp prefers email follow-ups".
+ * Depths as tuned before (1,000 BM25 candidates beat 100 by about 0.002; dense depth 20 to
+ * 200: no change).
  */
 export const DEFAULT_FUSION: FusionParams = Object.freeze({
   lexicalWeight: 0.6,
   lexicalDepth: 1000,
   denseDepth: 100,
-  cosineFloor: 0.2,
-  cosineCeiling: 0.8,
+  cosineFloor: 0,
+  cosineCeiling: 1,
 });
 
 /** One candidate's scores before fusion; `dense` is undefined while its vectors are pending. */
