@@ -5,7 +5,15 @@ import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { MemoryVectors, PassageSpan } from "../embeddings.js";
 import { MemoryStore } from "../store.js";
-import { type Candidate, calibrated, DEFAULT_FUSION, fuse } from "./hybrid.js";
+import {
+  type Candidate,
+  calibrated,
+  DEFAULT_FUSION,
+  type FusionParams,
+  fuse,
+  HybridRanker,
+} from "./hybrid.js";
+import { VectorIndex } from "./vector-index.js";
 
 const MODEL = { id: "test-model-4d", dimensions: 4 };
 
@@ -336,6 +344,24 @@ describe("fuse", () => {
           inRange: true,
         });
       }
+    }
+  });
+
+  it("refuses parameters that would not give scores in [0, 1], saying why", () => {
+    hybrid();
+    const db = new Database(file);
+    try {
+      const index = new VectorIndex(db, 4);
+      const make = (params: Partial<FusionParams>) => () =>
+        new HybridRanker(db, "m", index, { ...DEFAULT_FUSION, ...params });
+      expect(make({ lexicalWeight: 1.5 })).toThrow("lexicalWeight 1.5 is not in [0, 1]");
+      expect(make({ cosineFloor: 0.5, cosineCeiling: 0.5 })).toThrow(
+        "cosineCeiling (0.5) must be above cosineFloor (0.5)",
+      );
+      expect(make({ cosineFloor: Number.NaN })).toThrow("must be above cosineFloor");
+      expect(make({})).not.toThrow();
+    } finally {
+      db.close();
     }
   });
 

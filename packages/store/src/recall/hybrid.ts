@@ -46,6 +46,17 @@ export const DEFAULT_FUSION: FusionParams = Object.freeze({
   cosineCeiling: 1,
 });
 
+/** Refuses parameters that would not give scores in [0, 1] (tuning passes its own). */
+export function checkFusion(params: FusionParams): void {
+  const { lexicalWeight: w, cosineFloor: floor, cosineCeiling: ceiling } = params;
+  if (!(w >= 0 && w <= 1)) throw new RangeError(`lexicalWeight ${w} is not in [0, 1]`);
+  if (!(Number.isFinite(floor) && Number.isFinite(ceiling) && ceiling > floor)) {
+    throw new RangeError(
+      `cosineCeiling (${ceiling}) must be above cosineFloor (${floor}): the calibration divides by their difference`,
+    );
+  }
+}
+
 /** One candidate's scores before fusion; `dense` is undefined while its vectors are pending. */
 export interface Candidate {
   readonly id: number;
@@ -104,6 +115,7 @@ export class HybridRanker implements Ranker {
     index: VectorIndex,
     params: FusionParams = DEFAULT_FUSION,
   ) {
+    checkFusion(params);
     this.model = model;
     // Every BM25 match is scored, as before the lexical candidate step: fusion was tuned on
     // that list, and SciFact hybrid has not been measured with candidates only.
