@@ -8,6 +8,11 @@ const benches = {
   // indexing throughput, latency and memory (--split test|train|both, --data DIR,
   // --model-dir DIR, --data-dir DIR to keep and reuse the embedded store, --lexical-only).
   "recall-quality": { package: "hms-mcp", script: "bench:recall-quality" },
+  // Paraphrase queries for the README's notes among thousands of distractors (LoCoMo turns,
+  // SciFact titles): hit@1, hit@5, MRR and the top score of nonsense queries, lexical and
+  // hybrid (--distractors N, --model-dir DIR, --data-dir DIR to keep the embedded store,
+  // --compare BIN for another build in the same run, --lexical-only, --verbose).
+  distractors: { package: "hms-mcp", script: "bench:distractors" },
   // How hybrid fusion was tuned: a grid on SciFact's train split over a store embedded by
   // recall-quality (--data-dir DIR).
   "tune-fusion": { package: "hms-mcp", script: "bench:tune-fusion" },

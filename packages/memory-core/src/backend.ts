@@ -172,7 +172,7 @@ export interface RecallHit {
   /**
    * Relevance in [0, 1], higher is better, comparable only between the hits of one query: in
    * hms-mcp's lexical build the hit's BM25 score divided by the best hit's (the best scores
-   * 1), in the hybrid build the fused score.
+   * 1), in the hybrid build the fused score (on an absolute scale: above 0.3 a strong match).
    */
   readonly score: number;
   /** A verbatim passage of the file around the match. */

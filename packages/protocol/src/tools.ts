@@ -95,11 +95,13 @@ export const recall = {
   title: "Recall relevant memories",
   description:
     "Find the memories most relevant to a free-text query, best first. Each hit has the key, " +
-    "a relevance score in [0, 1] (higher is better; it compares the hits of this query only), " +
+    "a relevance score in [0, 1] (higher is better), " +
     "an excerpt and a 1-based inclusive line range that holds the excerpt and the lines around " +
     "it most likely to answer (up to 4 lines). Any query text is accepted. " +
     "build says how ranking was done: lexical (BM25, scored relative to the best hit, which " +
-    "scores 1) or hybrid (BM25 fused with an embedding model's similarity).",
+    "scores 1, so scores compare the hits of one query only) or hybrid (BM25 fused with an " +
+    "embedding model's similarity, on an absolute scale: above 0.3 a strong match, below 0.2 " +
+    "likely noise).",
   input: z.strictObject({
     query: z.string().describe("What to look for, in plain words."),
     k: z
@@ -121,8 +123,9 @@ export const recall = {
           .min(0)
           .max(1)
           .describe(
-            "Relevance in [0, 1], higher is better, comparable within one query only: BM25 " +
-              "relative to the best hit (lexical) or the fused score (hybrid).",
+            "Relevance in [0, 1], higher is better: BM25 relative to the best hit (lexical; " +
+              "comparable within one query only) or the fused score on an absolute scale " +
+              "(hybrid; comparable across queries).",
           ),
         excerpt: z.string(),
         line_start: z.number().int().min(1),

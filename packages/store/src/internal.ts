@@ -4,7 +4,7 @@
  * parameter set through `MemoryStore.open(file, { ranker })`). Not a stable API: it follows
  * the store's internals, and its types need `@types/better-sqlite3` (the main entry's do not).
  */
-export { HybridRanker } from "./recall/hybrid.js";
+export { type Candidate, fuse, HybridRanker } from "./recall/hybrid.js";
 export { LexicalRanker } from "./recall/lexical.js";
 export type { RankContext, RankedId, Ranker } from "./recall/ranker.js";
 export { type DenseHit, VectorIndex } from "./recall/vector-index.js";

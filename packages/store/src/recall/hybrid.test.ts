@@ -5,7 +5,15 @@ import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { MemoryVectors, PassageSpan } from "../embeddings.js";
 import { MemoryStore } from "../store.js";
-import { type Candidate, DEFAULT_FUSION, fuse } from "./hybrid.js";
+import {
+  type Candidate,
+  calibrated,
+  DEFAULT_FUSION,
+  type FusionParams,
+  fuse,
+  HybridRanker,
+} from "./hybrid.js";
+import { VectorIndex } from "./vector-index.js";
 
 const MODEL = { id: "test-model-4d", dimensions: 4 };
 
@@ -96,15 +104,16 @@ describe("hybrid recall in the store", () => {
     ]);
   });
 
-  it("returns no hit of score 0: the least similar memory without a query word is left out", () => {
+  it("returns no hit of score 0: a memory without a query word and unrelated in meaning is left out", () => {
     const store = hybrid();
     store.remember({ key: "acme", text: "Acme Corp prefers email follow-ups" });
     store.remember({ key: "lunch", text: "The cafeteria serves lunch at noon" });
     store.remember({ key: "budget", text: "Budget review is quarterly" });
     embedPending(store, byTopic);
 
-    // "budget" (axis 2) is orthogonal to the query (axis 0, tilted towards axis 1).
-    const result = store.recall(CONTACT, { k: 10, vector: direction(0, 0.2) });
+    // "budget" (axis 2) is orthogonal to the query (axis 0, tilted towards axis 1: cosine 0.48
+    // with "lunch", above the floor).
+    const result = store.recall(CONTACT, { k: 10, vector: direction(0, 0.5) });
     expect(keys(result)).toEqual(["acme", "lunch"]);
     for (const hit of result.hits) expect(hit.score).toBeGreaterThan(0);
   });
@@ -166,7 +175,8 @@ describe("hybrid recall in the store", () => {
     store.remember({ key: "far/x", text: "far away", tags: ["rare"] });
     embedPending(store, (text) => ({
       spans: ONE_LINE,
-      vectors: text === "far away" ? direction(2) : direction(0, 0.01),
+      // Cosine 0.54 with the query: related, but less than every "near" memory (0.99995).
+      vectors: text === "far away" ? direction(0, 1) : direction(0, 0.01),
     }));
     const vector = direction(0);
     expect(keys(store.recall(CONTACT, { vector, k: 3 }))).not.toContain("far/x");
@@ -193,9 +203,9 @@ describe("hybrid recall in the store", () => {
     expect(keys(store.recall(CONTACT, { vector: direction(0, 0.3), k: 1 }))).toEqual(["lunch"]);
 
     store.forget("clients/acme");
-    expect(keys(store.recall(CONTACT, { vector: direction(2) }))).toEqual(["lunch"]);
+    expect(keys(store.recall(CONTACT, { vector: direction(1, -0.5) }))).toEqual(["lunch"]);
     store.forgetPrefix("l");
-    expect(store.recall(CONTACT, { vector }).hits).toEqual([]);
+    expect(store.recall(CONTACT, { vector: direction(1, -0.5) }).hits).toEqual([]);
   });
 
   it("vectors follow a tree move and go with a tree delete", () => {
@@ -222,7 +232,9 @@ describe("hybrid recall in the store", () => {
 
     expect(store.forgetTree("/memories/archive")).toEqual({ deleted: 2 });
     expect(vectorRows()).toBe(1);
-    expect(keys(store.recall(CONTACT, { vector: direction(0) }))).toEqual(["/memories/lunch.md"]);
+    expect(keys(store.recall(CONTACT, { vector: direction(0, 0.5) }))).toEqual([
+      "/memories/lunch.md",
+    ]);
     expect(store.stats().recall.pending).toBe(0);
   });
 
@@ -253,29 +265,76 @@ describe("hybrid recall in the store", () => {
 describe("fuse", () => {
   const hit = (id: number, score: number) => ({ id, score, passage: ONE_LINE[0] as PassageSpan });
 
-  it("normalises each score over the candidates and combines them with the weights", () => {
+  it("blends the BM25 share and the calibrated cosine with the weights", () => {
+    const params = { ...DEFAULT_FUSION, lexicalWeight: 0.25, cosineFloor: 0.2, cosineCeiling: 0.8 };
     const candidates: Candidate[] = [
-      { id: 1, lexical: 10, dense: hit(1, 0.2) },
-      { id: 2, lexical: 5, dense: hit(2, 0.6) },
-      { id: 3, lexical: undefined, dense: hit(3, 0.4) },
+      { id: 1, lexical: 0.4, dense: hit(1, 0.2) },
+      { id: 2, lexical: 0.2, dense: hit(2, 0.65) },
+      { id: 3, lexical: undefined, dense: hit(3, 0.5) },
+      { id: 4, lexical: 0.1, dense: hit(4, 0.95) },
     ];
     const w = 0.25;
-    const fused = fuse(candidates, { ...DEFAULT_FUSION, lexicalWeight: w });
     const expected = new Map([
-      [1, w * 1 + (1 - w) * 0],
-      [2, w * 0.5 + (1 - w) * 1],
+      [1, w * 0.4 + (1 - w) * 0],
+      [2, w * 0.2 + (1 - w) * 0.75],
       [3, w * 0 + (1 - w) * 0.5],
+      [4, w * 0.1 + (1 - w) * 1],
     ]);
-    expect(fused.map((r) => r.id)).toEqual([2, 3, 1]);
+    const fused = fuse(candidates, params);
+    expect(fused.map((r) => r.id)).toEqual([4, 2, 3, 1]);
     for (const r of fused) expect(r.score).toBeCloseTo(expected.get(r.id) as number, 10);
+  });
+
+  it("maps cosines to 0 at the floor and below, 1 at the ceiling and above, linearly between", () => {
+    const params = { ...DEFAULT_FUSION, cosineFloor: 0.2, cosineCeiling: 0.8 };
+    expect([-0.3, 0.1, 0.2, 0.35, 0.5, 0.8, 0.97].map((c) => calibrated(c, params))).toEqual([
+      0,
+      0,
+      0,
+      expect.closeTo(0.25, 10),
+      expect.closeTo(0.5, 10),
+      1,
+      1,
+    ]);
+  });
+
+  it("gives a candidate the same score whatever the other candidates are", () => {
+    const acme: Candidate = { id: 1, lexical: undefined, dense: hit(1, 0.45) };
+    const alone = fuse([acme], DEFAULT_FUSION)[0]?.score;
+    const among = fuse(
+      [
+        acme,
+        { id: 2, lexical: 0.05, dense: hit(2, 0.3) },
+        { id: 3, lexical: undefined, dense: hit(3, 0.21) },
+        { id: 4, lexical: 0.3, dense: hit(4, 0.6) },
+      ],
+      DEFAULT_FUSION,
+    ).find((r) => r.id === 1)?.score;
+    expect(alone).toBeGreaterThan(0);
+    expect(among).toBe(alone);
+  });
+
+  it("scores a query that matches nothing well low, not as if its best candidate were good", () => {
+    // Off-topic queries among thousands of notes: a stray common word and cosines of noise
+    // (0.17 to 0.24 measured for MiniLM in the distractor bench).
+    const fused = fuse(
+      [
+        { id: 1, lexical: 0.04, dense: hit(1, 0.24) },
+        { id: 2, lexical: undefined, dense: hit(2, 0.22) },
+        { id: 3, lexical: 0.02, dense: hit(3, 0.18) },
+      ],
+      DEFAULT_FUSION,
+    );
+    expect(fused.length).toBeGreaterThan(0);
+    for (const r of fused) expect(r.score).toBeLessThan(0.2);
   });
 
   it("keeps every fused score in [0, 1], whatever the weight", () => {
     const candidates: Candidate[] = [
-      { id: 1, lexical: 3.7, dense: hit(1, 0.91) },
-      { id: 2, lexical: 0.2, dense: hit(2, -0.3) },
+      { id: 1, lexical: 0.93, dense: hit(1, 0.99) },
+      { id: 2, lexical: 0.02, dense: hit(2, -0.3) },
       { id: 3, lexical: undefined, dense: hit(3, 0.55) },
-      { id: 4, lexical: 1.1, dense: undefined },
+      { id: 4, lexical: 0.7, dense: undefined },
     ];
     for (let i = 0; i <= 20; i++) {
       const lexicalWeight = i / 20 + (i % 3) * 1e-9;
@@ -288,13 +347,32 @@ describe("fuse", () => {
     }
   });
 
+  it("refuses parameters that would not give scores in [0, 1], saying why", () => {
+    hybrid();
+    const db = new Database(file);
+    try {
+      const index = new VectorIndex(db, 4);
+      const make = (params: Partial<FusionParams>) => () =>
+        new HybridRanker(db, "m", index, { ...DEFAULT_FUSION, ...params });
+      expect(make({ lexicalWeight: 1.5 })).toThrow("lexicalWeight 1.5 is not in [0, 1]");
+      expect(make({ cosineFloor: 0.5, cosineCeiling: 0.5 })).toThrow(
+        "cosineCeiling (0.5) must be above cosineFloor (0.5)",
+      );
+      expect(make({ cosineFloor: Number.NaN })).toThrow("must be above cosineFloor");
+      expect(make({})).not.toThrow();
+    } finally {
+      db.close();
+    }
+  });
+
   it("leaves out a candidate whose fused score is 0", () => {
     const fused = fuse(
       [
-        { id: 1, lexical: 8, dense: hit(1, 0.7) },
+        { id: 1, lexical: 0.4, dense: hit(1, 0.7) },
         { id: 2, lexical: undefined, dense: hit(2, 0.5) },
-        // No query term and the least similar candidate: 0 on both parts.
-        { id: 3, lexical: undefined, dense: hit(3, 0.1) },
+        // No query term and a cosine at or below the floor (0): 0 on both parts.
+        { id: 3, lexical: undefined, dense: hit(3, -0.1) },
+        { id: 4, lexical: undefined, dense: hit(4, 0) },
       ],
       DEFAULT_FUSION,
     );
@@ -305,12 +383,12 @@ describe("fuse", () => {
   it("uses the lexical score for a candidate without vectors", () => {
     const fused = fuse(
       [
-        { id: 1, lexical: 8, dense: undefined },
-        { id: 2, lexical: 4, dense: hit(2, 0.9) },
-        { id: 3, lexical: 2, dense: hit(3, 0.1) },
+        { id: 1, lexical: 0.3, dense: undefined },
+        { id: 2, lexical: 0.2, dense: hit(2, 0.9) },
+        { id: 3, lexical: 0.1, dense: hit(3, 0.1) },
       ],
       { ...DEFAULT_FUSION, lexicalWeight: 0.5 },
     );
-    expect(fused.find((r) => r.id === 1)?.score).toBeCloseTo(1, 10);
+    expect(fused.find((r) => r.id === 1)?.score).toBeCloseTo(0.3, 10);
   });
 });

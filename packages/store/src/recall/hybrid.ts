@@ -3,10 +3,10 @@
  *
  * Candidates are the union of the best `lexicalDepth` memories by BM25 and the `denseDepth`
  * memories nearest to the query vector (exact search over every passage vector), both under
- * the same tag/prefix filter. Each candidate's two scores are normalised over the candidate
- * set and combined convexly (see {@link fuse}). A memory whose vectors are still pending has no
- * semantic score; its lexical score stands in for it, so it ranks as the lexical build would
- * rank it among the others.
+ * the same tag/prefix filter. Each candidate's two scores are put on an absolute scale (BM25 as
+ * a share of the query's ceiling, the cosine through a fixed calibration) and combined
+ * convexly (see {@link fuse}), so a score does not depend on the other candidates. A memory
+ * whose vectors are still pending has no semantic score; its lexical score stands in for it.
  */
 import type BetterSqlite3 from "better-sqlite3";
 import { prefixSuccessor } from "../keys.js";
@@ -16,69 +16,79 @@ import type { DenseHit, Scan, VectorIndex } from "./vector-index.js";
 
 /** How the two rankings are fused. Chosen on SciFact's train split; see the store README. */
 export interface FusionParams {
-  /** Weight of the normalised BM25 score; the semantic score gets `1 - lexicalWeight`. */
+  /** Weight of the lexical score; the semantic score gets `1 - lexicalWeight`. */
   readonly lexicalWeight: number;
   /** How many BM25 candidates are considered. */
   readonly lexicalDepth: number;
   /** How many nearest memories by embedding are considered. */
   readonly denseDepth: number;
+  /** Cosine at or below which a memory counts as unrelated: its semantic score is 0. */
+  readonly cosineFloor: number;
+  /** Cosine at or above which a memory counts as the same meaning: its semantic score is 1. */
+  readonly cosineCeiling: number;
 }
 
 /**
- * The fusion hms-mcp runs, chosen on SciFact's train split (809 queries) with
- * `pnpm bench tune-fusion`: nDCG@10 is flat (0.744 to 0.748) for lexical weights from 0.3 to
- * 0.5 and peaks at 0.4; 1,000 BM25 candidates beat 100 by about 0.002 at every weight; the
- * dense depth made no difference from 20 to 200. See the store README.
+ * The fusion hms-mcp runs, chosen with `pnpm bench tune-fusion` on SciFact's train split and
+ * the distractor set (`pnpm bench distractors`). SciFact train nDCG@10 is flat (0.747 to 0.753)
+ * over lexical weights 0.5 to 0.7, cosine floors 0 to 0.3 and ceilings 0.7 to 1, so the
+ * simplest calibration was kept: the cosine itself, negative ones counted as 0 (floor 0,
+ * ceiling 1; train 0.749). A higher floor would also drop the README's own example as noise:
+ * "how should I contact that client?" is only 0.14 from "Acme Corp prefers email follow-ups".
+ * Depths as tuned before (1,000 BM25 candidates beat 100 by about 0.002; dense depth 20 to
+ * 200: no change).
  */
 export const DEFAULT_FUSION: FusionParams = Object.freeze({
-  lexicalWeight: 0.4,
+  lexicalWeight: 0.6,
   lexicalDepth: 1000,
   denseDepth: 100,
+  cosineFloor: 0,
+  cosineCeiling: 1,
 });
+
+/** Refuses parameters that would not give scores in [0, 1] (tuning passes its own). */
+export function checkFusion(params: FusionParams): void {
+  const { lexicalWeight: w, cosineFloor: floor, cosineCeiling: ceiling } = params;
+  if (!(w >= 0 && w <= 1)) throw new RangeError(`lexicalWeight ${w} is not in [0, 1]`);
+  if (!(Number.isFinite(floor) && Number.isFinite(ceiling) && ceiling > floor)) {
+    throw new RangeError(
+      `cosineCeiling (${ceiling}) must be above cosineFloor (${floor}): the calibration divides by their difference`,
+    );
+  }
+}
 
 /** One candidate's scores before fusion; `dense` is undefined while its vectors are pending. */
 export interface Candidate {
   readonly id: number;
-  /** Its BM25 score on any positive scale (fusion divides by the largest); none if unlisted. */
+  /**
+   * Its BM25 as a share of the query's ceiling (`bm25 / bm25Ceiling`, in [0, 1)); undefined
+   * when it is not in the BM25 list (it holds no query term, or fewer than the listed ones).
+   */
   readonly lexical: number | undefined;
   readonly dense: DenseHit | undefined;
 }
 
+/** A cosine on the fusion's absolute scale: 0 at `cosineFloor` and below, 1 at the ceiling. */
+export function calibrated(cosine: number, params: FusionParams): number {
+  const share = (cosine - params.cosineFloor) / (params.cosineCeiling - params.cosineFloor);
+  return Math.min(1, Math.max(0, share));
+}
+
 /**
- * Fuses candidates into one ranking, best first. Each score is min-max normalised over the
- * candidates that have it; a candidate missing from the BM25 list gets 0 for it (it is at most
- * as relevant lexically as the worst listed one), and one without vectors takes its normalised
- * BM25 score for the semantic part. The fused score is in [0, 1]; the best candidate need not
- * score 1 (it scores 1 only when it is best both lexically and semantically). A candidate
- * scoring 0 (no query term and the least similar of the candidates) is left out: it was
- * found only as the tail of the nearest-neighbour list, and a hit of score 0 says nothing.
+ * Fuses candidates into one ranking, best first: `w × lexical + (1 − w) × semantic`, where the
+ * lexical score is the candidate's share of the query's BM25 ceiling and the semantic score its
+ * calibrated cosine ({@link calibrated}). Both are absolute, not scaled against the other
+ * candidates, so a score means the same in every query and every store: a weak match stays
+ * weak however weak the rest are. A candidate without vectors takes its lexical score for the
+ * semantic part. A candidate scoring 0 (no query term, and a cosine at or below the floor) is
+ * left out: a hit of score 0 says nothing.
  */
 export function fuse(candidates: readonly Candidate[], params: FusionParams): RankedId[] {
-  let lexMin = Number.POSITIVE_INFINITY;
-  let lexMax = Number.NEGATIVE_INFINITY;
-  let denseMin = Number.POSITIVE_INFINITY;
-  let denseMax = Number.NEGATIVE_INFINITY;
-  for (const c of candidates) {
-    if (c.lexical !== undefined) {
-      lexMin = Math.min(lexMin, c.lexical);
-      lexMax = Math.max(lexMax, c.lexical);
-    }
-    if (c.dense !== undefined) {
-      denseMin = Math.min(denseMin, c.dense.score);
-      denseMax = Math.max(denseMax, c.dense.score);
-    }
-  }
-  // Lexical scores (BM25, relative to the best hit) are positive; their floor is 0 (no
-  // matching term), so normalise from 0.
-  lexMin = Math.min(0, lexMin);
-  const lexRange = lexMax - lexMin;
-  const denseRange = denseMax - denseMin;
   const w = params.lexicalWeight;
   return candidates
     .map((c) => {
-      const lex = c.lexical === undefined || !(lexRange > 0) ? 0 : (c.lexical - lexMin) / lexRange;
-      const dense =
-        c.dense === undefined ? lex : denseRange > 0 ? (c.dense.score - denseMin) / denseRange : 1;
+      const lex = c.lexical ?? 0;
+      const dense = c.dense === undefined ? lex : calibrated(c.dense.score, params);
       // Both parts lie in [0, 1], so a convex blend does too; the clamp only absorbs the last
       // bit of rounding some weights could add (w + (1 - w) need not be exactly 1 in floats).
       const score = Math.min(1, Math.max(0, w * lex + (1 - w) * dense));
@@ -105,6 +115,7 @@ export class HybridRanker implements Ranker {
     index: VectorIndex,
     params: FusionParams = DEFAULT_FUSION,
   ) {
+    checkFusion(params);
     this.model = model;
     // Every BM25 match is scored, as before the lexical candidate step: fusion was tuned on
     // that list, and SciFact hybrid has not been measured with candidates only.
@@ -125,12 +136,16 @@ export class HybridRanker implements Ranker {
     const { vector } = context;
     if (vector === undefined) return this.#lexical.rank(query, filter, k);
     const params = this.#params;
-    const lexical = this.#lexical.rank(query, filter, Math.max(k, params.lexicalDepth));
+    const { hits: lexical, ceiling } = this.#lexical.scored(
+      query,
+      filter,
+      Math.max(k, params.lexicalDepth),
+    );
     this.#index.sync();
     const scan = this.#index.scan(vector);
     const dense = this.#nearest(scan, filter, Math.max(k, params.denseDepth));
     const byId = new Map<number, { lexical: number | undefined; dense: DenseHit | undefined }>();
-    for (const hit of lexical) byId.set(hit.id, { lexical: hit.score, dense: undefined });
+    for (const hit of lexical) byId.set(hit.id, { lexical: hit.bm25 / ceiling, dense: undefined });
     for (const hit of dense) {
       const entry = byId.get(hit.id);
       if (entry === undefined) byId.set(hit.id, { lexical: undefined, dense: hit });

@@ -5,6 +5,7 @@ import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MemoryStore } from "../store.js";
 import {
+  bm25Ceiling,
   CANDIDATE_BUDGET,
   candidateExpression,
   informativeTerms,
@@ -185,5 +186,57 @@ describe("LexicalRanker with a candidate step", () => {
     const hits = store.recall("zeppelin budget meeting", { k: 10, tag: "few" }).hits;
     expect(hits).toHaveLength(10);
     expect(hits.every((hit) => Number(/(\d+)\.md$/.exec(hit.key)?.[1]) < 20)).toBe(true);
+  });
+});
+
+describe("the BM25 ceiling (hybrid fusion's lexical scale)", () => {
+  /** 40 memories of four words each; `extra` are stored too. */
+  function store(extra: { key: string; text: string }[]): LexicalRanker {
+    const s = MemoryStore.open(file);
+    open.push(s);
+    s.rememberMany(
+      Array.from({ length: 40 }, (_, i) => ({
+        key: `f/${i}`,
+        text: `filler${i} padding${i % 7} words here`,
+      })),
+    );
+    s.rememberMany(extra);
+    const db = new Database(file);
+    const ranker = new LexicalRanker(db);
+    closers.push(() => db.close());
+    return ranker;
+  }
+  const closers: (() => void)[] = [];
+  afterEach(() => {
+    for (const close of closers.splice(0)) close();
+  });
+
+  it("is what a memory of average length holding each term once scores, times k1 + 1", () => {
+    const ranker = store([{ key: "hit", text: "zebra quagga words here" }]);
+    const { hits, ceiling } = ranker.scored("zebra quagga", {}, 5);
+    expect(hits).toHaveLength(1);
+    // Every memory has four words, so this one is of average length: BM25 = the sum of IDFs.
+    expect((hits[0]?.bm25 ?? 0) / ceiling).toBeCloseTo(1 / 2.2, 9);
+  });
+
+  it("bounds every score: a term repeated without end approaches it", () => {
+    const ranker = store([
+      { key: "many", text: Array(400).fill("zebra").join(" ") },
+      { key: "once", text: "zebra words here now" },
+    ]);
+    const { hits, ceiling } = ranker.scored("zebra", {}, 5);
+    const shares = hits.map((hit) => hit.bm25 / ceiling);
+    expect(shares[0]).toBeGreaterThan(0.9);
+    for (const share of shares) expect(share).toBeLessThan(1);
+  });
+
+  it("counts a query term no memory holds, so a memory matching part of the query scores part", () => {
+    const ranker = store([{ key: "hit", text: "zebra quagga words here" }]);
+    const whole = ranker.scored("zebra", {}, 5);
+    const part = ranker.scored("zebra okapi", {}, 5);
+    const share = (r: typeof whole) => (r.hits[0]?.bm25 ?? 0) / r.ceiling;
+    expect(share(whole)).toBeCloseTo(1 / 2.2, 2);
+    expect(share(part)).toBeLessThan(share(whole) * 0.6);
+    expect(bm25Ceiling([0], 41)).toBeCloseTo(2.2 * Math.log(41.5 / 0.5), 9);
   });
 });

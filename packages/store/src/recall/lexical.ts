@@ -69,8 +69,24 @@ export class LexicalRanker implements Ranker {
   }
 
   rank(query: string, filter: RecallFilter, k: number): RankedId[] {
+    const { hits } = this.scored(query, filter, k);
+    const best = hits[0]?.bm25;
+    // BM25 of a match is positive (FTS5's IDF floor keeps it so); the guard only keeps a
+    // degenerate best score from turning every hit into NaN or Infinity.
+    if (best === undefined || !(best > 0) || !Number.isFinite(best)) {
+      return hits.map(({ id, bm25 }) => ({ id, score: bm25 }));
+    }
+    return hits.map(({ id, bm25 }) => ({ id, score: bm25 / best }));
+  }
+
+  /**
+   * The best `k` matches with their raw BM25, and the query's ceiling: the most BM25 any memory
+   * could score for it ({@link bm25Ceiling}), so `bm25 / ceiling` is in (0, 1) and means the
+   * same whatever the other hits are (hybrid fusion uses it).
+   */
+  scored(query: string, filter: RecallFilter, k: number): ScoredMatches {
     const terms = queryTerms(query);
-    if (terms.length === 0) return [];
+    if (terms.length === 0) return { hits: [], ceiling: 0 };
     const n = this.#rarity.documents();
     const frequencies = this.#rarity.frequencies(terms);
     const prefix = filter.prefix || undefined;
@@ -109,13 +125,13 @@ export class LexicalRanker implements Ranker {
         bm25: number;
       }[];
     }
-    const best = ranked[0]?.bm25;
-    // BM25 of a match is positive (FTS5's IDF floor keeps it so); the guard only keeps a
-    // degenerate best score from turning every hit into NaN or Infinity.
-    if (best === undefined || !(best > 0) || !Number.isFinite(best)) {
-      return ranked.map(({ id, bm25 }) => ({ id, score: bm25 }));
-    }
-    return ranked.map(({ id, bm25 }) => ({ id, score: bm25 / best }));
+    return {
+      hits: ranked,
+      ceiling: bm25Ceiling(
+        frequencies.map((f) => f.df),
+        n,
+      ),
+    };
   }
 
   /**
@@ -147,6 +163,27 @@ export class LexicalRanker implements Ranker {
       .sort((a, b) => b.bm25 - a.bm25 || a.id - b.id)
       .slice(0, k);
   }
+}
+
+/** Matches with their raw BM25 (higher is better), and the query's {@link bm25Ceiling}. */
+export interface ScoredMatches {
+  readonly hits: readonly { readonly id: number; readonly bm25: number }[];
+  readonly ceiling: number;
+}
+
+/** FTS5's bm25() parameters. */
+const K1 = 1.2;
+
+/**
+ * The most BM25 any memory can score for a query whose terms are held by `dfs` of `n`
+ * memories: each term's IDF (as FTS5 computes it, floored at 1e-6) times `k1 + 1`, the limit
+ * of its term-frequency factor. A memory of average length holding every term once scores
+ * `1 / (k1 + 1)` (0.45) of it; one holding only the query's commonest word, next to nothing.
+ */
+export function bm25Ceiling(dfs: readonly number[], n: number): number {
+  let sum = 0;
+  for (const df of dfs) sum += Math.max(1e-6, Math.log((n - df + 0.5) / (df + 0.5)));
+  return (K1 + 1) * sum;
 }
 
 /** Share of the memories above which a term's BM25 IDF is at FTS5's floor, with a margin. */

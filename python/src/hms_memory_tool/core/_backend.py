@@ -95,7 +95,7 @@ class RecallHit:
     score: float
     """Relevance in [0, 1], higher is better, comparable only between the hits of one query:
     in hms-mcp's lexical build the hit's BM25 score divided by the best hit's (the best scores
-    1), in the hybrid build the fused score."""
+    1), in the hybrid build the fused score (on an absolute scale: above 0.3 a strong match)."""
     excerpt: str
     """A verbatim passage of the file around the match."""
     line_start: int
