@@ -25,6 +25,17 @@ function term(text: string, word: string, weight = 1): TermMatch {
   };
 }
 
+/** A conversation of long turns (as in LoCoMo: about 150 characters a line). */
+function chat(turns: Record<number, string>, n = 24): string[] {
+  const lines = Array.from(
+    { length: n },
+    (_, i) =>
+      `[D1:${i + 1}] ${i % 2 === 0 ? "Gina" : "Jon"}: ${"we talked about this and that for a while, nothing much to note here ".repeat(2)}`,
+  );
+  for (const [line, text] of Object.entries(turns)) lines[Number(line) - 1] = text;
+  return lines;
+}
+
 describe("excerptOf", () => {
   it("centres on the line with the most distinct matched terms", () => {
     const lines = Array.from({ length: 40 }, (_, i) => `filler line ${i + 1}`);
@@ -144,17 +155,6 @@ describe("excerptOf", () => {
       line_start: 4,
     });
   });
-
-  /** A conversation of long turns (as in LoCoMo: about 150 characters a line). */
-  function chat(turns: Record<number, string>, n = 24): string[] {
-    const lines = Array.from(
-      { length: n },
-      (_, i) =>
-        `[D1:${i + 1}] ${i % 2 === 0 ? "Gina" : "Jon"}: ${"we talked about this and that for a while, nothing much to note here ".repeat(2)}`,
-    );
-    for (const [line, text] of Object.entries(turns)) lines[Number(line) - 1] = text;
-    return lines;
-  }
 
   it("holds the line before the best match: a turn the next one echoes", () => {
     // "When did Jon sign the lease for his studio?": Gina's reply repeats more of the
@@ -318,6 +318,24 @@ describe("recall excerpts in a store", () => {
     const [start, end] = rangeOf("budget quarterly offsite", "plans");
     expect(start).toBeLessThanOrEqual(20);
     expect(end).toBeGreaterThanOrEqual(21);
+  });
+
+  it("a conversation's range takes in a near match a few turns on, where the answer is", () => {
+    for (let i = 0; i < 6; i++) {
+      store.remember({ key: `other-${i}`, text: `Gina and Jon talked about work, note ${i}` });
+    }
+    // "When did Jon run a marathon?": his first mention, Gina's question four turns on, and
+    // his answer to it.
+    const lines = chat({
+      5: `[D1:5] Jon: I have been training for a marathon since spring. ${"My legs are sore every morning but it is getting easier week by week. ".repeat(2)}`,
+      9: `[D1:9] Gina: So how did the marathon go in the end? ${"I saw the photos you posted and you looked tired but really happy. ".repeat(2)}`,
+      10: `[D1:10] Jon: I finished it last Sunday in under four hours! ${"My family waited at the finish line with a big sign for me. ".repeat(2)}`,
+    });
+    store.remember({ key: "session", text: lines.join("\n") });
+    const [start, end] = rangeOf("When did Jon run a marathon?", "session");
+    expect(start).toBeLessThanOrEqual(5);
+    expect(end).toBeGreaterThanOrEqual(10);
+    expect(end - start + 1).toBeLessThanOrEqual(RANGE_MAX_LINES);
   });
 
   it("in hybrid recall, the passage that matched the query is taken into the range", () => {
