@@ -21,6 +21,7 @@ export {
   startStdio,
   type TransportKind,
 } from "./client.js";
+export { freePort, type PostgresServer, postgresBinDir, startPostgres } from "./postgres.js";
 export { backdateWrites, seedFilesIn, storeFile, writeSeedFiles } from "./seed-store.js";
 export {
   cleanEnv,
@@ -33,5 +34,4 @@ export {
   tempDir,
 } from "./server-process.js";
 export { fillDisk, mountTmpfs } from "./tmpfs.js";
-export { freePort, type PostgresServer, postgresBinDir, startPostgres } from "./postgres.js";
 export { type ListedTool, protocolToolList, toolListAsSent } from "./tool-list.js";
