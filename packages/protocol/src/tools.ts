@@ -97,7 +97,7 @@ export const recall = {
     "Find the memories most relevant to a free-text query, best first. Each hit has the key, " +
     "a relevance score in [0, 1] (higher is better), " +
     "an excerpt and a 1-based inclusive line range that holds the excerpt and the lines around " +
-    "it most likely to answer (up to 4 lines). Any query text is accepted. " +
+    "it most likely to answer (up to 8 lines). Any query text is accepted. " +
     "build says how ranking was done: lexical (BM25, scored relative to the best hit, which " +
     "scores 1, so scores compare the hits of one query only) or hybrid (BM25 fused with an " +
     "embedding model's similarity, on an absolute scale: above 0.3 a strong match, below 0.2 " +

@@ -1,30 +1,42 @@
 /**
  * Excerpts for recall hits: a verbatim passage of the memory's text around the lines that best
  * match the query, and a 1-based inclusive line range that holds it, so a client can `view`
- * exactly those lines. The range is the excerpt's lines, read on (then back) to at least
- * {@link RANGE_LINES} lines where the excerpt's budget stopped short of that: what answers a
- * question often follows the lines that repeat its words.
+ * exactly those lines.
+ *
+ * The range is chosen first, for where the answer most likely is; the excerpt is then the best
+ * passage inside it. A range is a window of {@link RANGE_LINES} lines around the line that
+ * matches best (one line before it, two after: what answers a question most often follows the
+ * lines that repeat its words), widened to take in nearby windows that match nearly as well,
+ * up to {@link RANGE_MAX_LINES} lines and {@link RANGE_CHARS} characters. Its constants were
+ * chosen on LoCoMo's dev split (`pnpm bench locomo`); see the store README.
  */
 
 /** Longest excerpt, in characters (UTF-16 code units). */
 export const EXCERPT_CHARS = 320;
 /** Most lines in one excerpt. */
 export const EXCERPT_LINES = 6;
-/**
- * Lines a range is widened to beyond its excerpt, when they fit in {@link RANGE_CHARS}. Chosen
- * on the LoCoMo dev split (`pnpm bench locomo`); see the store README.
- */
+/** Lines of a range's window: its anchor line, the line before and the two after. */
 export const RANGE_LINES = 4;
-/** Longest range widened beyond its excerpt, in characters. */
-export const RANGE_CHARS = 1000;
-
+/** Most lines in a range once nearby windows are taken in. */
+export const RANGE_MAX_LINES = 8;
+/** Longest range, in characters; a window's farthest lines are left out to fit. */
+export const RANGE_CHARS = 2000;
+/** A window scoring at least this share of the best window's score is taken into the range. */
+export const NEAR_BEST = 0.7;
 /**
- * The weight (BM25's IDF, `ln(1 + (N − df + 0.5) / (df + 0.5))`) of a term held by half the
- * memories of the store: ln 2. A term held by more says nothing about where a memory answers;
- * in hybrid recall, a memory whose matched terms are all such is read from its passage most
- * similar to the query instead.
+ * How much a term counts by the place of its line in a window: the line before the anchor, the
+ * anchor, the two after. The anchor's own words place the window; a reply that repeats them
+ * counts for less.
  */
-export const UNINFORMATIVE = Math.LN2;
+const PLACE_WEIGHTS = [0.7, 1, 0.5, 0.5] as const;
+/** Where the anchor is in a window ({@link PLACE_WEIGHTS}' index of weight 1). */
+const BEFORE_ANCHOR = 1;
+/**
+ * Added to each term's weight when it places a range. Rarity in a store of a few dozen
+ * memories is a rough signal, and every content word of a question says something about
+ * where the answer is: with the floor, a common word still counts, a rare one counts more.
+ */
+const TERM_FLOOR = 1;
 
 /** Marks put around matched terms by FTS5's highlight(); private-use code points. */
 export const MATCH_OPEN = "\uE000";
@@ -104,26 +116,25 @@ export function cutAround(line: string, at: number, budget: number): string {
 }
 
 /**
- * Picks the excerpt of `text` for a query whose terms occur as `terms` says.
+ * Picks the range and the excerpt of `text` for a query whose terms occur as `terms` says.
  *
- * Its core is the window of consecutive lines, within {@link EXCERPT_CHARS} and
- * {@link EXCERPT_LINES}, whose distinct terms weigh the most together: a rare term counts for
- * more than common ones, a term counts once however often it occurs, and a window holding
- * several of the query's terms beats a line holding one of them. Among windows that weigh the
- * same: the shortest, then the first.
+ * The range ({@link rangeOf}): the window of {@link RANGE_LINES} lines whose terms score
+ * best, widened by the windows scoring at least {@link NEAR_BEST} of it while the whole
+ * stays within {@link RANGE_MAX_LINES} lines and {@link RANGE_CHARS} characters. In hybrid
+ * recall `passage` (the passage most similar to the query by meaning) is such a window too,
+ * taken in first: its first non-blank line and the lines after it, {@link RANGE_LINES} in all.
+ * When no term occurs, the range is that passage window (without a passage, the top's).
  *
- * When no term occurs, or when `passage` is given (hybrid recall: the passage most similar to
- * the query by meaning) and no matched term weighs more than {@link UNINFORMATIVE}: the first
- * non-blank line from the passage's start, else from the top. The core is then
- * widened by the lines after it and then (for matched lines only; a passage or the top is read
- * from its start) before it while the excerpt stays within the budget, without blank lines at
- * either edge. A single line longer than the budget is cut around the first occurrence of its
- * heaviest term (or from its start).
+ * Where lines are short, the range is then widened (after, then before) to what an excerpt
+ * can show, {@link EXCERPT_LINES} lines within {@link EXCERPT_CHARS}.
  *
- * The range is the excerpt's lines widened the same way to {@link RANGE_LINES} lines while it
- * stays within {@link RANGE_CHARS}: where lines are short, the excerpt already spans that many
- * and the range is exactly its lines; where they are long (a conversation, paragraphs), the
- * range reads on past what the excerpt can show.
+ * The excerpt lies within the range: its core is the window of consecutive lines, within
+ * {@link EXCERPT_CHARS} and {@link EXCERPT_LINES}, whose distinct terms weigh the most together
+ * (a rare term counts for more than common ones, a term counts once however often it occurs;
+ * ties to the shortest, then the first), widened by the range's lines after it and then before
+ * it within the budget, without blank lines at either edge. A single line longer than the
+ * budget is cut around the first occurrence of its heaviest term (or from its start). When no
+ * term occurs, the excerpt starts at the range's first line.
  */
 export function excerptOf(
   text: string,
@@ -136,50 +147,134 @@ export function excerptOf(
     Number.isFinite(term.weight) ? Math.max(term.weight, 0) : 0,
   );
   const length = (i: number) => lines[i]?.length ?? 0;
-
-  // In hybrid recall, a memory whose matched terms say nothing about where (each is held by
-  // half the store or more) is read from the passage that matched the query's meaning.
-  const informative = weights.some((w, t) => w > UNINFORMATIVE && at[t]?.some((o) => o !== -1));
-  const core = passage !== undefined && !informative ? undefined : bestWindow(lines, at, weights);
-  const matched = core !== undefined;
-  let first: number;
-  let last: number;
-  if (core !== undefined) {
-    [first, last] = core;
-  } else {
-    const from = Math.min(Math.max(0, Math.floor(passage?.lineStart ?? 1) - 1), lines.length - 1);
-    const nonBlank = (line: string) => line.trim() !== "";
-    const after = lines.findIndex((line, i) => i >= from && nonBlank(line));
-    first = Math.max(0, after !== -1 ? after : lines.findIndex(nonBlank));
-    last = first;
-  }
-
   const blank = (i: number) => (lines[i] ?? "").trim() === "";
-  /**
-   * Widens `[first, last]` by the lines after it, then (for matched lines) before it, while
-   * it keeps within `maxLines` and `maxChars`; blank lines at either edge are then dropped,
-   * down to `[keepFirst, keepLast]`: they add nothing to read.
-   */
-  const widen = (maxLines: number, maxChars: number, keepFirst: number, keepLast: number) => {
-    let size = -1;
-    for (let i = first; i <= last; i++) size += 1 + length(i);
-    const fits = (i: number) =>
-      i >= 0 && i < lines.length && last - first + 1 < maxLines && size + 1 + length(i) <= maxChars;
-    while (fits(last + 1)) size += 1 + length(++last);
-    while (matched && fits(first - 1)) size += 1 + length(--first);
-    while (first < keepFirst && blank(first)) first++;
-    while (last > keepLast && blank(last)) last--;
-  };
+  const size = (first: number, last: number) => spanChars(lines, first, last);
 
-  let excerpt: string;
-  if (first === last && length(first) >= EXCERPT_CHARS) {
-    excerpt = cutAround(lines[first] ?? "", heaviestAt(at, weights, first), EXCERPT_CHARS);
-  } else {
-    widen(EXCERPT_LINES, EXCERPT_CHARS, first, last);
-    excerpt = lines.slice(first, last + 1).join("\n");
+  // The passage's window (or the top's): from its first non-blank line, read on.
+  const top = Math.min(Math.max(0, Math.floor(passage?.lineStart ?? 1) - 1), lines.length - 1);
+  const after = lines.findIndex((line, i) => i >= top && line.trim() !== "");
+  const start = Math.max(0, after !== -1 ? after : lines.findIndex((line) => line.trim() !== ""));
+  let end = start;
+  while (
+    end + 1 < lines.length &&
+    end - start + 1 < RANGE_LINES &&
+    size(start, end + 1) <= RANGE_CHARS
+  ) {
+    end++;
   }
-  widen(RANGE_LINES, RANGE_CHARS, first, last);
+  const reading: [number, number] = [start, end];
+
+  const matched = at.some((offsets) => offsets.some((o) => o !== -1));
+  let [first, last] = matched
+    ? rangeOf(lines, at, weights, passage === undefined ? undefined : reading)
+    : reading;
+  // Short lines: the range holds at least what an excerpt can show (a range read from the
+  // passage or the top keeps its start).
+  while (first < last && blank(last)) last--;
+  const fits = (i: number) =>
+    i >= 0 &&
+    i < lines.length &&
+    last - first + 1 < EXCERPT_LINES &&
+    size(Math.min(first, i), Math.max(last, i)) <= EXCERPT_CHARS;
+  while (fits(last + 1)) last++;
+  while (matched && fits(first - 1)) first--;
+  while (first < last && blank(first)) first++;
+  while (first < last && blank(last)) last--;
+
+  // The excerpt: the best window inside the range (or its first line), widened within it.
+  const inside = (offsets: readonly number[]) =>
+    offsets.map((o, i) => (i >= first && i <= last ? o : -1));
+  const core = matched ? bestWindow(lines, at.map(inside), weights) : undefined;
+  let [from, to] = core ?? [first, first];
+  let excerpt: string;
+  if (from === to && length(from) >= EXCERPT_CHARS) {
+    excerpt = cutAround(lines[from] ?? "", heaviestAt(at, weights, from), EXCERPT_CHARS);
+  } else {
+    const keep = [from, to] as const;
+    let chars = size(from, to);
+    const room = (i: number) =>
+      i >= first &&
+      i <= last &&
+      to - from + 1 < EXCERPT_LINES &&
+      chars + 1 + length(i) <= EXCERPT_CHARS;
+    while (room(to + 1)) chars += 1 + length(++to);
+    while (room(from - 1)) chars += 1 + length(--from);
+    while (from < keep[0] && blank(from)) from++;
+    while (to > keep[1] && blank(to)) to--;
+    excerpt = lines.slice(from, to + 1).join("\n");
+  }
   return { excerpt, line_start: first + 1, line_end: last + 1 };
+}
+
+/**
+ * The range (0-based, inclusive) for matched terms. Each line is tried as the anchor of a
+ * window of {@link RANGE_LINES} lines (the line before it and the two after; moved inside the
+ * text at its edges). A window scores, for each term it holds, the term's weight plus
+ * {@link TERM_FLOOR}, times the {@link PLACE_WEIGHTS} of the best place it holds it at, times
+ * `1 + ln n` for the n lines of the window holding it (a word the window keeps coming back to
+ * is what it is about). The best window (the first of equals) is the range; then the
+ * `passage` window, if any, and, best first, each window anchored on a matched line and
+ * scoring at least {@link NEAR_BEST} of the best are taken in where the range spanning both
+ * stays within {@link RANGE_MAX_LINES} lines and {@link RANGE_CHARS} characters. A window over
+ * {@link RANGE_CHARS} drops its lines of least place weight first, down to its anchor.
+ */
+function rangeOf(
+  lines: readonly string[],
+  at: readonly number[][],
+  weights: readonly number[],
+  passage: readonly [number, number] | undefined,
+): [number, number] {
+  const n = lines.length;
+  const size = (first: number, last: number) => spanChars(lines, first, last);
+  const scores: { anchor: number; score: number }[] = [];
+  for (let anchor = 0; anchor < n; anchor++) {
+    let score = 0;
+    for (const [t, offsets] of at.entries()) {
+      let place = 0;
+      let count = 0;
+      for (const [k, weight] of PLACE_WEIGHTS.entries()) {
+        if ((offsets[anchor + k - BEFORE_ANCHOR] ?? -1) === -1) continue;
+        place = Math.max(place, weight);
+        count++;
+      }
+      if (count > 0) score += ((weights[t] ?? 0) + TERM_FLOOR) * place * (1 + Math.log(count));
+    }
+    scores.push({ anchor, score });
+  }
+  const windowOf = (anchor: number): [number, number] => {
+    let first = Math.max(0, Math.min(anchor - BEFORE_ANCHOR, n - RANGE_LINES));
+    let last = Math.min(n - 1, first + RANGE_LINES - 1);
+    // Too long: leave out the lines of least place weight (the farthest after, then before).
+    const place = (i: number) => PLACE_WEIGHTS[i - anchor + BEFORE_ANCHOR] ?? 0;
+    while (first < last && size(first, last) > RANGE_CHARS) {
+      if (last === anchor || (first !== anchor && place(first) < place(last))) first++;
+      else last--;
+    }
+    return [first, last];
+  };
+  const ranked = scores.sort((a, b) => b.score - a.score || a.anchor - b.anchor);
+  const best = ranked[0] as { anchor: number; score: number };
+  let [first, last] = windowOf(best.anchor);
+  // Another matched line whose window scores nearly as well; a window anchored on an unmatched
+  // line only shifts a better one.
+  const holds = (anchor: number) => at.some((offsets) => (offsets[anchor] ?? -1) !== -1);
+  const near = ranked
+    .slice(1)
+    .filter(({ anchor, score }) => score > 0 && score >= NEAR_BEST * best.score && holds(anchor));
+  const windows = near.map(({ anchor }) => windowOf(anchor));
+  for (const [a, b] of passage === undefined ? windows : [passage, ...windows]) {
+    const lo = Math.min(first, a);
+    const hi = Math.max(last, b);
+    if (hi - lo + 1 <= RANGE_MAX_LINES && size(lo, hi) <= RANGE_CHARS) [first, last] = [lo, hi];
+  }
+  return [first, last];
+}
+
+/** Characters of lines `first..last` (0-based, inclusive) with the line breaks between them. */
+function spanChars(lines: readonly string[], first: number, last: number): number {
+  let chars = -1;
+  for (let i = first; i <= last; i++) chars += 1 + (lines[i]?.length ?? 0);
+  return chars;
 }
 
 /** Where on line `i` its heaviest term first occurs (0 when none does). */
