@@ -20,6 +20,7 @@ import { CallTracker } from "./call-tracker.js";
 import {
   type Config,
   ConfigError,
+  type DatabaseConfig,
   DEFAULT_KEEP_VERSIONS,
   DEFAULT_RECALL_WAIT_MS,
 } from "./config.js";
@@ -104,7 +105,10 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
   const reads = new ReadLog(log);
   let opened: { engine: StoreEngine; readiness: () => Promise<Readiness> };
   try {
-    opened = openSqlite(config, { semantic, retention, reads, log });
+    opened =
+      config.database === undefined
+        ? openSqlite(config, { semantic, retention, reads, log })
+        : await openPostgresEngine(config, log);
   } catch (error) {
     retention.stop();
     reads.stop();
@@ -179,6 +183,28 @@ function openSqlite(
     }
   };
   return { engine: namespaces, readiness };
+}
+
+/**
+ * The PostgreSQL engine (--database-url). Its module, and node-postgres with it, is loaded
+ * only here: a SQLite server starts without them.
+ */
+async function openPostgresEngine(
+  config: Config,
+  log: Logger,
+): Promise<{ engine: StoreEngine; readiness: () => Promise<Readiness> }> {
+  const database = config.database as DatabaseConfig;
+  const { openPostgres, postgresReadiness } = await import("./postgres.js");
+  const engine = await openPostgres(
+    database,
+    {
+      maxTextBytes: config.maxTextBytes,
+      maxNamespaces: config.maxNamespaces,
+      namespace: config.namespace,
+    },
+    log,
+  );
+  return { engine, readiness: () => postgresReadiness(engine) };
 }
 
 /** Closes the model and the stores; call it once the runtime's calls have finished. */
