@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { buildCommand, ConfigError, parseConfig } from "./config.js";
+import { redactUrl } from "./database-url.js";
 import { fetchModelCommand } from "./fetch-model.js";
 import { createLogger } from "./log.js";
 import { startServer } from "./main.js";
@@ -23,6 +24,17 @@ async function main(): Promise<void> {
   }
   if (argv[0] === "fetch-model") {
     process.exitCode = await fetchModelCommand(argv.slice(1), SERVER_INFO.version);
+    return;
+  }
+  // The subcommands' code is loaded only when they run: a server starts without it.
+  if (argv[0] === "copy") {
+    const { copyCommand } = await import("./copy-command.js");
+    process.exitCode = await copyCommand(argv.slice(1), SERVER_INFO.version);
+    return;
+  }
+  if (argv[0] === "migrate") {
+    const { migrateCommand } = await import("./migrate-command.js");
+    process.exitCode = await migrateCommand(argv.slice(1), SERVER_INFO.version);
     return;
   }
   if (argv[0] === "token") {
@@ -55,7 +67,9 @@ async function main(): Promise<void> {
     {
       transport: config.transport,
       url: running.url,
-      dataDir: config.dataDir,
+      ...(config.database === undefined
+        ? { dataDir: config.dataDir }
+        : { database: redactUrl(config.database.url) }),
       namespace: config.namespace,
       namespaceArg: config.namespaceArg,
       auth: config.token !== undefined,

@@ -30,8 +30,12 @@ export {
   hmsMcpBin,
   hmsMcpCommand,
   hmsMcpOnPath,
+  serverStore,
   startHttpServer,
+  storeArgs,
+  storeNamespaces,
   tempDir,
+  testDatabaseUrl,
 } from "./server-process.js";
 export { fillDisk, mountTmpfs } from "./tmpfs.js";
 export { type ListedTool, protocolToolList, toolListAsSent } from "./tool-list.js";
