@@ -19,6 +19,7 @@ const ALLOWED = {
     "@hms/memory-backend-hms",
   ],
   "@hms/store": ["@hms/memory-paths", "@hms/protocol"],
+  "@hms/store-postgres": ["@hms/store"],
   "@hms/embedder": [],
   "hms-mcp": ["@hms/protocol", "@hms/store", "@hms/embedder"],
   // A client of the protocol like the tools; hms-mcp is a dependency only so that it can

@@ -6,12 +6,20 @@ const compilerOptions = { stripInternal: true };
 
 export default defineConfig([
   {
-    // index: the store's API; internal: what works on a better-sqlite3 handle (internal.ts).
-    entry: ["src/index.ts", "src/internal.ts"],
+    // index: the store's API; internal: what works on a better-sqlite3 handle (internal.ts);
+    // conformance: the suite every engine runs against itself (src/conformance/).
+    entry: {
+      index: "src/index.ts",
+      internal: "src/internal.ts",
+      conformance: "src/conformance/index.ts",
+    },
     format: ["esm", "cjs"],
     // The main entry's types alone: a declaration build of both entries would share a chunk
     // with the rankers, and so import better-sqlite3's types into the main entry's.
-    dts: { entry: "src/index.ts", compilerOptions },
+    dts: {
+      entry: { index: "src/index.ts", conformance: "src/conformance/index.ts" },
+      compilerOptions,
+    },
     target: "node20",
     // No sourcemaps: they made up over half of the published tarball (scripts/check-packages.mjs).
     // The two entries share their code in chunks, in CommonJS too, so a class is defined once.

@@ -16,6 +16,8 @@ export type StoreErrorCode = Extract<
   | "TOO_LARGE"
   | "LIMIT_REACHED"
   | "STORAGE_FULL"
+  // PostgreSQL only: the database cannot be reached (@hms/store-postgres).
+  | "UNAVAILABLE"
 >;
 
 const BRAND = errorBrand("StoreError");

@@ -4,8 +4,36 @@
  * parameter set through `MemoryStore.open(file, { ranker })`). Not a stable API: it follows
  * the store's internals, and its types need `@types/better-sqlite3` (the main entry's do not).
  */
+
+// The engine-neutral pieces of the store's operations, for the PostgreSQL engine
+// (@hms/store-postgres), which must check, refuse and answer exactly as the SQLite one does.
+export {
+  checkExpected,
+  notFound,
+  now,
+  type StoreContext,
+  selectionOf,
+  versionConflict,
+} from "./context.js";
+export {
+  checkInteger,
+  checkKey,
+  checkMetadata,
+  checkPrefix,
+  checkTag,
+  checkTags,
+  checkText,
+  checkTime,
+} from "./limits.js";
+export { memoryAncestors, memoryFileKeyProblem } from "./memory-file.js";
+export { indexText } from "./recall/cjk.js";
+export { excerptOf, MATCH_CLOSE, MATCH_OPEN, type TermMatch } from "./recall/excerpt.js";
 export { HybridRanker } from "./recall/hybrid.js";
 export { LexicalRanker } from "./recall/lexical.js";
+export { foldCase, matchingLines } from "./recall/lines.js";
+export { excerptTerms } from "./recall/query.js";
 export type { RankContext, RankedId, Ranker } from "./recall/ranker.js";
 export { type DenseHit, VectorIndex } from "./recall/vector-index.js";
+export { hashOf } from "./records.js";
 export { MIGRATIONS, type Migration, migrate, schemaVersion } from "./sqlite/schema.js";
+export { checkMemoryFile, pathConflict, type TreeConflict } from "./tree.js";

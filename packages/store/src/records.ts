@@ -38,7 +38,7 @@ import {
   type RememberResult,
 } from "./types.js";
 
-function hashOf(text: string): string {
+export function hashOf(text: string): string {
   return `sha256:${createHash("sha256").update(text, "utf8").digest("hex")}`;
 }
 

@@ -1,0 +1,16 @@
+/**
+ * @hms/store-postgres: the Holographic Memory store on PostgreSQL. Every namespace of a server
+ * in one database, behaving as @hms/store's SQLite engine does (the same calls, answers,
+ * refusals and limits), so that many hms-mcp replicas can serve one store.
+ */
+export { callerError, isUnreachable } from "./connection.js";
+export { PgEngine, type PgEngineOptions } from "./engine.js";
+export {
+  MIGRATIONS,
+  migrate,
+  type PgMigration,
+  type PgUpgradeEvent,
+  SCHEMA_VERSION,
+  schemaStatus,
+} from "./schema.js";
+export { PgStore } from "./store.js";

@@ -1,0 +1,217 @@
+/**
+ * Lexical recall on PostgreSQL with BM25, as SQLite's FTS5 computes it (k1 = 1.2, b = 0.75,
+ * IDF `ln((N − df + 0.5) / (df + 0.5))` floored at 1e-6, every query term an OR). PostgreSQL's
+ * own ts_rank is not BM25 (it ignores how rare a term is), so here:
+ *
+ * - the candidates are the namespace's memories whose full-text vector (`english`
+ *   configuration, a GIN index that leads with the namespace) matches any query term;
+ * - the statistics come from the namespace at query time: N and the average length in one
+ *   aggregate, each term's document frequency from the GIN index;
+ * - each candidate's BM25 is computed in SQL from its vector (`unnest(tsvector)` gives each
+ *   term's positions, so its frequency) and its stored length.
+ *
+ * Query terms, filters, `k`, the hit shape, score normalisation (each hit's BM25 divided by the
+ * best's) and the excerpts are @hms/store's. Excerpts find the terms with ts_headline (the
+ * same parser and stemmer as the index), as SQLite's find them with FTS5's highlight().
+ */
+import {
+  DEFAULT_RECALL_K,
+  MAX_QUERY_BYTES,
+  MAX_RECALL_K,
+  queryTerms,
+  type RecallHit,
+  type RecallOptions,
+  type RecallResult,
+  StoreError,
+} from "@hms/store";
+import {
+  checkInteger,
+  excerptOf,
+  excerptTerms,
+  MATCH_CLOSE,
+  MATCH_OPEN,
+  selectionOf,
+} from "@hms/store/internal";
+import { type Client, type PgContext, whereOf } from "./context.js";
+
+/** FTS5's bm25() parameters. */
+const K1 = 1.2;
+const B = 0.75;
+/** FTS5's floor for the IDF of a term held by half the memories or more. */
+const IDF_FLOOR = 1e-6;
+
+/** A word's lexeme in the index (undefined: a stopword, not indexed) and how many hold it. */
+interface Lexeme {
+  readonly lexeme: string | undefined;
+  readonly df: number;
+}
+
+/** `recall`: the memories most relevant to `query`, best first, with excerpts. */
+export async function recall(
+  ctx: PgContext,
+  query: string,
+  options: RecallOptions,
+): Promise<RecallResult> {
+  if (typeof query !== "string") throw new StoreError("INVALID_ARGUMENT", "query must be a string");
+  if (Buffer.byteLength(query, "utf8") > MAX_QUERY_BYTES) {
+    throw new StoreError("INVALID_ARGUMENT", `query is over ${MAX_QUERY_BYTES} bytes`);
+  }
+  const k = checkInteger(options.k ?? DEFAULT_RECALL_K, "k", 1, MAX_RECALL_K);
+  const filter = selectionOf(ctx as never, options);
+  const { vector } = options;
+  if (vector !== undefined && !(vector instanceof Float32Array)) {
+    throw new StoreError("INVALID_ARGUMENT", "a query vector must be a Float32Array");
+  }
+  const build = "lexical" as const;
+  const terms = queryTerms(query);
+  if (terms.length === 0) return { hits: [], build };
+  return await ctx.read({ hits: [], build }, async (client, ns) => {
+    const excerptWords = excerptTerms(query);
+    const words = [...new Set([...terms, ...excerptWords])];
+    const { n, avgdl, lexemes } = await statistics(client, ns, words);
+    const ranked = await rank(client, ns, filter, k, {
+      n,
+      avgdl,
+      terms: terms.map((term) => lexemes.get(term) as Lexeme),
+    });
+    if (ranked.length === 0) return { hits: [], build };
+    const best = ranked[0]?.bm25 as number;
+    const normal = best > 0 && Number.isFinite(best);
+    const found = excerptWords.map((word) => lexemes.get(word) as Lexeme);
+    const weights = found.map(({ df }) => {
+      const total = Math.max(n, df);
+      return Math.log(1 + (total - df + 0.5) / (df + 0.5));
+    });
+    const texts = await highlights(
+      client,
+      ranked.map(({ id }) => id),
+      found.map(({ lexeme }) => lexeme),
+    );
+    const hits: RecallHit[] = [];
+    for (const { id, bm25 } of ranked) {
+      const row = texts.get(id);
+      if (row === undefined) continue;
+      const matches = found.map((_, i) => ({
+        highlighted: row.highlighted[i],
+        weight: weights[i] ?? 0,
+      }));
+      hits.push({
+        key: row.key,
+        score: normal ? bm25 / best : bm25,
+        ...excerptOf(row.text, matches),
+      });
+    }
+    return { hits, build };
+  });
+}
+
+/** The namespace's size and average length, and each word's lexeme and document frequency. */
+async function statistics(client: Client, ns: number, words: readonly string[]) {
+  const totals = await client.query<{ n: number; avgdl: number }>(
+    `SELECT count(*) AS n, coalesce(avg(doc_len), 0)::float8 AS avgdl
+     FROM hms_memories WHERE ns = $1`,
+    [ns],
+  );
+  const { rows } = await client.query<{ i: number; lexeme: string | null; df: number }>(
+    `SELECT w.i::integer AS i, l.lexeme,
+       (SELECT count(*) FROM hms_memories m
+        WHERE m.ns = $1 AND m.tsv @@ quote_literal(l.lexeme)::tsquery) AS df
+     FROM unnest($2::text[]) WITH ORDINALITY AS w (word, i)
+     LEFT JOIN LATERAL (SELECT lexeme FROM unnest(hms_tsv(w.word)) LIMIT 1) AS l ON true`,
+    [ns, words],
+  );
+  const lexemes = new Map<string, Lexeme>();
+  for (const row of rows) {
+    lexemes.set(words[row.i - 1] as string, { lexeme: row.lexeme ?? undefined, df: row.df ?? 0 });
+  }
+  const total = totals.rows[0] ?? { n: 0, avgdl: 0 };
+  return { n: total.n, avgdl: total.avgdl, lexemes };
+}
+
+/** The best `k` memories passing `filter` for the query's lexemes, with their BM25. */
+async function rank(
+  client: Client,
+  ns: number,
+  filter: { prefix: string | undefined; tag: string | undefined },
+  k: number,
+  stats: { n: number; avgdl: number; terms: readonly Lexeme[] },
+): Promise<{ id: number; bm25: number }[]> {
+  // One entry per query word, as FTS5 scores each phrase of the OR: two words with one stem
+  // count twice there too.
+  const indexed = stats.terms.filter(
+    (term): term is { lexeme: string; df: number } => term.lexeme !== undefined,
+  );
+  if (indexed.length === 0 || stats.n === 0) return [];
+  const idf = indexed.map(({ df }) => {
+    const value = Math.log((stats.n - df + 0.5) / (df + 0.5));
+    return value > 0 ? value : IDF_FLOOR;
+  });
+  const params: unknown[] = [ns];
+  const where = whereOf(params, filter);
+  const at = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const lexemes = at(indexed.map(({ lexeme }) => lexeme));
+  const weights = at(idf);
+  const avgdl = at(stats.avgdl > 0 ? stats.avgdl : 1);
+  const { rows } = await client.query<{ id: number; bm25: number }>(
+    `WITH q AS (SELECT * FROM unnest(${lexemes}::text[], ${weights}::float8[]) AS q (lexeme, idf))
+     SELECT m.id, sum(q.idf * (u.tf * ${K1 + 1}) /
+                      (u.tf + ${K1} * (${1 - B} + ${B} * m.doc_len / ${avgdl}::float8))) AS bm25
+     FROM hms_memories m
+     CROSS JOIN LATERAL (
+       SELECT lexeme, coalesce(array_length(positions, 1), 1) AS tf FROM unnest(m.tsv)
+     ) AS u
+     JOIN q ON q.lexeme = u.lexeme
+     WHERE ${where}
+       AND m.tsv @@ (SELECT string_agg(quote_literal(lexeme), ' | ')::tsquery FROM q)
+     GROUP BY m.id
+     ORDER BY bm25 DESC, m.id
+     LIMIT ${at(k)}`,
+    params,
+  );
+  return rows;
+}
+
+/**
+ * Each hit's key and text and, per excerpt term, its text with that term's occurrences marked
+ * (undefined where the memory does not hold the term), as the excerpt code reads FTS5's
+ * highlight().
+ */
+async function highlights(
+  client: Client,
+  ids: readonly number[],
+  lexemes: readonly (string | undefined)[],
+): Promise<Map<number, { key: string; text: string; highlighted: (string | undefined)[] }>> {
+  const { rows } = await client.query<{ id: number; key: string; text: string }>(
+    "SELECT id, key, text FROM hms_memories WHERE id = ANY($1::bigint[])",
+    [ids],
+  );
+  const out = new Map(
+    rows.map((row) => [
+      row.id,
+      { ...row, highlighted: lexemes.map(() => undefined as string | undefined) },
+    ]),
+  );
+  const wanted = lexemes.map((lexeme, i) => [lexeme, i] as const).filter(([l]) => l !== undefined);
+  if (wanted.length === 0) return out;
+  const marked = await client.query<{ id: number; i: number; text: string }>(
+    `SELECT m.id, t.i::integer AS i,
+       ts_headline('english', coalesce(m.index_text, m.text), quote_literal(t.lexeme)::tsquery,
+         $4) AS text
+     FROM hms_memories m, unnest($2::text[], $3::integer[]) AS t (lexeme, i)
+     WHERE m.id = ANY($1::bigint[]) AND m.tsv @@ quote_literal(t.lexeme)::tsquery`,
+    [
+      ids,
+      wanted.map(([lexeme]) => lexeme),
+      wanted.map(([, i]) => i),
+      `HighlightAll=true, StartSel="${MATCH_OPEN}", StopSel="${MATCH_CLOSE}"`,
+    ],
+  );
+  for (const row of marked.rows) {
+    const hit = out.get(row.id);
+    if (hit !== undefined) hit.highlighted[row.i] = row.text;
+  }
+  return out;
+}

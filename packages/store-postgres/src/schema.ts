@@ -1,0 +1,232 @@
+/**
+ * The PostgreSQL schema: versioned migrations recorded in `hms_schema_migrations`, applied in
+ * order, each in its own transaction, under a session advisory lock so that replicas starting
+ * together never race (the second waits, then finds nothing to do). Never edit a released
+ * migration: append a new one.
+ */
+import type pg from "pg";
+import { connect, type PoolOrUrl } from "./connection.js";
+
+/** One step of the schema. */
+export interface PgMigration {
+  /** The schema version this migration produces (1, 2, ...). */
+  readonly version: number;
+  /** What it changes, for logs and readers. */
+  readonly description: string;
+  readonly sql: string;
+}
+
+/** What `migrate` is doing, for logs (the engine prints nothing itself). */
+export type PgUpgradeEvent =
+  | { readonly type: "start"; readonly fromVersion: number; readonly toVersion: number }
+  | { readonly type: "step"; readonly version: number; readonly description: string }
+  | {
+      readonly type: "end";
+      readonly fromVersion: number;
+      readonly toVersion: number;
+      readonly ms: number;
+    };
+
+/** Keys of the advisory lock migrations hold ("hms", 1): one per database. */
+const LOCK = [0x686d73, 1];
+
+const ISO_NOW = `to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+export const MIGRATIONS: readonly PgMigration[] = [
+  {
+    version: 1,
+    description:
+      "namespaces (each with its version clock), memories with a full-text vector, their history and last reads",
+    sql: `
+      -- btree_gin lets one GIN index lead with the namespace, so a term's postings are read
+      -- for one namespace only (a trusted extension of PostgreSQL's contrib, PostgreSQL 13+).
+      CREATE EXTENSION IF NOT EXISTS btree_gin;
+
+      -- A namespace's clock gives every write its versions; writes of a namespace lock its
+      -- row first (FOR UPDATE), so they serialize as SQLite's writes of one store file do.
+      CREATE TABLE hms_namespaces (
+        id         bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        name       text COLLATE "C" NOT NULL UNIQUE,
+        clock      bigint NOT NULL DEFAULT 0 CHECK (clock >= 0),
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+
+      -- The index's reading of a text: PostgreSQL's english configuration (Snowball stemmer,
+      -- stopwords dropped), and its length in tokens, as BM25 needs it.
+      CREATE FUNCTION hms_tsv(text) RETURNS tsvector
+        LANGUAGE sql IMMUTABLE PARALLEL SAFE
+        RETURN to_tsvector('english'::regconfig, $1);
+      CREATE FUNCTION hms_tsv_length(tsvector) RETURNS integer
+        LANGUAGE sql IMMUTABLE PARALLEL SAFE
+        RETURN (SELECT coalesce(sum(coalesce(array_length(positions, 1), 1)), 0)::integer
+                FROM unnest($1));
+
+      -- Keys compare as bytes (COLLATE "C"), the code-point order of SQLite's BINARY. Tags
+      -- and metadata are kept as given (an array in order; the metadata's JSON text).
+      CREATE TABLE hms_memories (
+        id         bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        ns         bigint NOT NULL REFERENCES hms_namespaces (id),
+        key        text COLLATE "C" NOT NULL,
+        text       text NOT NULL,
+        index_text text,
+        tags       text[] NOT NULL DEFAULT '{}',
+        metadata   text NOT NULL DEFAULT '{}',
+        version    bigint NOT NULL CHECK (version >= 1),
+        hash       text NOT NULL,
+        bytes      integer NOT NULL,
+        created_at text COLLATE "C" NOT NULL,
+        updated_at text COLLATE "C" NOT NULL,
+        tsv        tsvector GENERATED ALWAYS AS (hms_tsv(coalesce(index_text, text))) STORED,
+        doc_len    integer GENERATED ALWAYS AS
+                     (hms_tsv_length(hms_tsv(coalesce(index_text, text)))) STORED,
+        UNIQUE (ns, key)
+      );
+      CREATE INDEX hms_memories_fts ON hms_memories USING gin (ns, tsv);
+      CREATE INDEX hms_memories_tags ON hms_memories USING gin (ns, tags);
+
+      CREATE TABLE hms_memory_history (
+        seq      bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        ns       bigint NOT NULL REFERENCES hms_namespaces (id),
+        key      text COLLATE "C" NOT NULL,
+        op       text NOT NULL CHECK (op IN ('create', 'update', 'move', 'delete')),
+        from_key text COLLATE "C",
+        version  bigint NOT NULL,
+        text     text NOT NULL,
+        tags     text[] NOT NULL,
+        metadata text NOT NULL,
+        hash     text NOT NULL,
+        bytes    integer NOT NULL,
+        at       text COLLATE "C" NOT NULL,
+        actor    text,
+        command  text
+      );
+      CREATE INDEX hms_memory_history_key ON hms_memory_history (ns, key, seq);
+      CREATE INDEX hms_memory_history_from ON hms_memory_history (ns, from_key, seq)
+        WHERE from_key IS NOT NULL;
+      CREATE INDEX hms_memory_history_at ON hms_memory_history (ns, at);
+
+      -- History of memory files, written in the write's own transaction. The attribution is
+      -- the transaction's (set_config(..., true) by the store before it writes).
+      CREATE FUNCTION hms_record_history() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE
+        who  text := nullif(current_setting('hms.actor', true), '');
+        what text := nullif(current_setting('hms.command', true), '');
+      BEGIN
+        IF TG_OP = 'INSERT' THEN
+          IF substr(NEW.key, 1, 10) = '/memories/' THEN
+            INSERT INTO hms_memory_history
+              (ns, key, op, from_key, version, text, tags, metadata, hash, bytes, at, actor, command)
+            VALUES (NEW.ns, NEW.key, 'create', NULL, NEW.version, NEW.text, NEW.tags,
+              NEW.metadata, NEW.hash, NEW.bytes, NEW.updated_at, who, what);
+          END IF;
+        ELSIF TG_OP = 'UPDATE' THEN
+          IF NEW.version IS DISTINCT FROM OLD.version
+             AND (substr(NEW.key, 1, 10) = '/memories/' OR substr(OLD.key, 1, 10) = '/memories/') THEN
+            INSERT INTO hms_memory_history
+              (ns, key, op, from_key, version, text, tags, metadata, hash, bytes, at, actor, command)
+            VALUES (NEW.ns, NEW.key,
+              CASE WHEN NEW.key = OLD.key THEN 'update' ELSE 'move' END,
+              CASE WHEN NEW.key = OLD.key THEN NULL ELSE OLD.key END,
+              NEW.version, NEW.text, NEW.tags, NEW.metadata, NEW.hash, NEW.bytes,
+              NEW.updated_at, who, what);
+          END IF;
+        ELSIF substr(OLD.key, 1, 10) = '/memories/' THEN
+          INSERT INTO hms_memory_history
+            (ns, key, op, from_key, version, text, tags, metadata, hash, bytes, at, actor, command)
+          VALUES (OLD.ns, OLD.key, 'delete', NULL, OLD.version, OLD.text, OLD.tags,
+            OLD.metadata, OLD.hash, OLD.bytes, ${ISO_NOW}, who, what);
+        END IF;
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER hms_memories_history AFTER INSERT OR UPDATE OR DELETE ON hms_memories
+        FOR EACH ROW EXECUTE FUNCTION hms_record_history();
+
+      -- The day each memory was last read (see @hms/store's access.ts).
+      CREATE TABLE hms_memory_access (
+        memory_id bigint PRIMARY KEY REFERENCES hms_memories (id) ON DELETE CASCADE,
+        read_on   text COLLATE "C" NOT NULL
+      );
+    `,
+  },
+];
+
+/** The schema version this code needs. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+const CREATE_TABLE = `
+  CREATE TABLE IF NOT EXISTS hms_schema_migrations (
+    version     integer PRIMARY KEY,
+    description text NOT NULL,
+    applied_at  timestamptz NOT NULL DEFAULT now()
+  )`;
+
+/** The schema version a connection's database is at (0: none). */
+async function currentVersion(client: pg.ClientBase): Promise<number> {
+  const found = await client.query<{ v: number | null }>(
+    "SELECT to_regclass('hms_schema_migrations') IS NOT NULL AS v",
+  );
+  if (!found.rows[0]?.v) return 0;
+  const { rows } = await client.query<{ v: number }>(
+    "SELECT coalesce(max(version), 0)::integer AS v FROM hms_schema_migrations",
+  );
+  return rows[0]?.v ?? 0;
+}
+
+/**
+ * Brings the database's schema up to date: takes the migration lock (waiting for another
+ * process's migration to finish), applies what is missing, one transaction per migration.
+ * Refuses a database whose schema is newer than this code. Returns the versions before and
+ * after.
+ */
+export async function migrate(
+  target: PoolOrUrl,
+  options: { onUpgrade?: ((event: PgUpgradeEvent) => void) | undefined } = {},
+): Promise<{ fromVersion: number; toVersion: number }> {
+  return await connect(target, async (client) => {
+    await client.query("SELECT pg_advisory_lock($1, $2)", LOCK);
+    try {
+      await client.query(CREATE_TABLE);
+      const from = await currentVersion(client);
+      if (from > SCHEMA_VERSION) {
+        throw new Error(
+          `the database's schema is at version ${from}, newer than this code's ${SCHEMA_VERSION}: upgrade @hms/store-postgres (hms-mcp) before using this database`,
+        );
+      }
+      const pending = MIGRATIONS.filter((m) => m.version > from);
+      if (pending.length === 0) return { fromVersion: from, toVersion: from };
+      const started = Date.now();
+      options.onUpgrade?.({ type: "start", fromVersion: from, toVersion: SCHEMA_VERSION });
+      for (const migration of pending) {
+        options.onUpgrade?.({ type: "step", ...migration });
+        await client.query("BEGIN");
+        try {
+          await client.query(migration.sql);
+          await client.query(
+            "INSERT INTO hms_schema_migrations (version, description) VALUES ($1, $2)",
+            [migration.version, migration.description],
+          );
+          await client.query("COMMIT");
+        } catch (error) {
+          await client.query("ROLLBACK").catch(() => {});
+          throw error;
+        }
+      }
+      const ms = Date.now() - started;
+      options.onUpgrade?.({ type: "end", fromVersion: from, toVersion: SCHEMA_VERSION, ms });
+      return { fromVersion: from, toVersion: SCHEMA_VERSION };
+    } finally {
+      await client.query("SELECT pg_advisory_unlock($1, $2)", LOCK).catch(() => {});
+    }
+  });
+}
+
+/**
+ * The schema version of the database and the one this code needs, for readiness checks
+ * (`/readyz`: ready when `current === required`).
+ */
+export async function schemaStatus(
+  target: PoolOrUrl,
+): Promise<{ current: number; required: number }> {
+  const current = await connect(target, currentVersion);
+  return { current, required: SCHEMA_VERSION };
+}

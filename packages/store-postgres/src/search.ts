@@ -1,0 +1,67 @@
+/**
+ * Literal search on PostgreSQL: the lines of memories that contain a text, case-folded as
+ * @hms/store folds it (JavaScript's toLowerCase; PostgreSQL's lower() depends on the
+ * database's locale, so the folding is not left to it). Memories are read in key order, a
+ * batch at a time, until the limit is reached.
+ */
+import {
+  DEFAULT_PAGE,
+  MAX_PAGE,
+  MAX_SEARCH_CHARS,
+  type SearchHit,
+  type SearchOptions,
+  StoreError,
+} from "@hms/store";
+import { checkInteger, foldCase, matchingLines, selectionOf } from "@hms/store/internal";
+import type { PgContext } from "./context.js";
+import { whereOf } from "./context.js";
+
+/** Memories read per round trip. */
+const BATCH = 200;
+
+/** `search`: lines containing `text`, in key order then line order. */
+export async function search(
+  ctx: PgContext,
+  text: string,
+  options: SearchOptions,
+): Promise<{ hits: SearchHit[] }> {
+  if (typeof text !== "string" || text.length === 0) {
+    throw new StoreError("INVALID_ARGUMENT", "text to search for must be a non-empty string");
+  }
+  if (text.length > MAX_SEARCH_CHARS) {
+    throw new StoreError(
+      "INVALID_ARGUMENT",
+      `text to search for is over ${MAX_SEARCH_CHARS} characters`,
+    );
+  }
+  if (text.includes("\n")) {
+    throw new StoreError(
+      "INVALID_ARGUMENT",
+      "search matches within one line: text must not contain a line break",
+    );
+  }
+  const limit = checkInteger(options.limit ?? DEFAULT_PAGE, "limit", 1, MAX_PAGE);
+  const { prefix, tag } = selectionOf(ctx as never, options);
+  const needle = foldCase(text);
+  return await ctx.read({ hits: [] }, async (client, ns) => {
+    const hits: SearchHit[] = [];
+    let after: string | null = null;
+    for (;;) {
+      const params: unknown[] = [ns];
+      const where = whereOf(params, { prefix, tag, after });
+      const { rows } = await client.query<{ key: string; text: string }>(
+        `SELECT m.key, m.text FROM hms_memories m WHERE ${where} ORDER BY m.key LIMIT ${BATCH}`,
+        params,
+      );
+      for (const row of rows) {
+        if (!foldCase(row.text).includes(needle)) continue;
+        for (const hit of matchingLines(row.text, needle, limit - hits.length)) {
+          hits.push({ key: row.key, ...hit });
+        }
+        if (hits.length >= limit) return { hits };
+      }
+      if (rows.length < BATCH) return { hits };
+      after = (rows[rows.length - 1] as { key: string }).key;
+    }
+  });
+}
