@@ -85,38 +85,55 @@ export function callerError(error: unknown): unknown {
   );
 }
 
+/** Tries on a stale pooled connection before giving up (see {@link connect}). */
+const STALE_RETRIES = 3;
+
 /**
  * Runs `body` on one connection (from the pool, or a new one for a URL), then gives it back
  * (destroying it if it broke). Errors reach the caller as {@link callerError} makes them.
+ *
+ * A pooled connection may have died while idle (PostgreSQL restarted) without the pool having
+ * noticed yet. When `body` fails that way and `retry()` says the failure left nothing to undo
+ * (a read; a transaction whose BEGIN failed), it runs again on another connection, a few
+ * times at most; a database really out of reach then fails the connect itself.
  */
 export async function connect<T>(
   target: PoolOrUrl,
   body: (client: pg.ClientBase) => Promise<T>,
+  retry: () => boolean = () => false,
 ): Promise<T> {
-  let client: pg.PoolClient | pg.Client;
   const owned = typeof target === "string";
-  try {
-    if (typeof target === "string") {
-      client = new pg.Client({ connectionString: checkUrl(target), types });
-      // A connection's error after connect would otherwise be an uncaught exception.
-      client.on("error", () => {});
-      await client.connect();
-    } else {
-      client = await target.connect();
+  for (let attempt = 0; ; attempt++) {
+    let client: pg.PoolClient | pg.Client;
+    try {
+      if (typeof target === "string") {
+        client = new pg.Client({ connectionString: checkUrl(target), types });
+        // A connection's error after connect would otherwise be an uncaught exception.
+        client.on("error", () => {});
+        await client.connect();
+      } else {
+        client = await target.connect();
+      }
+    } catch (error) {
+      throw callerError(error);
     }
-  } catch (error) {
-    throw callerError(error);
+    let broken: unknown;
+    try {
+      return await body(client);
+    } catch (error) {
+      if (!isUnreachable(error)) throw callerError(error);
+      broken = error;
+      if (owned || attempt >= STALE_RETRIES || !retry()) throw callerError(error);
+    } finally {
+      if (owned) await client.end().catch(() => {});
+      else (client as pg.PoolClient).release(broken instanceof Error ? broken : undefined);
+    }
   }
-  let broken: unknown;
-  try {
-    return await body(client);
-  } catch (error) {
-    if (isUnreachable(error)) broken = error;
-    throw callerError(error);
-  } finally {
-    if (owned) await client.end().catch(() => {});
-    else (client as pg.PoolClient).release(broken instanceof Error ? broken : undefined);
-  }
+}
+
+/** Runs a read on a pooled connection (retried on a stale one: a read changes nothing). */
+export async function read<T>(pool: pg.Pool, body: (client: pg.ClientBase) => Promise<T>) {
+  return await connect(pool, body, () => true);
 }
 
 /** Runs `body` in one transaction (READ COMMITTED): committed if it returns, else rolled back. */
@@ -124,15 +141,23 @@ export async function transaction<T>(
   pool: pg.Pool,
   body: (client: pg.ClientBase) => Promise<T>,
 ): Promise<T> {
-  return await connect(pool, async (client) => {
-    await client.query("BEGIN");
-    try {
-      const result = await body(client);
-      await client.query("COMMIT");
-      return result;
-    } catch (error) {
-      if (!isUnreachable(error)) await client.query("ROLLBACK").catch(() => {});
-      throw error;
-    }
-  });
+  let begun = false;
+  return await connect(
+    pool,
+    async (client) => {
+      begun = false;
+      await client.query("BEGIN");
+      begun = true;
+      try {
+        const result = await body(client);
+        await client.query("COMMIT");
+        return result;
+      } catch (error) {
+        if (!isUnreachable(error)) await client.query("ROLLBACK").catch(() => {});
+        throw error;
+      }
+    },
+    // Nothing was sent but BEGIN: the transaction can start again elsewhere.
+    () => !begun,
+  );
 }

@@ -9,7 +9,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { Attribution, Limits } from "@hms/store";
 import { prefixSuccessor } from "@hms/store";
 import type pg from "pg";
-import { connect, transaction } from "./connection.js";
+import { read, transaction } from "./connection.js";
 
 export type Client = pg.ClientBase;
 
@@ -49,7 +49,7 @@ export class PgContext {
   async read<T>(empty: T, body: (client: Client, ns: number) => Promise<T>): Promise<T> {
     const ns = await this.id();
     if (ns === undefined) return empty;
-    return await connect(this.pool, (client) => body(client, ns));
+    return await read(this.pool, (client) => body(client, ns));
   }
 
   /**

@@ -13,7 +13,7 @@ import {
 } from "@hms/store";
 import { checkInteger } from "@hms/store/internal";
 import type pg from "pg";
-import { checkUrl, connect, createPool, transaction } from "./connection.js";
+import { checkUrl, createPool, read, transaction } from "./connection.js";
 import { type NamespaceRows, PgContext } from "./context.js";
 import { migrate, type PgUpgradeEvent, schemaStatus } from "./schema.js";
 import { PgStore } from "./store.js";
@@ -89,7 +89,7 @@ export class PgEngine implements StoreEngine {
   }
 
   async names(): Promise<string[]> {
-    return await connect(this.pool, async (client) => {
+    return await read(this.pool, async (client) => {
       const { rows } = await client.query<{ name: string }>(
         "SELECT name FROM hms_namespaces ORDER BY name",
       );
@@ -99,7 +99,7 @@ export class PgEngine implements StoreEngine {
 
   /** A cheap round trip, for readiness checks: throws UNAVAILABLE when the database is out of reach. */
   async ping(): Promise<void> {
-    await connect(this.pool, (client) => client.query("SELECT 1"));
+    await read(this.pool, (client) => client.query("SELECT 1"));
   }
 
   /** The database's schema version and the one this code needs. */
@@ -123,7 +123,7 @@ export class PgEngine implements StoreEngine {
   }
 
   async #find(name: string): Promise<number | undefined> {
-    return await connect(this.pool, async (client) => {
+    return await read(this.pool, async (client) => {
       const { rows } = await client.query<{ id: number }>(
         "SELECT id FROM hms_namespaces WHERE name = $1",
         [name],

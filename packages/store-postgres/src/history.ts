@@ -17,16 +17,22 @@ import {
 import { checkInteger, checkKey, checkPrefix, checkTime, notFound } from "@hms/store/internal";
 import { attribution, type Client, head, type PgContext } from "./context.js";
 import { forgetIn, rememberIn } from "./records.js";
+import { readText } from "./text.js";
 
 const ENTRY_COLUMNS = "seq, key, op, from_key, version, hash, bytes, at, actor, command";
-const VERSION_COLUMNS = `${ENTRY_COLUMNS}, text, tags, metadata`;
+const VERSION_COLUMNS = `${ENTRY_COLUMNS}, text, text_json, tags, metadata`;
 
 interface VersionRow extends Omit<HistoryVersion, "metadata"> {
   metadata: string;
+  text_json: boolean;
 }
 
-function toVersion(row: VersionRow): HistoryVersion {
-  return { ...row, metadata: JSON.parse(row.metadata) as Record<string, unknown> };
+function toVersion({ text_json, ...row }: VersionRow): HistoryVersion {
+  return {
+    ...row,
+    text: readText(row.text, text_json),
+    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+  };
 }
 
 const TOUCHES = "(key = $2 OR from_key = $2)";

@@ -33,6 +33,7 @@ import {
   selectionOf,
 } from "@hms/store/internal";
 import { type Client, type PgContext, whereOf } from "./context.js";
+import { readText } from "./text.js";
 
 /** FTS5's bm25() parameters. */
 const K1 = 1.2;
@@ -184,14 +185,20 @@ async function highlights(
   ids: readonly number[],
   lexemes: readonly (string | undefined)[],
 ): Promise<Map<number, { key: string; text: string; highlighted: (string | undefined)[] }>> {
-  const { rows } = await client.query<{ id: number; key: string; text: string }>(
-    "SELECT id, key, text FROM hms_memories WHERE id = ANY($1::bigint[])",
-    [ids],
-  );
+  const { rows } = await client.query<{
+    id: number;
+    key: string;
+    text: string;
+    text_json: boolean;
+  }>("SELECT id, key, text, text_json FROM hms_memories WHERE id = ANY($1::bigint[])", [ids]);
   const out = new Map(
     rows.map((row) => [
       row.id,
-      { ...row, highlighted: lexemes.map(() => undefined as string | undefined) },
+      {
+        key: row.key,
+        text: readText(row.text, row.text_json),
+        highlighted: lexemes.map(() => undefined as string | undefined),
+      },
     ]),
   );
   const wanted = lexemes.map((lexeme, i) => [lexeme, i] as const).filter(([l]) => l !== undefined);

@@ -28,7 +28,6 @@ import {
   checkText,
   checkTime,
   hashOf,
-  indexText,
   notFound,
   now,
   pathConflict,
@@ -36,12 +35,14 @@ import {
   versionConflict,
 } from "@hms/store/internal";
 import { type Client, head, nextVersions, type PgContext, whereOf } from "./context.js";
+import { readText, storedText } from "./text.js";
 import { treeConflict } from "./tree.js";
 
 /** A memory as its statements read it: the metadata still JSON. */
 interface Row {
   key: string;
   text: string;
+  text_json: boolean;
   tags: string[];
   metadata: string;
   version: number;
@@ -52,29 +53,21 @@ interface Row {
 }
 
 const ROW_COLUMNS =
-  "m.key, m.text, m.tags, m.metadata, m.version, m.hash, m.bytes, m.created_at, m.updated_at";
+  "m.key, m.text, m.text_json, m.tags, m.metadata, m.version, m.hash, m.bytes, m.created_at, m.updated_at";
 
-function toRecord(row: Row): MemoryRecord {
-  return { ...row, metadata: JSON.parse(row.metadata) as Record<string, unknown> };
-}
-
-/**
- * PostgreSQL's text cannot hold U+0000, which SQLite's can: such a text is refused at the
- * boundary with a message that says why, instead of a database error.
- */
-function checkStorable(text: string): void {
-  if (text.includes("\u0000")) {
-    throw new StoreError(
-      "INVALID_ARGUMENT",
-      "text contains the character U+0000 (NUL), which a PostgreSQL store cannot hold; remove it",
-    );
-  }
+function toRecord({ text_json, ...row }: Row): MemoryRecord {
+  return {
+    ...row,
+    text: readText(row.text, text_json),
+    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+  };
 }
 
 const INSERT = `
   INSERT INTO hms_memories
-    (ns, key, text, index_text, tags, metadata, version, hash, bytes, created_at, updated_at)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`;
+    (ns, key, text, text_json, index_text, tags, metadata, version, hash, bytes, created_at,
+     updated_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`;
 
 /** `remember`: one write, in its own transaction. */
 export async function remember(ctx: PgContext, input: RememberInput): Promise<RememberResult> {
@@ -111,7 +104,6 @@ export async function rememberIn(
 function prepareRemember(ctx: PgContext, input: RememberInput): Write {
   const key = checkKey(input.key, ctx.limits);
   const { text, bytes } = checkText(input.text, ctx.limits);
-  checkStorable(text);
   const tags = input.tags === undefined ? undefined : checkTags(input.tags, ctx.limits);
   const metadata =
     input.metadata === undefined ? undefined : checkMetadata(input.metadata, ctx.limits);
@@ -144,8 +136,7 @@ function prepareRemember(ctx: PgContext, input: RememberInput): Write {
       await client.query(INSERT, [
         ns,
         key,
-        text,
-        indexText(text),
+        ...storedText(text),
         finalTags,
         metadata ?? "{}",
         version,
@@ -169,13 +160,12 @@ function prepareRemember(ctx: PgContext, input: RememberInput): Write {
     checkMemoryFile(key, finalTags);
     const version = await nextVersions(client, ns, 1);
     await client.query(
-      `UPDATE hms_memories SET text = $2, index_text = $3, tags = $4, metadata = $5,
-         version = $6, hash = $7, bytes = $8, updated_at = $9
+      `UPDATE hms_memories SET text = $2, text_json = $3, index_text = $4, tags = $5,
+         metadata = $6, version = $7, hash = $8, bytes = $9, updated_at = $10
        WHERE id = $1`,
       [
         found.id,
-        text,
-        indexText(text),
+        ...storedText(text),
         finalTags,
         metadata ?? found.metadata,
         version,
@@ -290,7 +280,6 @@ export async function load(
   const rows = records.map((record) => {
     const key = checkKey(record.key, ctx.limits);
     const { text, bytes } = checkText(record.text, ctx.limits);
-    checkStorable(text);
     const tags = checkTags(record.tags, ctx.limits);
     checkMemoryFile(key, tags);
     return {
@@ -322,8 +311,7 @@ export async function load(
       await client.query(INSERT, [
         ns,
         row.key,
-        row.text,
-        indexText(row.text),
+        ...storedText(row.text),
         row.tags,
         row.metadata,
         row.version,

@@ -68,6 +68,9 @@ export const MIGRATIONS: readonly PgMigration[] = [
         ns         bigint NOT NULL REFERENCES hms_namespaces (id),
         key        text COLLATE "C" NOT NULL,
         text       text NOT NULL,
+        -- PostgreSQL's text cannot hold U+0000: a text that does is kept as its JSON string
+        -- (text_json), and indexed with spaces in its place (index_text). See text.ts.
+        text_json  boolean NOT NULL DEFAULT false,
         index_text text,
         tags       text[] NOT NULL DEFAULT '{}',
         metadata   text NOT NULL DEFAULT '{}',
@@ -92,6 +95,7 @@ export const MIGRATIONS: readonly PgMigration[] = [
         from_key text COLLATE "C",
         version  bigint NOT NULL,
         text     text NOT NULL,
+        text_json boolean NOT NULL,
         tags     text[] NOT NULL,
         metadata text NOT NULL,
         hash     text NOT NULL,
@@ -115,25 +119,25 @@ export const MIGRATIONS: readonly PgMigration[] = [
         IF TG_OP = 'INSERT' THEN
           IF substr(NEW.key, 1, 10) = '/memories/' THEN
             INSERT INTO hms_memory_history
-              (ns, key, op, from_key, version, text, tags, metadata, hash, bytes, at, actor, command)
-            VALUES (NEW.ns, NEW.key, 'create', NULL, NEW.version, NEW.text, NEW.tags,
+              (ns, key, op, from_key, version, text, text_json, tags, metadata, hash, bytes, at, actor, command)
+            VALUES (NEW.ns, NEW.key, 'create', NULL, NEW.version, NEW.text, NEW.text_json, NEW.tags,
               NEW.metadata, NEW.hash, NEW.bytes, NEW.updated_at, who, what);
           END IF;
         ELSIF TG_OP = 'UPDATE' THEN
           IF NEW.version IS DISTINCT FROM OLD.version
              AND (substr(NEW.key, 1, 10) = '/memories/' OR substr(OLD.key, 1, 10) = '/memories/') THEN
             INSERT INTO hms_memory_history
-              (ns, key, op, from_key, version, text, tags, metadata, hash, bytes, at, actor, command)
+              (ns, key, op, from_key, version, text, text_json, tags, metadata, hash, bytes, at, actor, command)
             VALUES (NEW.ns, NEW.key,
               CASE WHEN NEW.key = OLD.key THEN 'update' ELSE 'move' END,
               CASE WHEN NEW.key = OLD.key THEN NULL ELSE OLD.key END,
-              NEW.version, NEW.text, NEW.tags, NEW.metadata, NEW.hash, NEW.bytes,
+              NEW.version, NEW.text, NEW.text_json, NEW.tags, NEW.metadata, NEW.hash, NEW.bytes,
               NEW.updated_at, who, what);
           END IF;
         ELSIF substr(OLD.key, 1, 10) = '/memories/' THEN
           INSERT INTO hms_memory_history
-            (ns, key, op, from_key, version, text, tags, metadata, hash, bytes, at, actor, command)
-          VALUES (OLD.ns, OLD.key, 'delete', NULL, OLD.version, OLD.text, OLD.tags,
+            (ns, key, op, from_key, version, text, text_json, tags, metadata, hash, bytes, at, actor, command)
+          VALUES (OLD.ns, OLD.key, 'delete', NULL, OLD.version, OLD.text, OLD.text_json, OLD.tags,
             OLD.metadata, OLD.hash, OLD.bytes, ${ISO_NOW}, who, what);
         END IF;
         RETURN NULL;

@@ -15,6 +15,7 @@ import {
 import { checkInteger, foldCase, matchingLines, selectionOf } from "@hms/store/internal";
 import type { PgContext } from "./context.js";
 import { whereOf } from "./context.js";
+import { readText } from "./text.js";
 
 /** Memories read per round trip. */
 const BATCH = 200;
@@ -49,13 +50,14 @@ export async function search(
     for (;;) {
       const params: unknown[] = [ns];
       const where = whereOf(params, { prefix, tag, after });
-      const { rows } = await client.query<{ key: string; text: string }>(
-        `SELECT m.key, m.text FROM hms_memories m WHERE ${where} ORDER BY m.key LIMIT ${BATCH}`,
+      const { rows } = await client.query<{ key: string; text: string; text_json: boolean }>(
+        `SELECT m.key, m.text, m.text_json FROM hms_memories m WHERE ${where} ORDER BY m.key LIMIT ${BATCH}`,
         params,
       );
       for (const row of rows) {
-        if (!foldCase(row.text).includes(needle)) continue;
-        for (const hit of matchingLines(row.text, needle, limit - hits.length)) {
+        const text = readText(row.text, row.text_json);
+        if (!foldCase(text).includes(needle)) continue;
+        for (const hit of matchingLines(text, needle, limit - hits.length)) {
           hits.push({ key: row.key, ...hit });
         }
         if (hits.length >= limit) return { hits };
