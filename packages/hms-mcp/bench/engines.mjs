@@ -15,44 +15,6 @@ import { call, pool, round, spawnServerOn, summarize, time } from "./support.mjs
 /** The namespace both engines' stores are loaded into. */
 export const ENGINES_NAMESPACE = "perf-engines";
 
-/**
- * `postgres://` or `postgresql://` URL with its password hidden, for what the bench prints.
- * Throws on anything else: the bench writes into the database it is given.
- */
-export function checkDatabaseUrl(value) {
-  let url;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new Error(`--database-url ${JSON.stringify(value)} is not a URL (postgres://...)`);
-  }
-  if (url.protocol !== "postgres:" && url.protocol !== "postgresql:") {
-    throw new Error(
-      `--database-url must be a postgres:// or postgresql:// URL, not ${url.protocol}//...`,
-    );
-  }
-  if (url.password) url.password = "***";
-  return url.toString();
-}
-
-/**
- * A PostgreSQL database for the bench: the URL given, else (with `--postgres`) a new cluster
- * from @hms/test-support with fsync back on (its test default is off), so a commit costs what
- * it costs in production, as SQLite's does here. Returns the URL and how to clean up.
- */
-export async function benchDatabase(givenUrl) {
-  if (givenUrl !== undefined) {
-    checkDatabaseUrl(givenUrl);
-    return { url: givenUrl, fsync: "as configured", remove: () => {} };
-  }
-  const { startPostgres } = await import("@hms/test-support");
-  const server = await startPostgres();
-  server.psql("ALTER SYSTEM SET fsync = on");
-  server.psql("SELECT pg_reload_conf()");
-  const fsync = server.psql("SHOW fsync").trim();
-  return { url: server.createDatabase("perf"), fsync, remove: () => server.remove() };
-}
-
 /** Opens PostgreSQL's engine (the package hms-mcp loads for --database-url). */
 async function openPg(url) {
   let module;

@@ -22,7 +22,8 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { defaultModelDir } from "@hms/embedder";
 import { MemoryStore, storeFileName } from "@hms/store";
-import { benchDatabase, checkDatabaseUrl, engineTable, formatEngineTable } from "./engines.mjs";
+import { engineTable, formatEngineTable } from "./engines.mjs";
+import { benchDatabase, checkDatabaseUrl } from "./postgres.mjs";
 import {
   BIN,
   call,
