@@ -38,6 +38,14 @@ try {
     env: { ...process.env, HMS_TEST_DATABASE_URL: postgres.url },
   });
   status = run.status ?? 1;
+  // Proof that the servers ran on this cluster, not on SQLite: each TypeScript suite's server
+  // has a database here (test-support's storeArgs names them t_*; Python's py_*).
+  const made = (prefix) =>
+    Number(postgres.psql(`SELECT count(*) FROM pg_database WHERE datname LIKE '${prefix}\\_%'`));
+  if (status === 0 && (made("t") < 2 || made("py") < 1)) {
+    console.error("test-postgres: the suites did not start their servers on PostgreSQL");
+    status = 1;
+  }
 } finally {
   postgres.remove();
 }
