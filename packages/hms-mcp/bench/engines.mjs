@@ -6,10 +6,11 @@
 // Each size is reached by loading the memories straight into each engine's store (SQLite's
 // MemoryStore, PostgreSQL's PgEngine: the bulk load is not what is measured), then a server of
 // each engine is spawned on that store and timed through its tools.
-import { mkdirSync } from "node:fs";
+import { mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { MemoryStore, storeFileName } from "@hms/store";
+import { relationSizes } from "./postgres.mjs";
 import { call, pool, round, spawnServerOn, summarize, time } from "./support.mjs";
 
 /** The namespace both engines' stores are loaded into. */
@@ -73,7 +74,19 @@ export async function engineTable({ sizes, queries, memoryText, dataDir, databas
   } finally {
     await pg.close();
   }
-  return { rows, postgres_over_sqlite: ratios(rows) };
+  // What the largest store takes in PostgreSQL (tables without TOAST, and each index), and in
+  // SQLite (the file), after the writes the measures added.
+  const memories = Math.max(...sizes) + 1500 * sizes.length;
+  const relations = await relationSizes(databaseUrl);
+  return {
+    rows,
+    postgres_over_sqlite: ratios(rows),
+    on_disk: {
+      memories,
+      sqlite_file_mib: round(statSync(sqliteFile).size / 1048576, 1),
+      postgres_relations: relations.filter((relation) => relation.mib >= 0.1),
+    },
+  };
 }
 
 /** One engine at one size, through a freshly spawned server. */

@@ -38,3 +38,43 @@ export async function benchDatabase(givenUrl) {
   const fsync = server.psql("SHOW fsync").trim();
   return { url: server.createDatabase("bench"), fsync, remove: () => server.remove() };
 }
+
+/**
+ * The size on disk of every table and index of the database (MiB), largest first, read with
+ * psql (PostgreSQL's client, installed with the server).
+ */
+export async function relationSizes(url) {
+  const { postgresBinDir } = await import("@hms/test-support");
+  const { execFileSync } = await import("node:child_process");
+  const { join } = await import("node:path");
+  const out = execFileSync(
+    join(postgresBinDir(), "psql"),
+    [
+      "-X",
+      "-q",
+      "-t",
+      "-A",
+      "-F",
+      "\t",
+      "-d",
+      url,
+      "-c",
+      `SELECT c.relname, c.relkind, pg_relation_size(c.oid)
+       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+       WHERE n.nspname = 'public' AND c.relkind IN ('r', 'i') ORDER BY 3 DESC`,
+    ],
+    { encoding: "utf8" },
+  );
+  return out
+    .trim()
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => {
+      const [name, kind, bytes] = line.split("\t");
+      return {
+        name,
+        kind: kind === "i" ? "index" : "table",
+        mib: Math.round((Number(bytes) / 1048576) * 10) / 10,
+      };
+    });
+}
