@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { buildCommand, ConfigError, parseConfig } from "./config.js";
+import { copyCommand } from "./copy-command.js";
 import { redactUrl } from "./database-url.js";
 import { fetchModelCommand } from "./fetch-model.js";
 import { createLogger } from "./log.js";
@@ -25,6 +26,10 @@ async function main(): Promise<void> {
   }
   if (argv[0] === "fetch-model") {
     process.exitCode = await fetchModelCommand(argv.slice(1), SERVER_INFO.version);
+    return;
+  }
+  if (argv[0] === "copy") {
+    process.exitCode = await copyCommand(argv.slice(1), SERVER_INFO.version);
     return;
   }
   if (argv[0] === "migrate") {

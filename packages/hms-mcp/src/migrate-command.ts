@@ -32,7 +32,8 @@ export async function migrateCommand(argv: readonly string[], version: string): 
   try {
     program.parse([...argv], { from: "user" });
   } catch (error) {
-    return (error as { exitCode?: number }).exitCode ?? 2;
+    // --help and --version exit 0; a bad flag is a usage error (2), as for the server.
+    return (error as { exitCode?: number }).exitCode === 0 ? 0 : 2;
   }
   const url = program.opts<{ databaseUrl?: string }>().databaseUrl?.trim();
   const problem = url === undefined ? "it is missing" : databaseUrlProblem(url);

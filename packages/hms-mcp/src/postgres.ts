@@ -108,3 +108,31 @@ export async function migrateDatabase(
     throw new ConfigError(databaseMessage(url, error));
   }
 }
+
+/**
+ * The engine of `hms-mcp copy` at `url`: a destination is migrated, a source must already be
+ * at this code's schema (a copy only reads it). Throws ConfigError naming no password.
+ */
+export async function openCopyEngine(
+  url: string,
+  options: { maxTextBytes: number; migrate: boolean },
+): Promise<PgEngine> {
+  let engine: PgEngine;
+  try {
+    engine = await PgEngine.open({
+      url,
+      maxTextBytes: options.maxTextBytes,
+      migrate: options.migrate,
+    });
+  } catch (error) {
+    throw new ConfigError(databaseMessage(url, error));
+  }
+  try {
+    const { current, required } = await engine.schemaStatus();
+    if (current !== required) throw new ConfigError(schemaMessage(current, required));
+    return engine;
+  } catch (error) {
+    await engine.close().catch(() => {});
+    throw error instanceof ConfigError ? error : new ConfigError(databaseMessage(url, error));
+  }
+}

@@ -108,8 +108,6 @@ export async function connect<T>(
     try {
       if (typeof target === "string") {
         client = new pg.Client({ connectionString: checkUrl(target), types });
-        // A connection's error after connect would otherwise be an uncaught exception.
-        client.on("error", () => {});
         await client.connect();
       } else {
         client = await target.connect();
@@ -117,7 +115,13 @@ export async function connect<T>(
     } catch (error) {
       throw callerError(error);
     }
+    // The connection breaking between two statements is an 'error' event: without a
+    // listener, an uncaught exception. The statement after it fails, and says so.
     let broken: unknown;
+    const onError = (error: Error) => {
+      broken = error;
+    };
+    client.on("error", onError);
     try {
       return await body(client);
     } catch (error) {
@@ -125,6 +129,7 @@ export async function connect<T>(
       broken = error;
       if (owned || attempt >= STALE_RETRIES || !retry()) throw callerError(error);
     } finally {
+      client.off("error", onError);
       if (owned) await client.end().catch(() => {});
       else (client as pg.PoolClient).release(broken instanceof Error ? broken : undefined);
     }

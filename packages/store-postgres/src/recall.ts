@@ -25,9 +25,11 @@ import {
   StoreError,
 } from "@hms/store";
 import {
+  CANDIDATE_BUDGET,
   checkInteger,
   excerptOf,
   excerptTerms,
+  informativeTerms,
   MATCH_CLOSE,
   MATCH_OPEN,
   selectionOf,
@@ -109,8 +111,8 @@ export async function recall(
 /** The namespace's size and average length, and each word's lexeme and document frequency. */
 async function statistics(client: Client, ns: number, words: readonly string[]) {
   const totals = await client.query<{ n: number; avgdl: number }>(
-    `SELECT count(*) AS n, coalesce(avg(doc_len), 0)::float8 AS avgdl
-     FROM hms_memories WHERE ns = $1`,
+    `SELECT docs AS n, CASE WHEN docs > 0 THEN doc_tokens::float8 / docs ELSE 0 END AS avgdl
+     FROM hms_namespaces WHERE id = $1`,
     [ns],
   );
   const { rows } = await client.query<{ i: number; lexeme: string | null; df: number }>(
@@ -139,10 +141,29 @@ async function rank(
 ): Promise<{ id: number; bm25: number }[]> {
   // One entry per query word, as FTS5 scores each phrase of the OR: two words with one stem
   // count twice there too.
-  const indexed = stats.terms.filter(
-    (term): term is { lexeme: string; df: number } => term.lexeme !== undefined,
-  );
+  const indexed = stats.terms
+    .filter((term): term is { lexeme: string; df: number } => term.lexeme !== undefined)
+    .map(({ lexeme, df }) => ({ term: lexeme, df }));
   if (indexed.length === 0 || stats.n === 0) return [];
+  // As the SQLite engine does: when the terms match more memories than the budget, terms at
+  // the IDF floor (held by most memories, adding nothing to a score) are not matched, unless
+  // that leaves fewer than k hits.
+  const budget = Math.max(CANDIDATE_BUDGET, 4 * k);
+  const weighed = informativeTerms(indexed, stats.n, budget, k);
+  const ranked = await score(client, ns, filter, k, stats, weighed);
+  if (ranked.length >= k || weighed.length === indexed.length) return ranked;
+  return await score(client, ns, filter, k, stats, indexed);
+}
+
+/** BM25 of the memories matching any of `terms`, the best `k`. */
+async function score(
+  client: Client,
+  ns: number,
+  filter: { prefix: string | undefined; tag: string | undefined },
+  k: number,
+  stats: { n: number; avgdl: number },
+  indexed: readonly { term: string; df: number }[],
+): Promise<{ id: number; bm25: number }[]> {
   const idf = indexed.map(({ df }) => {
     const value = Math.log((stats.n - df + 0.5) / (df + 0.5));
     return value > 0 ? value : IDF_FLOOR;
@@ -153,7 +174,7 @@ async function rank(
     params.push(value);
     return `$${params.length}`;
   };
-  const lexemes = at(indexed.map(({ lexeme }) => lexeme));
+  const lexemes = at(indexed.map(({ term }) => term));
   const weights = at(idf);
   const avgdl = at(stats.avgdl > 0 ? stats.avgdl : 1);
   const { rows } = await client.query<{ id: number; bm25: number }>(
@@ -162,7 +183,10 @@ async function rank(
                       (u.tf + ${K1} * (${1 - B} + ${B} * m.doc_len / ${avgdl}::float8))) AS bm25
      FROM hms_memories m
      CROSS JOIN LATERAL (
-       SELECT lexeme, coalesce(array_length(positions, 1), 1) AS tf FROM unnest(m.tsv)
+       -- Only the query's lexemes (setweight marks them, ts_filter keeps them; both in C)
+       -- are unnested: a memory's whole vector would cost a row per distinct word.
+       SELECT lexeme, coalesce(array_length(positions, 1), 1) AS tf
+       FROM unnest(ts_filter(setweight(m.tsv, 'A', ${lexemes}::text[]), '{a}'))
      ) AS u
      JOIN q ON q.lexeme = u.lexeme
      WHERE ${where}
@@ -205,7 +229,7 @@ async function highlights(
   if (wanted.length === 0) return out;
   const marked = await client.query<{ id: number; i: number; text: string }>(
     `SELECT m.id, t.i::integer AS i,
-       ts_headline('english', coalesce(m.index_text, m.text), quote_literal(t.lexeme)::tsquery,
+       ts_headline('hms_english', coalesce(m.index_text, m.text), quote_literal(t.lexeme)::tsquery,
          $4) AS text
      FROM hms_memories m, unnest($2::text[], $3::integer[]) AS t (lexeme, i)
      WHERE m.id = ANY($1::bigint[]) AND m.tsv @@ quote_literal(t.lexeme)::tsquery`,

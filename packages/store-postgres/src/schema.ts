@@ -41,6 +41,17 @@ export const MIGRATIONS: readonly PgMigration[] = [
       -- btree_gin lets one GIN index lead with the namespace, so a term's postings are read
       -- for one namespace only (a trusted extension of PostgreSQL's contrib, PostgreSQL 13+).
       CREATE EXTENSION IF NOT EXISTS btree_gin;
+      -- The index reads words as SQLite's FTS5 index does: diacritics folded (unaccent, as
+      -- unicode61's remove_diacritics 2: "email" finds "ÉMAIL"), English stems (Snowball's,
+      -- where FTS5 has Porter's), and no stopword dropped (a query made only of stopwords
+      -- still finds them; lengths count every word). Both extensions are trusted contrib
+      -- extensions: the database's owner may create them.
+      CREATE EXTENSION IF NOT EXISTS unaccent;
+      CREATE TEXT SEARCH DICTIONARY hms_english_stem (TEMPLATE = snowball, Language = english);
+      CREATE TEXT SEARCH CONFIGURATION hms_english (COPY = english);
+      ALTER TEXT SEARCH CONFIGURATION hms_english
+        ALTER MAPPING FOR asciiword, asciihword, hword_asciipart, word, hword, hword_part
+        WITH unaccent, hms_english_stem;
 
       -- A namespace's clock gives every write its versions; writes of a namespace lock its
       -- row first (FOR UPDATE), so they serialize as SQLite's writes of one store file do.
@@ -48,14 +59,17 @@ export const MIGRATIONS: readonly PgMigration[] = [
         id         bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
         name       text COLLATE "C" NOT NULL UNIQUE,
         clock      bigint NOT NULL DEFAULT 0 CHECK (clock >= 0),
+        -- BM25's collection statistics, kept by a trigger (the row is locked by every write
+        -- of the namespace anyway): how many memories, and their total length in tokens.
+        docs       bigint NOT NULL DEFAULT 0,
+        doc_tokens bigint NOT NULL DEFAULT 0,
         created_at timestamptz NOT NULL DEFAULT now()
       );
 
-      -- The index's reading of a text: PostgreSQL's english configuration (Snowball stemmer,
-      -- stopwords dropped), and its length in tokens, as BM25 needs it.
+      -- The index's reading of a text (hms_english), and its length in words, as BM25 needs it.
       CREATE FUNCTION hms_tsv(text) RETURNS tsvector
         LANGUAGE sql IMMUTABLE PARALLEL SAFE
-        RETURN to_tsvector('english'::regconfig, $1);
+        RETURN to_tsvector('hms_english'::regconfig, $1);
       CREATE FUNCTION hms_tsv_length(tsvector) RETURNS integer
         LANGUAGE sql IMMUTABLE PARALLEL SAFE
         RETURN (SELECT coalesce(sum(coalesce(array_length(positions, 1), 1)), 0)::integer
@@ -86,6 +100,21 @@ export const MIGRATIONS: readonly PgMigration[] = [
       );
       CREATE INDEX hms_memories_fts ON hms_memories USING gin (ns, tsv);
       CREATE INDEX hms_memories_tags ON hms_memories USING gin (ns, tags);
+
+      CREATE FUNCTION hms_count_docs() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP IN ('UPDATE', 'DELETE') THEN
+          UPDATE hms_namespaces SET docs = docs - 1, doc_tokens = doc_tokens - OLD.doc_len
+          WHERE id = OLD.ns;
+        END IF;
+        IF TG_OP IN ('UPDATE', 'INSERT') THEN
+          UPDATE hms_namespaces SET docs = docs + 1, doc_tokens = doc_tokens + NEW.doc_len
+          WHERE id = NEW.ns;
+        END IF;
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER hms_memories_count AFTER INSERT OR DELETE OR UPDATE OF text, index_text
+        ON hms_memories FOR EACH ROW EXECUTE FUNCTION hms_count_docs();
 
       CREATE TABLE hms_memory_history (
         seq      bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
