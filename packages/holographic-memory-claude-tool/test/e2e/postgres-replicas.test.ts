@@ -300,7 +300,8 @@ describe("kill -9 of a replica in the middle of writes", () => {
       const deleting = onVictim
         .delete({ command: "delete", path: `/memories/round-${round}/doomed` })
         .catch(() => "killed");
-      await sleep(Math.floor(Math.random() * 150));
+      // (Under load a delete of 40 files queued behind the moves can take hundreds of ms.)
+      await sleep(Math.floor(Math.random() * 600));
       killed = true;
       victim.child.kill("SIGKILL");
       await exited(victim.child);
