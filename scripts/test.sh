@@ -29,6 +29,7 @@ echo "test: python (ruff, mypy, pytest)" >&2
   uv run --frozen mypy ../examples/quickstart-python/quickstart.py
 )
 uv run --project python --frozen pytest python/tests
+"$root/scripts/test-postgres.sh" # the shared vectors, TS and Python, on PostgreSQL
 
 # What a release publishes, checked from what it packs: the changesets' release plan; each
 # npm tarball (publint, attw, license, metadata, ranges, size); the Python sdist and wheel;

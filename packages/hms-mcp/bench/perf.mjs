@@ -6,6 +6,7 @@
 //   pnpm bench server-perf [--memories 100000] [--queries 300] [--embedded 2000]
 //                          [--model-dir DIR] [--lexical-only]
 //                          [--sizes 1000,10000,100000] [--compare BIN] [--curve-only]
+//   pnpm bench server-perf --database-url postgres://... | --postgres [--sizes 5000,100000]
 //
 // The lexical recall curve: recall p50/p99 at each of --sizes memories (the same synthetic
 // memories and queries), for this build and, with --compare, for another build's cli.js
@@ -21,6 +22,8 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { defaultModelDir } from "@hms/embedder";
 import { MemoryStore, storeFileName } from "@hms/store";
+import { engineTable, formatEngineTable } from "./engines.mjs";
+import { benchDatabase, checkDatabaseUrl } from "./postgres.mjs";
 import {
   BIN,
   call,
@@ -40,12 +43,17 @@ const QUERIES = Number(option("queries", "HMS_BENCH_QUERIES", "300"));
 const EMBEDDED = Number(option("embedded", "HMS_BENCH_EMBEDDED", "2000"));
 const MODEL_DIR = option("model-dir", "HMS_MCP_MODEL_DIR", defaultModelDir());
 const LEXICAL_ONLY = process.argv.includes("--lexical-only");
-const SIZES = option("sizes", "HMS_BENCH_SIZES", "1000,10000,100000").split(",").map(Number);
+const DATABASE_URL = option("database-url", "HMS_BENCH_DATABASE_URL", undefined);
+const ENGINES = DATABASE_URL !== undefined || process.argv.includes("--postgres");
+const SIZES = option("sizes", "HMS_BENCH_SIZES", ENGINES ? "5000,100000" : "1000,10000,100000")
+  .split(",")
+  .map(Number);
 const COMPARE = option("compare", "HMS_BENCH_COMPARE", undefined);
 const CURVE_ONLY = process.argv.includes("--curve-only");
 if (COMPARE !== undefined && !existsSync(COMPARE)) {
   throw new Error(`--compare ${COMPARE}: no such file (give a build's dist/cli.js)`);
 }
+if (DATABASE_URL !== undefined) checkDatabaseUrl(DATABASE_URL);
 for (const size of SIZES) {
   if (!Number.isInteger(size) || size < 1) throw new Error(`--sizes: ${size} is not a count`);
 }
@@ -109,8 +117,12 @@ const word = vocabulary(rand, 30000);
 const data = tempDir("perf");
 const results = { benchmark: "server-perf (hms-mcp tools over stdio)", memories: MEMORIES };
 try {
-  results.recall_curve = await recallCurve();
-  if (!CURVE_ONLY) {
+  if (ENGINES) {
+    results.engines = await engines();
+  } else {
+    results.recall_curve = await recallCurve();
+  }
+  if (!CURVE_ONLY && !ENGINES) {
     // Cold start: spawn to first tool result, on an existing small store; median of 20.
     {
       const first = await spawnServer(data.dir, ["--namespace", "cold"]);
@@ -229,6 +241,34 @@ try {
   console.log(JSON.stringify(results, null, 2));
 } finally {
   data.remove();
+}
+
+/** SQLite and PostgreSQL at each of SIZES (engines.mjs), on the database given or a new one. */
+async function engines() {
+  const database = await benchDatabase(DATABASE_URL);
+  try {
+    const engineRand = random(99);
+    const engineWord = vocabulary(engineRand, 30000);
+    const queries = Array.from({ length: QUERIES }, () =>
+      Array.from({ length: 2 + Math.floor(engineRand() * 5) }, engineWord).join(" "),
+    );
+    const table = await engineTable({
+      sizes: SIZES,
+      queries,
+      memoryText: () => memoryText(engineRand, engineWord),
+      dataDir: data.dir,
+      databaseUrl: database.url,
+    });
+    for (const line of formatEngineTable(table.rows)) process.stderr.write(`${line}\n`);
+    return {
+      database: checkDatabaseUrl(database.url),
+      postgres_fsync: database.fsync,
+      sqlite_synchronous: "full (the store's default)",
+      ...table,
+    };
+  } finally {
+    database.remove();
+  }
 }
 
 /**

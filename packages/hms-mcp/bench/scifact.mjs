@@ -7,6 +7,7 @@
 //
 //   pnpm bench recall-quality [--split test|train|both] [--data DIR] [--model-dir DIR]
 //                             [--data-dir DIR] [--lexical-only]
+//                             [--database-url postgres://... | --postgres]
 //
 // 1. A lexical server (no model) loads the corpus through `remember` and answers the queries.
 // 2. A hybrid server (--model-dir) on the same store embeds every memory in the background
@@ -15,11 +16,17 @@
 // Embedding SciFact takes 5-15 minutes on 2 cores. --data-dir keeps the store (with its
 // vectors) between runs: a later run with the same directory reuses it, checks it holds
 // exactly the corpus, skips loading and embedding, and says so ("reused": true).
+// 1b. With --database-url URL (an empty database, or one a previous run loaded: checked the
+// same way), or --postgres (a new local cluster, removed afterwards), a lexical server on
+// PostgreSQL loads the same corpus and answers the same queries: its nDCG@10 and latency
+// beside SQLite's, in the same run. (Hybrid runs on SQLite only: hms-mcp on PostgreSQL has
+// no embedding model.)
 import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { defaultModelDir } from "@hms/embedder";
 import { storeFileName } from "@hms/store";
 import Database from "better-sqlite3";
+import { benchDatabase, checkDatabaseUrl } from "./postgres.mjs";
 import {
   call,
   ndcgAt10,
@@ -31,6 +38,7 @@ import {
   rssMiB,
   scifactDir,
   spawnServer,
+  spawnServerOn,
   summarize,
   tempDir,
   time,
@@ -41,6 +49,9 @@ const splitOption = option("split", "HMS_SCIFACT_SPLIT", "both");
 const modelDir = option("model-dir", "HMS_MCP_MODEL_DIR", defaultModelDir());
 const keptDir = option("data-dir", "HMS_BENCH_DATA_DIR", undefined);
 const lexicalOnly = process.argv.includes("--lexical-only");
+const databaseUrl = option("database-url", "HMS_BENCH_DATABASE_URL", undefined);
+if (databaseUrl !== undefined) checkDatabaseUrl(databaseUrl);
+const wantPostgres = databaseUrl !== undefined || process.argv.includes("--postgres");
 const splits = splitOption === "both" ? ["test", "train"] : [splitOption];
 for (const split of splits) {
   if (split !== "test" && split !== "train") throw new Error(`--split is test, train or both`);
@@ -109,48 +120,38 @@ const results = {
   documents: corpus.length,
   data_dir: keptDir === undefined ? "temporary" : dir,
 };
+let postgres;
 try {
+  if (wantPostgres) postgres = await benchDatabase(databaseUrl);
   // --- 1. lexical -----------------------------------------------------------------------
-  const lexical = await spawnServer(dir, ["--namespace", NAMESPACE]);
-  try {
-    const before = await call(lexical.client, "stats", {});
-    if (before.memories === 0) {
-      log(`loading ${corpus.length} abstracts through remember`);
-      const writes = [];
-      const load = await time(() =>
-        pool(corpus, 8, async (doc) => {
-          const { ms } = await time(() =>
-            call(lexical.client, "remember", {
-              key: key(doc._id),
-              text: textOf(doc),
-              tags: ["scifact"],
-            }),
-          );
-          writes.push(ms);
-        }),
-      );
-      results.load = {
-        reused: false,
-        memories: corpus.length,
-        seconds: round(load.ms / 1000, 2),
-        writes_per_s: round(corpus.length / (load.ms / 1000), 0),
-        concurrency: 8,
-        write_latency: summarize(writes),
-      };
-    } else {
-      await checkReused(lexical.client, before);
-      results.load = { reused: true };
-    }
-    log("lexical: running the queries");
-    const quality = await evaluate(lexical.client);
-    const get = summarize(await gets(lexical.client, 300));
-    results.lexical = {
-      ...quality,
-      get_latency: get,
-      server_memory: rssMiB(lexical.pid),
-    };
-  } finally {
-    await lexical.close();
+  const sqlite = await lexicalRun({ dataDir: dir });
+  results.load = sqlite.load;
+  results.lexical = sqlite.lexical;
+
+  // --- 1b. lexical on PostgreSQL, the same corpus and queries ----------------------------
+  if (postgres !== undefined) {
+    log(`postgres: ${checkDatabaseUrl(postgres.url)}`);
+    const pg = await lexicalRun({ databaseUrl: postgres.url });
+    results.postgres = { database: checkDatabaseUrl(postgres.url), load: pg.load, ...pg.lexical };
+    results.postgres_vs_sqlite = Object.fromEntries(
+      splits.map((split) => [
+        split,
+        {
+          ndcg_difference: round(
+            pg.lexical[split].ndcg_at_10 - sqlite.lexical[split].ndcg_at_10,
+            4,
+          ),
+          recall_p50_ratio: round(
+            pg.lexical[split].recall_latency.p50_ms / sqlite.lexical[split].recall_latency.p50_ms,
+            2,
+          ),
+          recall_p99_ratio: round(
+            pg.lexical[split].recall_latency.p99_ms / sqlite.lexical[split].recall_latency.p99_ms,
+            2,
+          ),
+        },
+      ]),
+    );
   }
 
   // --- 2. hybrid ------------------------------------------------------------------------
@@ -247,6 +248,60 @@ try {
   console.log(JSON.stringify(results, null, 2));
 } finally {
   temp?.remove();
+  postgres?.remove();
+}
+
+/**
+ * The lexical server on `target` (`{ dataDir }` or `{ databaseUrl }`): loads the corpus
+ * through `remember` into an empty store (or checks a kept one holds exactly it), then runs
+ * every query and 300 gets.
+ */
+async function lexicalRun(target) {
+  const out = {};
+  const lexical = await spawnServerOn(target, ["--namespace", NAMESPACE]);
+  try {
+    const before = await call(lexical.client, "stats", {});
+    if (before.memories === 0) {
+      log(`loading ${corpus.length} abstracts through remember`);
+      const writes = [];
+      const load = await time(() =>
+        pool(corpus, 8, async (doc) => {
+          const { ms } = await time(() =>
+            call(lexical.client, "remember", {
+              key: key(doc._id),
+              text: textOf(doc),
+              tags: ["scifact"],
+            }),
+          );
+          writes.push(ms);
+        }),
+      );
+      out.load = {
+        reused: false,
+        memories: corpus.length,
+        seconds: round(load.ms / 1000, 2),
+        writes_per_s: round(corpus.length / (load.ms / 1000), 0),
+        concurrency: 8,
+        write_latency: summarize(writes),
+      };
+    } else {
+      await checkReused(lexical.client, before);
+      out.load = { reused: true };
+    }
+    log(
+      `lexical (${target.databaseUrl === undefined ? "SQLite" : "PostgreSQL"}): running the queries`,
+    );
+    const quality = await evaluate(lexical.client);
+    const get = summarize(await gets(lexical.client, 300));
+    out.lexical = {
+      ...quality,
+      get_latency: get,
+      server_memory: rssMiB(lexical.pid),
+    };
+  } finally {
+    await lexical.close();
+  }
+  return out;
 }
 
 /** A reused store must hold exactly the corpus: same count, same texts (by hash). */

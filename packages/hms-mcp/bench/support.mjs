@@ -18,11 +18,23 @@ export function tempDir(name) {
 
 /** Spawns hms-mcp (the build at `bin`) over stdio and connects the official MCP client. */
 export async function spawnServer(dataDir, args = [], bin = BIN) {
+  return spawnServerOn({ dataDir }, args, bin);
+}
+
+/**
+ * As {@link spawnServer}, on either engine: `{ dataDir }` (SQLite) or `{ databaseUrl }`
+ * (PostgreSQL, `--database-url`).
+ */
+export async function spawnServerOn(target, args = [], bin = BIN) {
   const env = { ...process.env };
   for (const name of Object.keys(env)) if (name.startsWith("HMS_MCP_")) delete env[name];
+  const store =
+    target.databaseUrl !== undefined
+      ? ["--database-url", target.databaseUrl]
+      : ["--data-dir", target.dataDir];
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [bin, "--data-dir", dataDir, "--log-level", "warn", ...args],
+    args: [bin, ...store, "--log-level", "warn", ...args],
     env,
     stderr: "inherit",
   });

@@ -8,12 +8,17 @@
  * This knows the store's file layout and schema (packages/store: `namespaces/ns-<hash>.sqlite`,
  * schema version 4 or later) and nothing else of the server; it refuses an older schema. It
  * writes in one transaction under SQLite's own locking, so a server may be running on the
- * store (it reads the store on every call and caches nothing of it).
+ * store (it reads the store on every call and caches nothing of it). When the suite runs on
+ * PostgreSQL (HMS_TEST_DATABASE_URL), the data directory stands for a database (`storeArgs`)
+ * and the same rows go into it through psql, in the PostgreSQL engine's schema.
  */
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
+import { postgresBinDir } from "./postgres.js";
+import { storeArgs } from "./server-process.js";
 
 /** The SQLite file of `namespace` under hms-mcp's `dataDir` (as packages/store names it). */
 export function storeFile(dataDir: string, namespace = "default"): string {
@@ -31,6 +36,11 @@ export function writeSeedFiles(
   files: Record<string, string>,
   namespace = "default",
 ): void {
+  const [flag, databaseUrl] = storeArgs(dataDir);
+  if (flag === "--database-url" && databaseUrl !== undefined) {
+    writeSeedRows(databaseUrl, files, namespace);
+    return;
+  }
   const file = storeFile(dataDir, namespace);
   if (!existsSync(file)) {
     throw new Error(`writeSeedFiles: no store at ${file}; let a server serve it first`);
@@ -56,6 +66,44 @@ export function writeSeedFiles(
     }).immediate();
   } finally {
     db.close();
+  }
+}
+
+/**
+ * One memory file in one transaction on PostgreSQL: the namespace's clock steps once (its row
+ * lock orders this after any write of the server's) and the memory takes the new value as its
+ * version. psql quotes the `:'name'` variables, read from stdin.
+ */
+const INSERT_ROW = `
+BEGIN;
+WITH ns AS (
+  UPDATE hms_namespaces SET clock = clock + 1 WHERE name = :'ns' RETURNING id, clock
+)
+INSERT INTO hms_memories
+  (ns, key, text, tags, metadata, version, hash, bytes, created_at, updated_at)
+SELECT id, :'key', :'text', ARRAY['memory-file'], '{}', clock, :'hash', :'bytes'::integer,
+  :'at', :'at'
+FROM ns
+RETURNING version;
+COMMIT;
+`;
+
+/** {@link writeSeedFiles} on PostgreSQL: the namespace must exist (a server served it once). */
+function writeSeedRows(databaseUrl: string, files: Record<string, string>, namespace: string) {
+  const at = new Date().toISOString();
+  for (const [key, text] of Object.entries(files)) {
+    const hash = `sha256:${createHash("sha256").update(text, "utf8").digest("hex")}`;
+    const bytes = String(Buffer.byteLength(text, "utf8"));
+    const variables = { ns: namespace, key, text, hash, bytes, at };
+    const args = ["-X", "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", "-d", databaseUrl];
+    for (const [name, value] of Object.entries(variables)) args.push("-v", `${name}=${value}`);
+    const written = execFileSync(join(postgresBinDir(), "psql"), args, {
+      input: INSERT_ROW,
+      encoding: "utf8",
+    });
+    if (written.trim() === "") {
+      throw new Error(`writeSeedFiles: no namespace ${namespace} in the database; serve it first`);
+    }
   }
 }
 

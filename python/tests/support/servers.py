@@ -2,7 +2,8 @@
 
 The server comes from ``HMS_MCP_BIN`` when set, else from the workspace build
 (``packages/hms-mcp/dist/cli.js``, made by ``./scripts/setup.sh``). A missing server fails
-the tests that need it, with a message saying how to build it; nothing is skipped.
+the tests that need it, with a message saying how to build it; nothing is skipped. With
+``HMS_TEST_DATABASE_URL`` set, servers run on PostgreSQL (see ``postgres.py``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from .postgres import store_args
 
 REPO = Path(__file__).resolve().parents[3]
 WORKSPACE_BIN = REPO / "packages" / "hms-mcp" / "dist" / "cli.js"
@@ -69,7 +72,7 @@ class StdioServer:
     def args(self) -> list[str]:
         # The shell writes its pid and then becomes the server (exec), so the pid is the
         # server's own.
-        line = [*hms_mcp_command(), "--data-dir", str(self.data_dir), "--log-level", "warn"]
+        line = [*hms_mcp_command(), *store_args(self.data_dir), "--log-level", "warn"]
         return ["-c", 'echo $$ > "$0"; exec "$@"', str(self.pid_file), *line, *self.extra]
 
     def pid(self) -> int:
@@ -115,8 +118,7 @@ def http_server(data_dir: Path, token: str | None, *extra: str) -> Iterator[Http
             "http",
             "--port",
             "0",
-            "--data-dir",
-            str(data_dir),
+            *store_args(data_dir),
             "--log-level",
             "info",
             *extra,

@@ -3,7 +3,9 @@ checks, so a test can start from a file and a directory of one name: hms-mcp ref
 that state (it keeps the memory-file tree well formed) but serves a store that holds it, as
 one written by another program can. The Python twin of @hms/test-support's file seeding; it
 knows the store's file layout and schema (version 4 or later) and nothing else of the server.
-Safe while a server runs on the store."""
+Safe while a server runs on the store. On PostgreSQL (``HMS_TEST_DATABASE_URL``, see
+``postgres.py``) it writes the same rows into the database standing for the data directory,
+through psql, knowing the PostgreSQL engine's schema (``hms_namespaces``, ``hms_memories``)."""
 
 from __future__ import annotations
 
@@ -15,6 +17,8 @@ from pathlib import Path
 
 from hms_memory_tool.core import MemoryBackend, MemoryBackendError
 from hms_memory_tool.hms_backend import HmsMcpError
+
+from .postgres import known_database, psql
 
 
 def sha256(data: bytes) -> str:
@@ -32,6 +36,10 @@ def write_files_unchecked(
 ) -> None:
     """Writes ``files`` into the store as memory files, each with the next version of the
     store's clock, without any check. The store must exist and the paths be free."""
+    database = known_database(data_dir)
+    if database is not None:
+        write_rows_unchecked(database, files, namespace)
+        return
     path = store_file(data_dir, namespace)
     assert path.exists(), f"no store at {path}; let a server serve the namespace first"
     db = sqlite3.connect(path, timeout=10, isolation_level=None)
@@ -66,6 +74,41 @@ def write_files_unchecked(
         db.execute("COMMIT")
     finally:
         db.close()
+
+
+# One memory file in one transaction: the namespace's clock steps once (its row lock orders
+# this after any write of the server's) and the memory takes the new value as its version.
+_INSERT_ROW = """
+BEGIN;
+WITH ns AS (
+  UPDATE hms_namespaces SET clock = clock + 1 WHERE name = :'ns' RETURNING id, clock
+)
+INSERT INTO hms_memories
+  (ns, key, text, tags, metadata, version, hash, bytes, created_at, updated_at)
+SELECT id, :'key', :'text', ARRAY['memory-file'], '{}', clock, :'hash', :'bytes'::integer,
+  :'at', :'at'
+FROM ns
+RETURNING version;
+COMMIT;
+"""
+
+
+def write_rows_unchecked(database: str, files: Mapping[str, str], namespace: str) -> None:
+    """:func:`write_files_unchecked` on PostgreSQL: the namespace must exist (a server has
+    served it once)."""
+    at = datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    for key, text in files.items():
+        data = text.encode("utf-8")
+        variables = {
+            "ns": namespace,
+            "key": key,
+            "text": text,
+            "hash": f"sha256:{sha256(data)}",
+            "bytes": str(len(data)),
+            "at": at,
+        }
+        written = psql(database, _INSERT_ROW, variables).strip()
+        assert written, f"no namespace {namespace!r} in {database}; let a server serve it first"
 
 
 async def seed_files(

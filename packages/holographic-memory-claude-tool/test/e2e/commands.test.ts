@@ -11,7 +11,7 @@ import type {
 import type { HmsMemoryBackend } from "@hms/memory-backend-hms";
 import { compareOutcome, readCommandVectors, vectorEngineOptions } from "@hms/memory-core/testing";
 import { checkMemoryPath } from "@hms/memory-paths";
-import { hmsMcpCommand, seedFilesIn, tempDir } from "@hms/test-support";
+import { hmsMcpCommand, seedFilesIn, storeArgs, tempDir } from "@hms/test-support";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { HolographicMemoryError } from "../../src/errors.js";
 import { HolographicMemoryTool } from "../../src/tool.js";
@@ -22,7 +22,7 @@ let backend: HmsMemoryBackend;
 
 beforeAll(async () => {
   memory = await HolographicMemoryTool.connect({
-    connection: hmsMcpCommand(["--data-dir", data.dir, "--log-level", "warn"]),
+    connection: hmsMcpCommand([...storeArgs(data.dir), "--log-level", "warn"]),
   });
   backend = memory.backend as HmsMemoryBackend;
 });

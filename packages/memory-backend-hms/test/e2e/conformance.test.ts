@@ -4,7 +4,7 @@
 // wrote is deleted after it), so tests are isolated without a process each.
 import { type MemoryBackend, MemoryEngine } from "@hms/memory-core";
 import { runBackendConformance, runCommandVectors } from "@hms/memory-core/testing";
-import { hmsMcpCommand, seedFilesIn, tempDir } from "@hms/test-support";
+import { hmsMcpCommand, seedFilesIn, storeArgs, tempDir } from "@hms/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HmsMemoryBackend } from "../../src/backend.js";
 import { connectHmsBackend } from "../../src/connect.js";
@@ -16,7 +16,7 @@ beforeAll(async () => {
   data = tempDir();
   server = await connectHmsBackend({
     connection: {
-      ...hmsMcpCommand(["--data-dir", data.dir, "--log-level", "warn"]),
+      ...hmsMcpCommand([...storeArgs(data.dir), "--log-level", "warn"]),
       stderr: "inherit",
     },
   });
