@@ -21,7 +21,7 @@ const ALLOWED = {
   "@hms/store": ["@hms/memory-paths", "@hms/protocol"],
   "@hms/store-postgres": ["@hms/store"],
   "@hms/embedder": [],
-  "hms-mcp": ["@hms/protocol", "@hms/store", "@hms/embedder"],
+  "hms-mcp": ["@hms/protocol", "@hms/store", "@hms/store-postgres", "@hms/embedder"],
   // A client of the protocol like the tools; hms-mcp is a dependency only so that it can
   // start the server on a local data directory (as a program, never imported).
   "hms-cli": ["@hms/memory-paths", "@hms/memory-backend-hms", "@hms/protocol", "hms-mcp"],

@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 import { buildCommand, ConfigError, parseConfig } from "./config.js";
+import { copyCommand } from "./copy-command.js";
+import { redactUrl } from "./database-url.js";
 import { fetchModelCommand } from "./fetch-model.js";
 import { createLogger } from "./log.js";
 import { startServer } from "./main.js";
+import { migrateCommand } from "./migrate-command.js";
 import { tokenCommand } from "./token-command.js";
 import { SERVER_INFO } from "./version.js";
 
@@ -23,6 +26,14 @@ async function main(): Promise<void> {
   }
   if (argv[0] === "fetch-model") {
     process.exitCode = await fetchModelCommand(argv.slice(1), SERVER_INFO.version);
+    return;
+  }
+  if (argv[0] === "copy") {
+    process.exitCode = await copyCommand(argv.slice(1), SERVER_INFO.version);
+    return;
+  }
+  if (argv[0] === "migrate") {
+    process.exitCode = await migrateCommand(argv.slice(1), SERVER_INFO.version);
     return;
   }
   if (argv[0] === "token") {
@@ -55,7 +66,9 @@ async function main(): Promise<void> {
     {
       transport: config.transport,
       url: running.url,
-      dataDir: config.dataDir,
+      ...(config.database === undefined
+        ? { dataDir: config.dataDir }
+        : { database: redactUrl(config.database.url) }),
       namespace: config.namespace,
       namespaceArg: config.namespaceArg,
       auth: config.token !== undefined,

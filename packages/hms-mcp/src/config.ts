@@ -11,10 +11,26 @@ import {
   type SynchronousMode,
 } from "@hms/store";
 import { Command, InvalidArgumentError, Option } from "commander";
+import { databaseUrlProblem } from "./database-url.js";
+
+/** Where a server keeps its namespaces when it runs on PostgreSQL (`--database-url`). */
+export interface DatabaseConfig {
+  readonly url: string;
+  /** Most connections the server holds open (`--pg-pool-size`). */
+  readonly poolSize: number;
+  /** Run the schema's migrations at start (false with `--no-migrate`). */
+  readonly migrate: boolean;
+}
+
+/** Default of `--pg-pool-size`. */
+export const DEFAULT_PG_POOL_SIZE = 10;
 
 /** Everything a running server is configured with. */
 export interface Config {
+  /** Where the SQLite stores live; unused when `database` is set. */
   readonly dataDir: string;
+  /** PostgreSQL: every namespace in this database instead of SQLite files in `dataDir`. */
+  readonly database?: DatabaseConfig | undefined;
   readonly namespace: string;
   readonly namespaceArg: boolean;
   readonly transport: "stdio" | "http";
@@ -185,6 +201,31 @@ export function buildCommand(version: string): Command {
     .addOption(
       new Option("--data-dir <dir>", `where the stores live (default: ${defaultDataDir()})`).env(
         "HMS_MCP_DATA_DIR",
+      ),
+    )
+    .addOption(
+      new Option(
+        "--database-url <url>",
+        "PostgreSQL: keep every namespace in this database (postgres://USER:PASSWORD@HOST:PORT/DB) " +
+          "instead of SQLite files in --data-dir; for several server replicas on one store",
+      )
+        // Checked in resolveConfig, not by commander, whose refusal would repeat the URL and
+        // its password.
+        .env("HMS_MCP_DATABASE_URL"),
+    )
+    .addOption(
+      new Option(
+        "--pg-pool-size <n>",
+        `PostgreSQL: most database connections this server holds (default: ${DEFAULT_PG_POOL_SIZE})`,
+      )
+        .env("HMS_MCP_PG_POOL_SIZE")
+        .argParser(integer(1, 1000)),
+    )
+    .addOption(
+      new Option(
+        "--no-migrate",
+        "PostgreSQL: do not bring the database's schema up to date at start (`hms-mcp migrate` " +
+          "does); refuse to start if it is not (env: HMS_MCP_NO_MIGRATE=1)",
       ),
     )
     .addOption(
@@ -416,6 +457,8 @@ export function buildCommand(version: string): Command {
         "",
         "Commands:",
         "  hms-mcp [options]            serve (the default)",
+        "  hms-mcp migrate              PostgreSQL: bring --database-url's schema up to date, then exit",
+        "  hms-mcp copy                 copy every namespace between a data directory and a database",
         "  hms-mcp fetch-model          install the embedding model of hybrid recall, print its directory",
         "  hms-mcp token create         make a token and print it once, with the line to add to --tokens-file",
         "  hms-mcp help [command]       print this help, or a command's",
@@ -428,6 +471,10 @@ export function buildCommand(version: string): Command {
 /** Options as commander parsed them. */
 interface ParsedOptions {
   dataDir?: string;
+  databaseUrl?: string;
+  pgPoolSize?: number;
+  /** False with --no-migrate. */
+  migrate: boolean;
   namespace: string;
   namespaceArg?: boolean;
   transport: "stdio" | "http";
@@ -486,6 +533,7 @@ export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): C
       "--reembed (HMS_MCP_REEMBED) replaces vectors with those of the model given by --model-dir, and no --model-dir was given",
     );
   }
+  const database = databaseOf(options, env, modelDir);
   const token = env.HMS_MCP_TOKEN;
   if (token !== undefined && token.trim() === "") {
     throw new ConfigError("HMS_MCP_TOKEN is set but empty; set a real token or unset it");
@@ -527,6 +575,7 @@ export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): C
   }
   return {
     dataDir: resolve(options.dataDir ?? defaultDataDir(env)),
+    database,
     namespace: options.namespace,
     namespaceArg,
     transport: options.transport,
@@ -561,6 +610,48 @@ export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): C
     keepDays: options.keepDays,
     ui,
   };
+}
+
+/** The PostgreSQL settings, with the checks between them and the other options. */
+function databaseOf(
+  options: ParsedOptions,
+  env: NodeJS.ProcessEnv,
+  modelDir: string | undefined,
+): DatabaseConfig | undefined {
+  const noMigrate = !options.migrate || flagOrEnv(undefined, env, "HMS_MCP_NO_MIGRATE");
+  const url = options.databaseUrl?.trim();
+  if (url !== undefined) {
+    const problem = databaseUrlProblem(url);
+    if (problem !== undefined) {
+      throw new ConfigError(`--database-url (HMS_MCP_DATABASE_URL) is not usable: ${problem}`);
+    }
+  }
+  if (url === undefined) {
+    const pgOnly = [
+      options.pgPoolSize === undefined ? undefined : "--pg-pool-size",
+      noMigrate ? "--no-migrate" : undefined,
+    ].filter(Boolean);
+    if (pgOnly.length > 0) {
+      throw new ConfigError(
+        `${pgOnly.join(" and ")} ${pgOnly.length === 1 ? "applies" : "apply"} to PostgreSQL only: add --database-url (HMS_MCP_DATABASE_URL) or drop ${pgOnly.length === 1 ? "it" : "them"}`,
+      );
+    }
+    return undefined;
+  }
+  if (options.dataDir !== undefined) {
+    throw new ConfigError(
+      "--data-dir (HMS_MCP_DATA_DIR) and --database-url (HMS_MCP_DATABASE_URL) both say where " +
+        "the memories live: drop --data-dir to serve the PostgreSQL database, or drop " +
+        "--database-url to serve the SQLite files",
+    );
+  }
+  if (modelDir !== undefined) {
+    throw new ConfigError(
+      "--model-dir (hybrid recall) works only with SQLite stores for now; on PostgreSQL recall " +
+        "is lexical: drop --model-dir, or drop --database-url to serve SQLite files",
+    );
+  }
+  return { url, poolSize: options.pgPoolSize ?? DEFAULT_PG_POOL_SIZE, migrate: !noMigrate };
 }
 
 /** Parses argv (without node and script) and the environment into a Config. */

@@ -5,8 +5,9 @@
  * write lock for long or delays calls.
  */
 import { setImmediate as yieldToCalls } from "node:timers/promises";
-import type { MemoryStore } from "@hms/store";
+import type { StoreApi } from "@hms/store";
 import type { Logger } from "pino";
+import { isClosed } from "./engines.js";
 
 /** How much history to keep; 0 means no bound of that kind. */
 export interface Retention {
@@ -18,7 +19,8 @@ const STEP_ROWS = 500;
 const INTERVAL_MS = 5 * 60_000;
 
 export class HistoryRetention {
-  readonly #stores = new Set<MemoryStore>();
+  /** The store of each namespace watched. */
+  readonly #stores = new Map<string, StoreApi>();
   readonly #retention: Retention;
   readonly #log: Logger;
   readonly #timer: NodeJS.Timeout | undefined;
@@ -38,9 +40,9 @@ export class HistoryRetention {
   }
 
   /** Prunes `store` now and with the others from then on. */
-  watch(store: MemoryStore): void {
-    if (!this.#bounded) return;
-    this.#stores.add(store);
+  watch(namespace: string, store: StoreApi): void {
+    if (!this.#bounded || this.#stores.get(namespace) === store) return;
+    this.#stores.set(namespace, store);
     void this.pruneAll();
   }
 
@@ -64,23 +66,23 @@ export class HistoryRetention {
       ...(keepDays > 0 ? { keepDays } : {}),
       limit: STEP_ROWS,
     };
-    for (const store of [...this.#stores]) {
+    for (const [namespace, store] of [...this.#stores]) {
       try {
         let deleted = 0;
         for (;;) {
           await yieldToCalls();
-          if (!store.open) {
-            this.#stores.delete(store);
+          if (isClosed(store)) {
+            if (this.#stores.get(namespace) === store) this.#stores.delete(namespace);
             break;
           }
-          const step = store.history.prune(options);
+          const step = await store.history.prune(options);
           deleted += step;
           if (step < STEP_ROWS) break;
         }
-        if (deleted > 0) this.#log.debug({ file: store.file, deleted }, "history pruned");
+        if (deleted > 0) this.#log.debug({ namespace, deleted }, "history pruned");
       } catch (error) {
         // A busy store is pruned on the next pass; nothing a caller waits for failed.
-        this.#log.warn({ err: error, file: store.file }, "history pruning failed; will retry");
+        this.#log.warn({ err: error, namespace }, "history pruning failed; will retry");
       }
     }
   }

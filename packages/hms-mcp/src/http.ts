@@ -13,6 +13,7 @@ import { InitializeRequestSchema, isInitializeRequest } from "@modelcontextproto
 import { isLoopback } from "./config.js";
 import { Cors, isPreflight } from "./http-cors.js";
 import { InFlight, type RequestLimits, UnreadAnswers } from "./http-limits.js";
+import { isProbe, serveProbe } from "./http-probes.js";
 import { SessionRate } from "./http-session-rate.js";
 import { type SessionLimits, SessionRegistry } from "./http-sessions.js";
 import { createMcpServer } from "./mcp-server.js";
@@ -189,6 +190,10 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
     // The inspector's files hold no data: they are served without the token, which the page
     // asks for and sends with its MCP calls like any client (and the Host check still holds).
     const pathname = new URL(req.url ?? "/", "http://localhost").pathname;
+    if (isProbe(pathname)) {
+      await serveProbe(runtime, pathname, req, res);
+      return;
+    }
     if (options.ui === true && isUiRequest(pathname)) {
       if (hosts !== undefined && !hosts.has((req.headers.host ?? "").toLowerCase())) {
         res.writeHead(403).end();

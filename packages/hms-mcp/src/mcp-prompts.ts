@@ -1,5 +1,5 @@
 /** The prompts primitive: one prompt, `recall`, which puts recalled memories in context. */
-import type { MemoryStore } from "@hms/store";
+import type { RecallHit } from "@hms/store";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   ErrorCode,
@@ -37,9 +37,9 @@ export function registerPrompts(server: Server, runtime: Runtime): void {
       if (typeof query !== "string") {
         throw new McpError(ErrorCode.InvalidParams, "The recall prompt needs a query argument");
       }
-      let hits: ReturnType<MemoryStore["recall"]>["hits"];
+      let hits: readonly RecallHit[];
       try {
-        const store = openStore(runtime, runtime.namespace, {
+        const store = await openStore(runtime, runtime.namespace, {
           grant: grantOf(extra),
           write: false,
         });

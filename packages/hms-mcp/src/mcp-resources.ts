@@ -2,7 +2,7 @@
  * The resources primitive: each memory of the server's namespace is a resource,
  * `hms-mcp://{namespace}/{percent-encoded key}`.
  */
-import type { MemoryStore } from "@hms/store";
+import type { StoreApi } from "@hms/store";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   ErrorCode,
@@ -56,16 +56,19 @@ export function registerResources(server: Server, runtime: Runtime): void {
   }));
 
   server.setRequestHandler(ListResourcesRequestSchema, (request, extra) =>
-    runtime.calls.run(() => {
-      let store: MemoryStore;
+    runtime.calls.run(async () => {
+      let store: StoreApi;
       try {
-        store = openStore(runtime, runtime.namespace, { grant: grantOf(extra), write: false });
+        store = await openStore(runtime, runtime.namespace, {
+          grant: grantOf(extra),
+          write: false,
+        });
       } catch (error) {
         throw new McpError(RESOURCE_NOT_FOUND, (error as Error).message);
       }
-      let page: ReturnType<MemoryStore["list"]>;
+      let page: Awaited<ReturnType<StoreApi["list"]>>;
       try {
-        page = store.list({ cursor: request.params?.cursor, limit: 1000 });
+        page = await store.list({ cursor: request.params?.cursor, limit: 1000 });
       } catch (error) {
         throw new McpError(ErrorCode.InvalidParams, (error as Error).message);
       }
@@ -82,7 +85,7 @@ export function registerResources(server: Server, runtime: Runtime): void {
   );
 
   server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
-    runtime.calls.run(() => {
+    runtime.calls.run(async () => {
       const { uri } = request.params;
       const parsed = parseResourceUri(uri);
       if (parsed === undefined) {
@@ -95,11 +98,13 @@ export function registerResources(server: Server, runtime: Runtime): void {
           { uri },
         );
       }
-      let memory: ReturnType<MemoryStore["get"]>;
+      let memory: Awaited<ReturnType<StoreApi["get"]>>;
       try {
-        memory = openStore(runtime, parsed.namespace, { grant: grantOf(extra), write: false }).get(
-          parsed.key,
-        );
+        const store = await openStore(runtime, parsed.namespace, {
+          grant: grantOf(extra),
+          write: false,
+        });
+        memory = await store.get(parsed.key);
       } catch (error) {
         throw new McpError(ErrorCode.InvalidParams, (error as Error).message, { uri });
       }

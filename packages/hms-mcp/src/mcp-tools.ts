@@ -3,7 +3,7 @@
  * (the namespace check, argument validation, the call's store, and the result or tool error).
  */
 import { NAMESPACE_ARGUMENT, TOOL_SCHEMAS, toolJsonSchemas } from "@hms/protocol";
-import { checkNamespace } from "@hms/store";
+import { type Awaitable, checkNamespace } from "@hms/store";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
@@ -15,6 +15,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import { retryBusy } from "./busy.js";
+import { after } from "./engines.js";
 import { errorResult, ToolError, toToolError } from "./errors.js";
 import { grantOf, openStore, type Runtime } from "./runtime.js";
 import { ALL_ACCESS, type Grant } from "./tokens.js";
@@ -131,15 +132,16 @@ function contextFor(
   namespaceArg: unknown,
   access: { grant: Grant; write: boolean },
   caller: Server,
-): ToolContext {
+): Awaitable<ToolContext> {
   const namespace = namespaceArg === undefined ? runtime.namespace : checkNamespace(namespaceArg);
-  return {
-    store: openStore(runtime, namespace, access),
+  return after(openStore(runtime, namespace, access), (store) => ({
+    store,
+    limits: runtime.limits,
     namespace,
     server: runtime.server,
     semantic: runtime.semantic,
     caller,
-  };
+  }));
 }
 
 /** A client may name the command a call serves (`_meta["hms-mcp/command"]`, e.g. `str_replace`). */
@@ -160,8 +162,9 @@ export function registerTools(server: Server, runtime: Runtime): void {
     tools: listTools(runtime.namespaceArg),
   }));
 
-  // Tools answer synchronously except hybrid recall, which waits for the embedding worker; a
-  // synchronous tool stays synchronous here, so its answer is not delayed behind another's.
+  // On SQLite tools answer synchronously except hybrid recall, which waits for the embedding
+  // worker; a synchronous tool stays synchronous here (`after`), so its answer is not delayed
+  // behind another's. On PostgreSQL every call waits for the database.
   server.setRequestHandler(
     CallToolRequestSchema,
     (request, extra): CallToolResult | Promise<CallToolResult> => {
@@ -195,7 +198,6 @@ export function registerTools(server: Server, runtime: Runtime): void {
             Object.keys(parsed.data).map((name) => [name, args[name]]),
           );
           const access = { grant: grantOf(extra), write: !tool.readOnly };
-          const context = contextFor(runtime, namespace, access, server);
           // The store's history records which tool (or which command a client named) made
           // each change, and the token that made it; a call retried after a busy store is
           // attributed again.
@@ -204,9 +206,12 @@ export function registerTools(server: Server, runtime: Runtime): void {
             // A token of the tokens file has a name; HMS_MCP_TOKEN (or none) says nothing.
             actor: access.grant === ALL_ACCESS ? undefined : access.grant.name,
           };
-          const output = retryBusy(
-            () => context.store.history.attributed(attribution, () => tool.run(toolArgs, context)),
-            runtime.busyTimeoutMs,
+          const output = after(contextFor(runtime, namespace, access, server), (context) =>
+            retryBusy(
+              () =>
+                context.store.history.attributed(attribution, () => tool.run(toolArgs, context)),
+              runtime.busyTimeoutMs,
+            ),
           );
           return output instanceof Promise ? output.then(succeeded, failed) : succeeded(output);
         });

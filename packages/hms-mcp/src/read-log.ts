@@ -3,13 +3,15 @@
  * transaction per store. A store also writes them when it closes; a crash loses at most the
  * last half minute of last-read days, which are a hint, not data.
  */
-import type { MemoryStore } from "@hms/store";
+import type { StoreApi } from "@hms/store";
 import type { Logger } from "pino";
+import { isClosed } from "./engines.js";
 
 const INTERVAL_MS = 30_000;
 
 export class ReadLog {
-  readonly #stores = new Set<MemoryStore>();
+  /** The store of each namespace watched. */
+  readonly #stores = new Map<string, StoreApi>();
   readonly #log: Logger;
   readonly #timer: NodeJS.Timeout;
 
@@ -19,23 +21,23 @@ export class ReadLog {
     this.#timer.unref();
   }
 
-  watch(store: MemoryStore): void {
-    this.#stores.add(store);
+  watch(namespace: string, store: StoreApi): void {
+    this.#stores.set(namespace, store);
   }
 
   flushAll(): void {
-    for (const store of [...this.#stores]) {
-      if (!store.open) {
-        this.#stores.delete(store);
+    for (const [namespace, store] of [...this.#stores]) {
+      if (isClosed(store)) {
+        if (this.#stores.get(namespace) === store) this.#stores.delete(namespace);
         continue;
       }
+      const failed = (error: unknown) =>
+        this.#log.warn({ err: error, namespace }, "could not write last-read days; will retry");
       try {
-        store.access.flush();
+        const written = store.access.flush();
+        if (written instanceof Promise) written.catch(failed);
       } catch (error) {
-        this.#log.warn(
-          { err: error, file: store.file },
-          "could not write last-read days; will retry",
-        );
+        failed(error);
       }
     }
   }

@@ -4,10 +4,14 @@
  * its namespace's store through it.
  */
 import {
+  type Awaitable,
+  DEFAULT_LIMITS,
   EmbeddingModelMismatchError,
   isStoreError,
-  type MemoryStore,
+  type Limits,
   Namespaces,
+  type StoreApi,
+  type StoreEngine,
 } from "@hms/store";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { Logger } from "pino";
@@ -16,9 +20,11 @@ import { CallTracker } from "./call-tracker.js";
 import {
   type Config,
   ConfigError,
+  type DatabaseConfig,
   DEFAULT_KEEP_VERSIONS,
   DEFAULT_RECALL_WAIT_MS,
 } from "./config.js";
+import { after, isClosed } from "./engines.js";
 import { ToolError } from "./errors.js";
 import { HistoryRetention } from "./history-retention.js";
 import { ReadLog } from "./read-log.js";
@@ -27,9 +33,19 @@ import { ALL_ACCESS, type Grant } from "./tokens.js";
 import { upgradeLogger } from "./upgrade-log.js";
 import { SERVER_INFO } from "./version.js";
 
+/** Whether the engine can serve: reachable, schema current. `reason` names no secret. */
+export type Readiness =
+  | { readonly ready: true }
+  | { readonly ready: false; readonly reason: string };
+
 /** The part of the server every connection shares. */
 export interface Runtime {
-  readonly namespaces: Namespaces;
+  /** Where the namespaces live: SQLite files (`Namespaces`) or a PostgreSQL database. */
+  readonly engine: StoreEngine;
+  /** Whether the engine can serve calls now (`/readyz`). */
+  readiness(): Promise<Readiness>;
+  /** The size limits every store of the server applies (`stats` reports them). */
+  readonly limits: Limits;
   /** The namespace of calls that name none. */
   readonly namespace: string;
   /** Whether tools take a `namespace` argument. */
@@ -87,6 +103,47 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     log,
   );
   const reads = new ReadLog(log);
+  let opened: { engine: StoreEngine; readiness: () => Promise<Readiness> };
+  try {
+    opened =
+      config.database === undefined
+        ? openSqlite(config, { semantic, retention, reads, log })
+        : await openPostgresEngine(config, log);
+  } catch (error) {
+    retention.stop();
+    reads.stop();
+    await semantic?.close();
+    throw error;
+  }
+  return {
+    ...opened,
+    limits: { ...DEFAULT_LIMITS, maxTextBytes: config.maxTextBytes },
+    namespace: config.namespace,
+    namespaceArg: config.namespaceArg,
+    server: SERVER_INFO,
+    log,
+    calls: new CallTracker(),
+    semantic,
+    retention,
+    reads,
+    busyTimeoutMs: config.busyTimeoutMs,
+  };
+}
+
+/**
+ * The SQLite engine: one file per namespace in the data directory. Opens the default
+ * namespace's store, so a broken data directory fails at start, not at the first call.
+ */
+function openSqlite(
+  config: Config,
+  watchers: {
+    semantic: Semantic | undefined;
+    retention: HistoryRetention;
+    reads: ReadLog;
+    log: Logger;
+  },
+): { engine: StoreEngine; readiness: () => Promise<Readiness> } {
+  const { semantic, retention, reads, log } = watchers;
   const namespaces = new Namespaces({
     dataDir: config.dataDir,
     maxTextBytes: config.maxTextBytes,
@@ -101,34 +158,53 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     onUpgrade: upgradeLogger(log),
     onOpen: (name, store) => {
       semantic?.watch(name, store);
-      retention.watch(store);
-      reads.watch(store);
+      retention.watch(name, store);
+      reads.watch(name, store);
     },
   });
   try {
     namespaces.get(config.namespace);
   } catch (error) {
-    retention.stop();
-    reads.stop();
-    await semantic?.close();
+    namespaces.close();
     if (error instanceof EmbeddingModelMismatchError) {
       throw new ConfigError(modelMismatchMessage(config.namespace, error));
     }
     if (isStoreError(error, "LIMIT_REACHED")) throw new ConfigError(error.message);
     throw new ConfigError(dataDirMessage(config, error));
   }
-  return {
-    namespaces,
-    namespace: config.namespace,
-    namespaceArg: config.namespaceArg,
-    server: SERVER_INFO,
-    log,
-    calls: new CallTracker(),
-    semantic,
-    retention,
-    reads,
-    busyTimeoutMs: config.busyTimeoutMs,
+  // Ready while the default namespace's store opens (a data directory gone or unreadable is not).
+  const readiness = async (): Promise<Readiness> => {
+    try {
+      return isClosed(namespaces.read(config.namespace))
+        ? { ready: false, reason: "the store is closed" }
+        : { ready: true };
+    } catch {
+      return { ready: false, reason: "the store cannot be opened" };
+    }
   };
+  return { engine: namespaces, readiness };
+}
+
+/**
+ * The PostgreSQL engine (--database-url). Its module, and node-postgres with it, is loaded
+ * only here: a SQLite server starts without them.
+ */
+async function openPostgresEngine(
+  config: Config,
+  log: Logger,
+): Promise<{ engine: StoreEngine; readiness: () => Promise<Readiness> }> {
+  const database = config.database as DatabaseConfig;
+  const { openPostgres, postgresReadiness } = await import("./postgres.js");
+  const engine = await openPostgres(
+    database,
+    {
+      maxTextBytes: config.maxTextBytes,
+      maxNamespaces: config.maxNamespaces,
+      namespace: config.namespace,
+    },
+    log,
+  );
+  return { engine, readiness: () => postgresReadiness(engine) };
 }
 
 /** Closes the model and the stores; call it once the runtime's calls have finished. */
@@ -136,7 +212,7 @@ export async function closeRuntime(runtime: Runtime): Promise<void> {
   runtime.retention.stop();
   runtime.reads.stop();
   await runtime.semantic?.close();
-  runtime.namespaces.close();
+  await runtime.engine.close();
 }
 
 /** Why the default namespace's store could not be opened at start, and what to do. */
@@ -168,7 +244,7 @@ export function openStore(
   runtime: Runtime,
   namespace: string,
   access: { readonly grant: Grant; readonly write: boolean },
-): MemoryStore {
+): Awaitable<StoreApi> {
   if (!access.grant.allows(namespace)) {
     throw new ToolError(
       "NOT_FOUND",
@@ -184,7 +260,15 @@ export function openStore(
     );
   }
   try {
-    return access.write ? runtime.namespaces.get(namespace) : runtime.namespaces.read(namespace);
+    const store = access.write ? runtime.engine.get(namespace) : runtime.engine.read(namespace);
+    if (runtime.engine.kind === "sqlite") return store;
+    // SQLite's Namespaces reports each store it opens (onOpen); another engine's stores are
+    // watched as calls reach them (both watchers keep one store per namespace).
+    return after(store, (opened) => {
+      runtime.retention.watch(namespace, opened);
+      runtime.reads.watch(namespace, opened);
+      return opened;
+    });
   } catch (error) {
     if (error instanceof EmbeddingModelMismatchError) {
       throw new ToolError("INTERNAL", modelMismatchMessage(namespace, error));

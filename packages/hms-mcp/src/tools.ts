@@ -4,12 +4,16 @@
  */
 import type { ToolArguments, ToolName } from "@hms/protocol";
 import {
+  type Awaitable,
   EXPORT_PAGE_BYTES,
   type ExportPage,
+  type Limits,
   type MemoryRecord,
-  type MemoryStore,
   type PageOptions,
+  type StoreApi,
+  type StoreStats,
 } from "@hms/store";
+import { after, sqliteStore } from "./engines.js";
 import { ToolError, treeWithVersion } from "./errors.js";
 import { HISTORY_RUNNERS } from "./history-tools.js";
 import { recallMemories } from "./recall.js";
@@ -17,8 +21,13 @@ import type { Semantic } from "./semantic/semantic.js";
 
 /** What a tool call runs against. */
 export interface ToolContext {
-  /** The store of the call's namespace. */
-  readonly store: MemoryStore;
+  /**
+   * The store of the call's namespace, on either engine. Runners chain its answers with
+   * `after`, so on SQLite a call runs synchronously as a whole.
+   */
+  readonly store: StoreApi;
+  /** The size limits of the server's stores. */
+  readonly limits: Limits;
   readonly namespace: string;
   readonly server: { readonly name: string; readonly version: string };
   /** The embedding model's side of recall, when the server runs with one. */
@@ -69,13 +78,13 @@ function memoriesThatFit(memories: readonly MemoryRecord[]): number {
  * raw bytes, which escaping can grow sixfold, so an over-budget page is asked for again with
  * fewer memories (the store then gives its own next_cursor).
  */
-function exportWithinBudget(store: MemoryStore, options: PageOptions): ExportPage {
-  let page = store.export(options);
-  for (;;) {
+function exportWithinBudget(store: StoreApi, options: PageOptions): Awaitable<ExportPage> {
+  return after(store.export(options), (page) => {
     const fit = memoriesThatFit(page.memories);
-    if (fit === page.memories.length) return page;
-    page = store.export({ ...options, limit: fit });
-  }
+    return fit === page.memories.length
+      ? page
+      : exportWithinBudget(store, { ...options, limit: fit });
+  });
 }
 
 /**
@@ -84,7 +93,7 @@ function exportWithinBudget(store: MemoryStore, options: PageOptions): ExportPag
  */
 export const RUNNERS: { readonly [T in ToolName]: ToolRunner<T> } = {
   remember(args, { store, semantic, caller }) {
-    const result = store.remember({
+    const written = store.remember({
       key: args.key,
       text: args.text,
       tags: args.tags,
@@ -92,12 +101,16 @@ export const RUNNERS: { readonly [T in ToolName]: ToolRunner<T> } = {
       expectedVersion: args.expected_version,
       ifAbsent: args.if_absent,
     });
-    semantic?.written(store, result.key, caller);
-    const verb = result.created ? "Created" : "Replaced";
-    return {
-      structured: { ...result },
-      text: `${verb} ${result.key} (version ${result.version}, ${plural(result.bytes, "byte")})`,
-    };
+    return after(written, (result) => {
+      // Hybrid recall runs on SQLite only (a server on PostgreSQL refuses --model-dir).
+      const sqlite = sqliteStore(store);
+      if (sqlite !== undefined) semantic?.written(sqlite, result.key, caller);
+      const verb = result.created ? "Created" : "Replaced";
+      return {
+        structured: { ...result },
+        text: `${verb} ${result.key} (version ${result.version}, ${plural(result.bytes, "byte")})`,
+      };
+    });
   },
 
   async recall(args, context) {
@@ -119,45 +132,50 @@ export const RUNNERS: { readonly [T in ToolName]: ToolRunner<T> } = {
   },
 
   search(args, { store }) {
-    const result = store.search(args.text, {
+    const found = store.search(args.text, {
       prefix: args.prefix,
       tag: args.tag,
       limit: args.limit,
     });
-    const lines = result.hits.map((hit) => `${hit.key}:${hit.line}: ${hit.snippet}`);
-    return {
-      structured: { ...result },
-      text: lines.length === 0 ? "No matches." : lines.join("\n"),
-    };
+    return after(found, (result) => {
+      const lines = result.hits.map((hit) => `${hit.key}:${hit.line}: ${hit.snippet}`);
+      return {
+        structured: { ...result },
+        text: lines.length === 0 ? "No matches." : lines.join("\n"),
+      };
+    });
   },
 
   get(args, { store }) {
-    const memory = store.get(args.key);
-    if (memory === undefined) {
-      throw new ToolError("NOT_FOUND", `${args.key} does not exist`, { key: args.key });
-    }
-    // For `unused`: a read to the day, written in batches (see read-log.ts).
-    store.access.noteRead(memory.key);
-    // The text travels once, in the structured content: twice, a large memory's answer would
-    // pass what MCP clients read (see MAX_ANSWER_BYTES).
-    return {
-      structured: { ...memory },
-      text: `${describeRecord(memory)}; its text is the structured content's text field`,
-    };
+    return after(store.get(args.key), (memory) => {
+      if (memory === undefined) {
+        throw new ToolError("NOT_FOUND", `${args.key} does not exist`, { key: args.key });
+      }
+      // For `unused`: a read to the day, written in batches (see read-log.ts).
+      store.access.noteRead(memory.key);
+      // The text travels once, in the structured content: twice, a large memory's answer would
+      // pass what MCP clients read (see MAX_ANSWER_BYTES).
+      return {
+        structured: { ...memory },
+        text: `${describeRecord(memory)}; its text is the structured content's text field`,
+      };
+    });
   },
 
   list(args, { store }) {
-    const page = store.list({
+    const listed = store.list({
       prefix: args.prefix,
       tag: args.tag,
       cursor: args.cursor,
       limit: args.limit,
     });
-    const lines = page.items.map((item) => `${item.key}\t${item.bytes}\tv${item.version}`);
-    return {
-      structured: { ...page },
-      text: `${plural(page.items.length, "memory", "memories")}${lines.length ? `\n${lines.join("\n")}` : ""}${pageNote(page.next_cursor)}`,
-    };
+    return after(listed, (page) => {
+      const lines = page.items.map((item) => `${item.key}\t${item.bytes}\tv${item.version}`);
+      return {
+        structured: { ...page },
+        text: `${plural(page.items.length, "memory", "memories")}${lines.length ? `\n${lines.join("\n")}` : ""}${pageNote(page.next_cursor)}`,
+      };
+    });
   },
 
   forget(args, { store }) {
@@ -173,16 +191,16 @@ export const RUNNERS: { readonly [T in ToolName]: ToolRunner<T> } = {
       throw new ToolError("INVALID_ARGUMENT", "tree applies to key, not to prefix");
     }
     if (tree && expectedVersion !== undefined) throw treeWithVersion();
-    const result =
+    const deleted =
       key === undefined
         ? store.forgetPrefix(prefix as string)
         : tree
           ? store.forgetTree(key)
           : store.forget(key, { expectedVersion });
-    return {
+    return after(deleted, (result) => ({
       structured: { ...result },
       text: `Deleted ${plural(result.deleted, "memory", "memories")}`,
-    };
+    }));
   },
 
   move(args, { store }) {
@@ -195,13 +213,13 @@ export const RUNNERS: { readonly [T in ToolName]: ToolRunner<T> } = {
       );
     }
     const tree = args.tree === true;
-    let result: { moved: number };
+    let moved: Awaitable<{ moved: number }>;
     if (single) {
       if (args.from === undefined || args.to === undefined) {
         throw new ToolError("INVALID_ARGUMENT", "a move needs both from and to");
       }
       if (tree && args.expected_version !== undefined) throw treeWithVersion();
-      result = tree
+      moved = tree
         ? store.moveTree(args.from, args.to)
         : store.move(args.from, args.to, { expectedVersion: args.expected_version });
     } else {
@@ -223,65 +241,73 @@ export const RUNNERS: { readonly [T in ToolName]: ToolRunner<T> } = {
           "expected_version applies to from, not to from_prefix",
         );
       }
-      result = store.movePrefix(args.from_prefix, args.to_prefix);
+      moved = store.movePrefix(args.from_prefix, args.to_prefix);
     }
-    return {
+    return after(moved, (result) => ({
       structured: { ...result },
       text: `Moved ${plural(result.moved, "memory", "memories")}`,
-    };
+    }));
   },
 
-  stats(_args, { store, namespace, server, semantic }) {
-    const counts = store.stats();
-    // The store knows its configured build; only the server knows the worker has stopped.
-    const failure = semantic?.failure ?? null;
-    const progress = semantic?.progress(store) ?? { embedded: 0, perSecond: null };
-    const recall = {
-      ...counts.recall,
-      ...(failure === null ? {} : { build: "lexical" as const }),
-      failure,
-      embedded: progress.embedded,
-      embedded_per_second: progress.perSecond,
-    };
-    const { limits } = store;
-    const structured = {
-      namespace,
-      memories: counts.memories,
-      bytes: counts.bytes,
-      max_text_bytes: limits.maxTextBytes,
-      limits: {
-        max_key_bytes: limits.maxKeyBytes,
-        max_tags: limits.maxTags,
-        max_tag_bytes: limits.maxTagBytes,
-        max_metadata_bytes: limits.maxMetadataBytes,
-      },
-      recall,
-      schema_version: counts.schema_version,
-      server,
-    };
-    return {
-      structured,
-      text:
-        `Namespace ${namespace}: ${plural(counts.memories, "memory", "memories")}, ` +
-        `${plural(counts.bytes, "byte")}; max_text_bytes ${limits.maxTextBytes}; ` +
-        `recall ${recall.build}${recall.model ? ` (${recall.model}, ${recall.pending} pending)` : ""}` +
-        `${failure === null ? "" : ` because ${failure}`}; ` +
-        `${server.name} ${server.version}, schema ${counts.schema_version}`,
-    };
+  stats(_args, context) {
+    return after(context.store.stats(), (counts) => statsOutput(counts, context));
   },
 
   export(args, { store }) {
-    const page = exportWithinBudget(store, {
+    const exported = exportWithinBudget(store, {
       prefix: args.prefix,
       tag: args.tag,
       cursor: args.cursor,
       limit: args.limit,
     });
-    return {
+    return after(exported, (page) => ({
       structured: { ...page },
       text: `Exported ${plural(page.memories.length, "memory", "memories")}${pageNote(page.next_cursor)}`,
-    };
+    }));
   },
 
   ...HISTORY_RUNNERS,
 };
+
+/** The stats tool's answer from the store's counts and what only the server knows. */
+function statsOutput(counts: StoreStats, context: ToolContext): ToolOutput {
+  const { store, limits, namespace, server, semantic } = context;
+  // The store knows its configured build; only the server knows the worker has stopped.
+  const failure = semantic?.failure ?? null;
+  const sqlite = sqliteStore(store);
+  const progress = (sqlite === undefined ? undefined : semantic?.progress(sqlite)) ?? {
+    embedded: 0,
+    perSecond: null,
+  };
+  const recall = {
+    ...counts.recall,
+    ...(failure === null ? {} : { build: "lexical" as const }),
+    failure,
+    embedded: progress.embedded,
+    embedded_per_second: progress.perSecond,
+  };
+  const structured = {
+    namespace,
+    memories: counts.memories,
+    bytes: counts.bytes,
+    max_text_bytes: limits.maxTextBytes,
+    limits: {
+      max_key_bytes: limits.maxKeyBytes,
+      max_tags: limits.maxTags,
+      max_tag_bytes: limits.maxTagBytes,
+      max_metadata_bytes: limits.maxMetadataBytes,
+    },
+    recall,
+    schema_version: counts.schema_version,
+    server,
+  };
+  return {
+    structured,
+    text:
+      `Namespace ${namespace}: ${plural(counts.memories, "memory", "memories")}, ` +
+      `${plural(counts.bytes, "byte")}; max_text_bytes ${limits.maxTextBytes}; ` +
+      `recall ${recall.build}${recall.model ? ` (${recall.model}, ${recall.pending} pending)` : ""}` +
+      `${failure === null ? "" : ` because ${failure}`}; ` +
+      `${server.name} ${server.version}, schema ${counts.schema_version}`,
+  };
+}

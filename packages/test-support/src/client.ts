@@ -14,6 +14,7 @@ import {
   cleanEnv,
   type HttpServer,
   hmsMcpBin,
+  serverStore,
   startHttpServer,
   tempDir,
 } from "./server-process.js";
@@ -28,7 +29,10 @@ async function ready(client: Client): Promise<Client> {
 
 /** A stdio server process with a connected client. */
 export async function startStdio(options: {
-  dataDir: string;
+  /** The store's data directory (on PostgreSQL: its database, see `storeArgs`). */
+  dataDir?: string;
+  /** A PostgreSQL database to serve instead of a data directory. */
+  databaseUrl?: string;
   args?: string[];
   env?: Record<string, string>;
   /** Options for node itself, before the program (e.g. `--import`). */
@@ -39,8 +43,7 @@ export async function startStdio(options: {
     args: [
       ...(options.nodeArgs ?? []),
       hmsMcpBin(),
-      "--data-dir",
-      options.dataDir,
+      ...serverStore(options),
       "--log-level",
       "warn",
       ...(options.args ?? []),
@@ -69,7 +72,8 @@ export interface HttpProcess extends HttpServer {
 }
 
 export async function startHttpProcess(options: {
-  dataDir: string;
+  dataDir?: string;
+  databaseUrl?: string;
   args?: string[];
   env?: Record<string, string>;
 }): Promise<HttpProcess> {

@@ -21,6 +21,7 @@ export {
   startStdio,
   type TransportKind,
 } from "./client.js";
+export { freePort, type PostgresServer, postgresBinDir, startPostgres } from "./postgres.js";
 export { backdateWrites, seedFilesIn, storeFile, writeSeedFiles } from "./seed-store.js";
 export {
   cleanEnv,
@@ -29,9 +30,11 @@ export {
   hmsMcpBin,
   hmsMcpCommand,
   hmsMcpOnPath,
+  serverStore,
   startHttpServer,
+  storeArgs,
   tempDir,
+  testDatabaseUrl,
 } from "./server-process.js";
 export { fillDisk, mountTmpfs } from "./tmpfs.js";
-export { freePort, type PostgresServer, postgresBinDir, startPostgres } from "./postgres.js";
 export { type ListedTool, protocolToolList, toolListAsSent } from "./tool-list.js";

@@ -7,12 +7,13 @@
  * it finds the workspace's `packages/hms-mcp` beside its own directory, and a package whose
  * tests start the server lists `hms-mcp` itself, so that it is built first.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { postgresBinDir } from "./postgres.js";
 
 /** The workspace's `packages/hms-mcp/package.json` (this file is in `packages/test-support/*`). */
 const HMS_MCP_MANIFEST = fileURLToPath(new URL("../../hms-mcp/package.json", import.meta.url));
@@ -50,6 +51,45 @@ export function cleanEnv(extra: Record<string, string> = {}): Record<string, str
   return { ...env, ...extra };
 }
 
+/**
+ * The PostgreSQL cluster the e2e suite runs on, when it runs on PostgreSQL: the base URL of a
+ * cluster (`postgres://USER@HOST:PORT/DB`) in HMS_TEST_DATABASE_URL, else undefined (SQLite).
+ */
+export function testDatabaseUrl(): string | undefined {
+  return process.env.HMS_TEST_DATABASE_URL || undefined;
+}
+
+/** The database standing for each data directory, so servers sharing a directory share a store. */
+const databases = new Map<string, string>();
+
+/**
+ * Where a test server keeps its store: `--data-dir DIR`, or, when the suite runs on PostgreSQL
+ * (HMS_TEST_DATABASE_URL), `--database-url` of a database created for DIR the first time it
+ * is named. A new directory is a new, empty store on either engine; servers given the same
+ * directory share one store, as they would share the SQLite files.
+ */
+export function storeArgs(dataDir: string): string[] {
+  const base = testDatabaseUrl();
+  if (base === undefined) return ["--data-dir", dataDir];
+  let url = databases.get(dataDir);
+  if (url === undefined) {
+    const name = `t_${process.pid}_${databases.size + 1}_${Date.now() % 1_000_000}`;
+    execFileSync(join(postgresBinDir(), "psql"), [
+      "-X",
+      "-q",
+      "-d",
+      base,
+      "-c",
+      `CREATE DATABASE ${name}`,
+    ]);
+    const parsed = new URL(base);
+    parsed.pathname = `/${name}`;
+    url = parsed.toString();
+    databases.set(dataDir, url);
+  }
+  return ["--database-url", url];
+}
+
 /** A fresh temporary directory and a function that removes it. */
 export function tempDir(prefix = "hms-test-"): { dir: string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
@@ -79,7 +119,10 @@ export interface HttpServer {
  * or trace). `env` is added to a clean environment (e.g. `HMS_MCP_TOKEN`).
  */
 export async function startHttpServer(options: {
-  dataDir: string;
+  /** The store's data directory (on PostgreSQL: its database, see `storeArgs`). */
+  dataDir?: string;
+  /** A PostgreSQL database to serve instead of a data directory. */
+  databaseUrl?: string;
   args?: string[];
   env?: Record<string, string>;
 }): Promise<HttpServer> {
@@ -94,8 +137,7 @@ export async function startHttpServer(options: {
     "http",
     "--port",
     "0",
-    "--data-dir",
-    options.dataDir,
+    ...serverStore(options),
     ...(options.args ?? []),
   ]);
   const child = spawn(command, args, {
@@ -121,6 +163,13 @@ export async function startHttpServer(options: {
       return exited(child);
     },
   };
+}
+
+/** The flags naming a test server's store: an explicit database, else its data directory's. */
+export function serverStore(options: { dataDir?: string; databaseUrl?: string }): string[] {
+  if (options.databaseUrl !== undefined) return ["--database-url", options.databaseUrl];
+  if (options.dataDir === undefined) throw new Error("give the server a dataDir or a databaseUrl");
+  return storeArgs(options.dataDir);
 }
 
 /**
