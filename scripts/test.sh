@@ -12,6 +12,10 @@ pnpm run lint
 node scripts/check-layers.mjs
 pnpm run typecheck
 pnpm run test
+# hms-mcp's e2e suite again with every server on PostgreSQL (one real cluster; the files about
+# SQLite itself are left out, see packages/hms-mcp/vitest.postgres.config.ts).
+echo "test: hms-mcp e2e on PostgreSQL" >&2
+pnpm --filter hms-mcp test:e2e:postgres
 
 # The Python package: lint, format, types, then its suite (against the hms-mcp built above).
 export PATH="$root/.tools/uv/bin:$PATH"

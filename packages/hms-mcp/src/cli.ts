@@ -1,11 +1,9 @@
 #!/usr/bin/env node
 import { buildCommand, ConfigError, parseConfig } from "./config.js";
-import { copyCommand } from "./copy-command.js";
 import { redactUrl } from "./database-url.js";
 import { fetchModelCommand } from "./fetch-model.js";
 import { createLogger } from "./log.js";
 import { startServer } from "./main.js";
-import { migrateCommand } from "./migrate-command.js";
 import { tokenCommand } from "./token-command.js";
 import { SERVER_INFO } from "./version.js";
 
@@ -28,11 +26,14 @@ async function main(): Promise<void> {
     process.exitCode = await fetchModelCommand(argv.slice(1), SERVER_INFO.version);
     return;
   }
+  // The subcommands' code is loaded only when they run: a server starts without it.
   if (argv[0] === "copy") {
+    const { copyCommand } = await import("./copy-command.js");
     process.exitCode = await copyCommand(argv.slice(1), SERVER_INFO.version);
     return;
   }
   if (argv[0] === "migrate") {
+    const { migrateCommand } = await import("./migrate-command.js");
     process.exitCode = await migrateCommand(argv.slice(1), SERVER_INFO.version);
     return;
   }

@@ -5,8 +5,8 @@
  *
  * - the candidates are the namespace's memories whose full-text vector (`english`
  *   configuration, a GIN index that leads with the namespace) matches any query term;
- * - the statistics come from the namespace at query time: N and the average length in one
- *   aggregate, each term's document frequency from the GIN index;
+ * - the statistics are kept by a trigger as memories change: N and the total length in the
+ *   namespace's row, each term's document frequency in `hms_terms`;
  * - each candidate's BM25 is computed in SQL from its vector (`unnest(tsvector)` gives each
  *   term's positions, so its frequency) and its stored length.
  *
@@ -26,6 +26,7 @@ import {
 } from "@hms/store";
 import {
   CANDIDATE_BUDGET,
+  candidateExpression,
   checkInteger,
   excerptOf,
   excerptTerms,
@@ -129,8 +130,7 @@ async function statistics(client: Client, ns: number, words: readonly string[]) 
   );
   const { rows } = await client.query<{ i: number; lexeme: string | null; df: number }>(
     `SELECT w.i::integer AS i, l.lexeme,
-       (SELECT count(*) FROM hms_memories m
-        WHERE m.ns = $1 AND m.tsv @@ quote_literal(l.lexeme)::tsquery) AS df
+       coalesce((SELECT df FROM hms_terms t WHERE t.ns = $1 AND t.lexeme = l.lexeme), 0) AS df
      FROM unnest($2::text[]) WITH ORDINALITY AS w (word, i)
      LEFT JOIN LATERAL (SELECT lexeme FROM unnest(hms_tsv(w.word)) LIMIT 1) AS l ON true`,
     [ns, words],
@@ -162,9 +162,34 @@ async function rank(
   // that leaves fewer than k hits.
   const budget = Math.max(CANDIDATE_BUDGET, 4 * k);
   const weighed = informativeTerms(indexed, stats.n, budget, k);
-  const ranked = await score(client, ns, filter, k, stats, weighed);
-  if (ranked.length >= k || weighed.length === indexed.length) return ranked;
-  return await score(client, ns, filter, k, stats, indexed);
+  // Over the budget, only the memories holding the rarest terms are scored (each still over
+  // every weighed term): the SQLite engine's choice, read from its FTS5 expression.
+  const pick = candidateExpression(weighed, stats.n, budget);
+  let ranked: { id: number; bm25: number }[] = [];
+  if (pick !== undefined) {
+    const candidates = {
+      lexemes: [...pick.expr.matchAll(/"([^"]*)"/g)].map((match) => match[1] as string),
+      all: pick.expr.includes('" AND "'),
+      newest: pick.newest ? budget : undefined,
+    };
+    ranked = await score(client, ns, filter, k, stats, weighed, candidates);
+  }
+  // No candidate step, or a filter left fewer than k: every match is scored.
+  if (pick === undefined || ranked.length < k) {
+    ranked = await score(client, ns, filter, k, stats, weighed);
+  }
+  // Still too few (a filter again): the dropped terms' matches count too.
+  if (ranked.length < k && weighed.length < indexed.length) {
+    ranked = await score(client, ns, filter, k, stats, indexed);
+  }
+  return ranked;
+}
+
+/** Which memories to score: those holding any (or all) of `lexemes`, the newest few if set. */
+interface Candidates {
+  readonly lexemes: readonly string[];
+  readonly all: boolean;
+  readonly newest: number | undefined;
 }
 
 /** BM25 of the memories matching any of `terms`, the best `k`. */
@@ -175,6 +200,7 @@ async function score(
   k: number,
   stats: { n: number; avgdl: number },
   indexed: readonly { term: string; df: number }[],
+  candidates?: Candidates,
 ): Promise<{ id: number; bm25: number }[]> {
   const idf = indexed.map(({ df }) => {
     const value = Math.log((stats.n - df + 0.5) / (df + 0.5));
@@ -189,6 +215,15 @@ async function score(
   const lexemes = at(indexed.map(({ term }) => term));
   const weights = at(idf);
   const avgdl = at(stats.avgdl > 0 ? stats.avgdl : 1);
+  let picked = "";
+  if (candidates !== undefined) {
+    const query = `array_to_string(ARRAY(SELECT quote_literal(l) FROM unnest(${at(candidates.lexemes)}::text[]) AS l), '${candidates.all ? " & " : " | "}')::tsquery`;
+    picked =
+      candidates.newest === undefined
+        ? `AND m.tsv @@ ${query}`
+        : `AND m.id IN (SELECT c.id FROM hms_memories c WHERE c.ns = $1 AND c.tsv @@ ${query}
+                        ORDER BY c.id DESC LIMIT ${at(candidates.newest)})`;
+  }
   const { rows } = await client.query<{ id: number; bm25: number }>(
     `WITH q AS (SELECT * FROM unnest(${lexemes}::text[], ${weights}::float8[]) AS q (lexeme, idf))
      SELECT m.id, sum(q.idf * (u.tf * ${K1 + 1}) /
@@ -203,6 +238,7 @@ async function score(
      JOIN q ON q.lexeme = u.lexeme
      WHERE ${where}
        AND m.tsv @@ (SELECT string_agg(quote_literal(lexeme), ' | ')::tsquery FROM q)
+       ${picked}
      GROUP BY m.id
      ORDER BY bm25 DESC, m.id
      LIMIT ${at(k)}`,

@@ -17,6 +17,7 @@ import {
   type RememberInput,
   type RememberResult,
   StoreError,
+  utf8Bytes,
 } from "@hms/store";
 import {
   checkExpected,
@@ -227,8 +228,8 @@ export async function exportPage(ctx: PgContext, options: PageOptions): Promise<
     let bytes = 0;
     let more = false;
     for (const row of rows) {
-      // The metadata's length in UTF-16 units, as the SQLite engine counts it.
-      const size = row.bytes + row.metadata.length;
+      // In UTF-8 bytes, as the budget is.
+      const size = row.bytes + utf8Bytes(row.metadata);
       if (memories.length === limit || (memories.length > 0 && bytes + size > EXPORT_PAGE_BYTES)) {
         more = true;
         break;

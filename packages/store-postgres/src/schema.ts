@@ -101,20 +101,39 @@ export const MIGRATIONS: readonly PgMigration[] = [
       CREATE INDEX hms_memories_fts ON hms_memories USING gin (ns, tsv);
       CREATE INDEX hms_memories_tags ON hms_memories USING gin (ns, tags);
 
-      CREATE FUNCTION hms_count_docs() RETURNS trigger LANGUAGE plpgsql AS $$
+      -- How many of a namespace's memories hold each lexeme (BM25's document frequency),
+      -- kept by the same trigger: a query reads a term's count in one index probe, where
+      -- counting its matches would read every memory that holds it.
+      CREATE TABLE hms_terms (
+        ns     bigint NOT NULL REFERENCES hms_namespaces (id),
+        lexeme text COLLATE "C" NOT NULL,
+        df     bigint NOT NULL,
+        PRIMARY KEY (ns, lexeme)
+      );
+
+      CREATE FUNCTION hms_statistics() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         IF TG_OP IN ('UPDATE', 'DELETE') THEN
           UPDATE hms_namespaces SET docs = docs - 1, doc_tokens = doc_tokens - OLD.doc_len
           WHERE id = OLD.ns;
+          UPDATE hms_terms SET df = df - 1
+          WHERE ns = OLD.ns AND lexeme = ANY (tsvector_to_array(OLD.tsv));
         END IF;
         IF TG_OP IN ('UPDATE', 'INSERT') THEN
           UPDATE hms_namespaces SET docs = docs + 1, doc_tokens = doc_tokens + NEW.doc_len
           WHERE id = NEW.ns;
+          INSERT INTO hms_terms (ns, lexeme, df)
+          SELECT NEW.ns, lexeme, 1 FROM unnest(tsvector_to_array(NEW.tsv)) AS lexeme
+          ORDER BY lexeme
+          ON CONFLICT (ns, lexeme) DO UPDATE SET df = hms_terms.df + 1;
         END IF;
         RETURN NULL;
       END $$;
-      CREATE TRIGGER hms_memories_count AFTER INSERT OR DELETE OR UPDATE OF text, index_text
-        ON hms_memories FOR EACH ROW EXECUTE FUNCTION hms_count_docs();
+      -- Only writes of the namespace change these rows, and they hold the namespace's row
+      -- lock: they never wait for each other here, nor deadlock.
+      CREATE TRIGGER hms_memories_statistics
+        AFTER INSERT OR DELETE OR UPDATE OF text, index_text
+        ON hms_memories FOR EACH ROW EXECUTE FUNCTION hms_statistics();
 
       CREATE TABLE hms_memory_history (
         seq      bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,

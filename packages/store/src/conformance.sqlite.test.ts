@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { runStoreConformance, type StoreConformanceOptions } from "./conformance/index.js";
 import type { StoreApi, StoreEngine } from "./engine.js";
 import { StoreError } from "./errors.js";
+import type { Attribution } from "./history.js";
 import { Namespaces } from "./namespaces.js";
 
 const MAX_NAMESPACES = 3;
@@ -20,12 +21,15 @@ const dirs = new Map<StoreEngine, string>();
 function sqlite(
   name: string,
   wrap: (engine: Namespaces) => StoreEngine = (engine) => engine,
+  maxTextBytes?: number,
 ): StoreConformanceOptions {
   return {
     name,
     open: async () => {
       const dir = mkdtempSync(join(tmpdir(), "hms-conformance-"));
-      const engine = wrap(new Namespaces({ dataDir: dir, maxNamespaces: MAX_NAMESPACES }));
+      const engine = wrap(
+        new Namespaces({ dataDir: dir, maxNamespaces: MAX_NAMESPACES, maxTextBytes }),
+      );
       dirs.set(engine, dir);
       return engine;
     },
@@ -35,6 +39,7 @@ function sqlite(
       dirs.delete(engine);
     },
     maxNamespaces: MAX_NAMESPACES,
+    maxTextBytes,
   };
 }
 
@@ -61,9 +66,9 @@ function promising(
     const changed = change(wrapped);
     return new Proxy(wrapped, {
       get(object, property) {
+        if (Object.hasOwn(changed, property)) return changed[property as keyof StoreApi];
         if (property === "history") return later(store.history, ["attributed"]);
         if (property === "access") return later(store.access, ["noteRead"]);
-        if (Object.hasOwn(changed, property)) return changed[property as keyof StoreApi];
         return Reflect.get(object, property, object);
       },
     });
@@ -78,12 +83,23 @@ function promising(
 }
 
 runStoreConformance(sqlite("sqlite"), { describe, it });
+// With a text limit of its own, so the suite's limits follow the options.
 runStoreConformance(
-  sqlite("sqlite answering with promises", (engine) => promising(engine)),
+  sqlite("sqlite answering with promises, 4 KiB texts", (engine) => promising(engine), 4096),
   { describe, it },
 );
 
 describe("the conformance suite itself", () => {
+  it("refuses limits it cannot test under", () => {
+    const none = { describe: () => {}, it: () => {} };
+    expect(() => runStoreConformance({ ...sqlite("small"), maxNamespaces: 2 }, none)).toThrow(
+      "maxNamespaces must be an integer of at least 3 (the suite uses 3 namespaces), got 2",
+    );
+    expect(() => runStoreConformance({ ...sqlite("small"), maxTextBytes: 1000 }, none)).toThrow(
+      "maxTextBytes must be an integer of at least 1024 (the suite stores texts of up to 1,024 bytes), got 1000",
+    );
+  });
+
   /** Runs the named tests of the suite on a broken engine, and answers those that failed. */
   async function failures(
     wrap: (engine: Namespaces) => StoreEngine,
@@ -115,6 +131,23 @@ describe("the conformance suite itself", () => {
     expect(await failures(broken, names)).toEqual(names);
   });
 
+  it("fails an engine whose compare-and-set reads and writes in two steps", async () => {
+    const names = ["of writers at the same expected version, exactly one wins"];
+    const broken = (engine: Namespaces) =>
+      promising(engine, (store) => ({
+        remember: async (input) => {
+          // The race a pooled engine has without a transaction: check, yield, then write.
+          const head = await store.get(input.key);
+          await new Promise((resolve) => setTimeout(resolve, 1));
+          if (input.expectedVersion !== undefined && head?.version !== input.expectedVersion) {
+            throw new StoreError("VERSION_CONFLICT", `${input.key} moved on`);
+          }
+          return store.remember({ ...input, expectedVersion: undefined });
+        },
+      }));
+    expect(await failures(broken, names)).toEqual(names);
+  });
+
   it("fails an engine whose moveTree checks the destination before the source", async () => {
     const names = ["1. NOT_FOUND when neither from nor anything under from/ exists"];
     const broken = (engine: Namespaces) =>
@@ -127,6 +160,36 @@ describe("the conformance suite itself", () => {
           }
           return store.moveTree(from, to);
         },
+      }));
+    expect(await failures(broken, names)).toEqual(names);
+  });
+
+  it("fails an engine whose read creates the namespace", async () => {
+    const names = ["read of a namespace that does not exist answers empty and creates nothing"];
+    const broken = (engine: Namespaces): StoreEngine => ({
+      kind: engine.kind,
+      get: async (namespace) => engine.get(namespace),
+      read: async (namespace) => engine.get(namespace),
+      names: async () => engine.names(),
+      close: () => engine.close(),
+    });
+    expect(await failures(broken, names)).toEqual(names);
+  });
+
+  it("fails an engine whose recall ignores the prefix, and whose history drops the actor", async () => {
+    const names = [
+      "filters by tag and by prefix",
+      "who and what made a change, when the caller says so (history.attributed)",
+    ];
+    const broken = (engine: Namespaces) =>
+      promising(engine, (store) => ({
+        recall: (query, options) => store.recall(query, { ...options, prefix: undefined }),
+        history: new Proxy(later(store.history), {
+          get: (history, property) =>
+            property === "attributed"
+              ? <T>(_who: Attribution, body: () => T): T => body()
+              : Reflect.get(history, property),
+        }),
       }));
     expect(await failures(broken, names)).toEqual(names);
   });

@@ -29,7 +29,12 @@ export { memoryAncestors, memoryFileKeyProblem } from "./memory-file.js";
 export { indexText } from "./recall/cjk.js";
 export { excerptOf, MATCH_CLOSE, MATCH_OPEN, type TermMatch } from "./recall/excerpt.js";
 export { HybridRanker } from "./recall/hybrid.js";
-export { CANDIDATE_BUDGET, informativeTerms, LexicalRanker } from "./recall/lexical.js";
+export {
+  CANDIDATE_BUDGET,
+  candidateExpression,
+  informativeTerms,
+  LexicalRanker,
+} from "./recall/lexical.js";
 export { foldCase, matchingLines } from "./recall/lines.js";
 export { excerptTerms } from "./recall/query.js";
 export type { RankContext, RankedId, Ranker } from "./recall/ranker.js";

@@ -15,7 +15,14 @@ import {
 } from "./context.js";
 import { StoreError } from "./errors.js";
 import { decodeCursor, encodeCursor } from "./keys.js";
-import { checkInteger, checkKey, checkMetadata, checkTags, checkText } from "./limits.js";
+import {
+  checkInteger,
+  checkKey,
+  checkMetadata,
+  checkTags,
+  checkText,
+  utf8Bytes,
+} from "./limits.js";
 import { isMemoryFile } from "./memory-file.js";
 import { indexText } from "./recall/cjk.js";
 import {
@@ -186,7 +193,8 @@ export function exportPage(ctx: StoreContext, options: PageOptions): ExportPage 
   let more = false;
   const found = statement.iterate({ ...params, limit: limit + 1 }) as IterableIterator<Row>;
   for (const row of found) {
-    const size = row.bytes + row.metadata.length;
+    // In UTF-8 bytes, as the budget is: .length counts UTF-16 units, too few for non-ASCII.
+    const size = row.bytes + utf8Bytes(row.metadata);
     if (memories.length === limit || (memories.length > 0 && bytes + size > EXPORT_PAGE_BYTES)) {
       more = true;
       found.return?.();

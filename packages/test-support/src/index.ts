@@ -33,6 +33,7 @@ export {
   serverStore,
   startHttpServer,
   storeArgs,
+  storeNamespaces,
   tempDir,
   testDatabaseUrl,
 } from "./server-process.js";

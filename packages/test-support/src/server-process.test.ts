@@ -1,7 +1,15 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { hmsMcpCommand, hmsMcpOnPath, startHttpServer, tempDir } from "./server-process.js";
+import { startPostgres } from "./postgres.js";
+import {
+  hmsMcpCommand,
+  hmsMcpOnPath,
+  startHttpServer,
+  storeArgs,
+  storeNamespaces,
+  tempDir,
+} from "./server-process.js";
 
 // The workspace's hms-mcp, as hmsMcpBin finds it (this package does not depend on hms-mcp).
 const version = (
@@ -49,5 +57,39 @@ describe("finding and starting hms-mcp", () => {
     ).rejects.toThrow(
       "startHttpServer reads the info-level 'listening on' line: use --log-level info, debug or trace",
     );
+  });
+});
+
+describe("a test server's store on either engine", () => {
+  it("is a data directory, or with HMS_TEST_DATABASE_URL a new database per directory", async () => {
+    const data = tempDir();
+    const other = tempDir();
+    const saved = process.env.HMS_TEST_DATABASE_URL;
+    delete process.env.HMS_TEST_DATABASE_URL;
+    expect(storeArgs(data.dir)).toEqual(["--data-dir", data.dir]);
+    const pg = await startPostgres();
+    try {
+      process.env.HMS_TEST_DATABASE_URL = pg.url;
+      const [flag, url] = storeArgs(data.dir);
+      expect(flag).toBe("--database-url");
+      // One database per directory: the same again for it, another for another directory.
+      expect(storeArgs(data.dir)).toEqual([flag, url]);
+      expect(storeArgs(other.dir)[1]).not.toBe(url);
+      const database = new URL(url as string).pathname.slice(1);
+      expect(pg.psql(`SELECT count(*) FROM pg_database WHERE datname = '${database}'`).trim()).toBe(
+        "1",
+      );
+      // A server started on the directory serves that database.
+      const server = await startHttpServer({ dataDir: data.dir, args: ["--log-level", "info"] });
+      await server.stop();
+      expect(storeNamespaces(data.dir)).toEqual(["default"]);
+      expect(storeNamespaces(other.dir)).toEqual([]);
+    } finally {
+      if (saved === undefined) delete process.env.HMS_TEST_DATABASE_URL;
+      else process.env.HMS_TEST_DATABASE_URL = saved;
+      pg.remove();
+      data.remove();
+      other.remove();
+    }
   });
 });

@@ -8,7 +8,7 @@
  * tests start the server lists `hms-mcp` itself, so that it is built first.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
@@ -88,6 +88,31 @@ export function storeArgs(dataDir: string): string[] {
     databases.set(dataDir, url);
   }
   return ["--database-url", url];
+}
+
+/**
+ * The namespaces a test server's store holds, on either engine: the SQLite store files in
+ * DIR (one per namespace), or on PostgreSQL the namespaces of DIR's database (`storeArgs`).
+ */
+export function storeNamespaces(dataDir: string): string[] {
+  const url = testDatabaseUrl() === undefined ? undefined : databases.get(dataDir);
+  if (url !== undefined) {
+    const psql = (sql: string) =>
+      execFileSync(join(postgresBinDir(), "psql"), ["-X", "-q", "-t", "-A", "-d", url, "-c", sql], {
+        encoding: "utf8",
+      });
+    // No server has run on the database yet: no schema, no namespace.
+    if (psql("SELECT to_regclass('hms_namespaces') IS NOT NULL").trim() !== "t") return [];
+    const names = psql("SELECT name FROM hms_namespaces ORDER BY name");
+    return names.split("\n").filter((name) => name !== "");
+  }
+  try {
+    return readdirSync(join(dataDir, "namespaces"))
+      .filter((file) => file.endsWith(".sqlite"))
+      .sort();
+  } catch {
+    return [];
+  }
 }
 
 /** A fresh temporary directory and a function that removes it. */

@@ -53,6 +53,9 @@ describe("the hms-mcp command", () => {
       ["--reembed", "HMS_MCP_REEMBED"],
       ["--embed-threads", "HMS_MCP_EMBED_THREADS"],
       ["--recall-wait", "HMS_MCP_RECALL_WAIT"],
+      ["--database-url", "HMS_MCP_DATABASE_URL"],
+      ["--pg-pool-size", "HMS_MCP_PG_POOL_SIZE"],
+      ["--no-migrate", "HMS_MCP_NO_MIGRATE"],
     ]) {
       expect(help).toContain(flag);
       expect(help).toContain(env);

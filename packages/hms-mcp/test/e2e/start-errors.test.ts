@@ -122,7 +122,7 @@ describe("the help", () => {
     const help = run(["help"]);
     expect(help.status).toBe(0);
     expect(help.stdout).toBe(run(["--help"]).stdout);
-    for (const command of ["fetch-model", "token create", "help [command]"]) {
+    for (const command of ["migrate", "copy", "fetch-model", "token create", "help [command]"]) {
       expect(help.stdout).toMatch(
         new RegExp(`^  hms-mcp ${command.replace(/[[\]]/g, "\\$&")} `, "m"),
       );
@@ -137,6 +137,14 @@ describe("the help", () => {
     const fetch = run(["help", "fetch-model"]);
     expect(fetch.status).toBe(0);
     expect(fetch.stdout).toMatch(/^Usage: hms-mcp fetch-model/);
+    const migrate = run(["help", "migrate"]);
+    expect(migrate.status).toBe(0);
+    expect(migrate.stdout).toMatch(/^Usage: hms-mcp migrate \[options\]/);
+    expect(migrate.stdout).toContain("--database-url <url>");
+    const copy = run(["help", "copy"]);
+    expect(copy.status).toBe(0);
+    expect(copy.stdout).toMatch(/^Usage: hms-mcp copy \[options\]/);
+    expect(copy.stdout).toContain("--from <source>");
   });
 });
 

@@ -4,7 +4,7 @@
  * --max-namespaces.
  */
 import { spawnSync } from "node:child_process";
-import { readdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   call,
@@ -15,6 +15,7 @@ import {
   refused,
   startHttpProcess,
   startStdio,
+  storeNamespaces,
   tempDir,
 } from "@hms/test-support";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -34,15 +35,6 @@ function createToken(args: string[]): { token: string; line: string } {
   expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
   expect(JSON.parse(line)).toMatchObject({ name: args[1] });
   return { token, line };
-}
-
-/** The store files (and their WAL and SHM) in a data directory. */
-function storeFiles(dataDir: string): string[] {
-  try {
-    return readdirSync(join(dataDir, "namespaces")).sort();
-  } catch {
-    return [];
-  }
 }
 
 /** Waits until `check` passes (a reload is polled), failing after a generous deadline. */
@@ -143,7 +135,7 @@ describe("a tokens file", () => {
     expect(await ok(asAdmin, "list", { namespace: "bob" }).then((page) => page.items)).toHaveLength(
       1,
     );
-    expect(storeFiles(data.dir).join(" ")).not.toMatch(/x\.md/);
+    expect(storeNamespaces(data.dir).join(" ")).not.toMatch(/x\.md/);
   });
 
   it("refuses a read-only token's writes with FORBIDDEN and serves its reads", async () => {
@@ -216,7 +208,7 @@ describe("reads", () => {
           : await startHttpProcess({ dataDir: data.dir, args: ["--namespace-arg"] });
       const client = "client" in started ? started.client : await started.connect();
       try {
-        const before = storeFiles(data.dir);
+        const before = storeNamespaces(data.dir);
         for (let i = 0; i < 10; i++) {
           const namespace = `ghost-${i}`;
           expect((await refused(client, "get", { namespace, key: "a.md" })).code).toBe("NOT_FOUND");
@@ -226,7 +218,7 @@ describe("reads", () => {
           });
           expect(await ok(client, "stats", { namespace })).toMatchObject({ memories: 0 });
         }
-        expect(storeFiles(data.dir)).toEqual(before);
+        expect(storeNamespaces(data.dir)).toEqual(before);
         // A write creates the namespace, and its reads see it.
         await ok(client, "remember", { namespace: "ghost-0", key: "a.md", text: "here now" });
         expect(await ok(client, "get", { namespace: "ghost-0", key: "a.md" })).toMatchObject({
@@ -262,7 +254,7 @@ describe("--max-namespaces", () => {
       expect(answer.meta.limit).toBe(3);
       await ok(server.client, "remember", { namespace: "two", key: "b.md", text: "still" });
       expect(await ok(server.client, "list", { namespace: "three" })).toMatchObject({ items: [] });
-      expect(storeFiles(data.dir).filter((file) => file.endsWith(".sqlite"))).toHaveLength(3);
+      expect(storeNamespaces(data.dir)).toHaveLength(3);
     } finally {
       await server.close();
       data.remove();

@@ -127,6 +127,17 @@ export function memoryFileTests(t: TestApi, options: StoreConformanceOptions): v
       assert.deepEqual(await keys(store), ["notes/a", "notes/a/b", "notes/a/b/c"]);
     });
 
+    test("a create checks the expected version, then the path, then the tree", async ({
+      store,
+    }) => {
+      await files(store, "/memories/f");
+      const code = async (input: { key: string; expectedVersion?: number }) =>
+        (await unchanged(store, () => store.remember({ text: "x", ...input }))).code;
+      assert.equal(await code({ key: "/memories/f/.x", expectedVersion: 1 }), "NOT_FOUND");
+      assert.equal(await code({ key: "/memories/f/.x" }), "INVALID_ARGUMENT");
+      assert.equal(await code({ key: "/memories/f/x" }), "PATH_CONFLICT");
+    });
+
     test("a refusal inside rememberMany stores none of the batch", async ({ store }) => {
       const error = await refusal(() =>
         store.rememberMany([

@@ -166,5 +166,32 @@ export function pageTests(t: TestApi, options: StoreConformanceOptions): void {
         names.slice(2 * perPage),
       ]);
     });
+
+    test("the export page budget counts metadata in UTF-8 bytes, not characters", async ({
+      store,
+    }) => {
+      // 4,000 "é" are 4,000 characters but 8,000 bytes of metadata (the limit is 8,192 bytes):
+      // counted in bytes a memory costs about 28,000 bytes (9 a page), in characters about
+      // 24,000 (10 a page). Far enough from either edge for any JSON spacing of the metadata.
+      const size = Math.min(20_000, options.maxTextBytes ?? DEFAULT_LIMITS.maxTextBytes);
+      const metadata = { v: "é".repeat(4000) };
+      const cost = size + Buffer.byteLength(JSON.stringify(metadata), "utf8");
+      const perPage = Math.floor(EXPORT_PAGE_BYTES / cost);
+      const names = Array.from(
+        { length: perPage * 2 + 1 },
+        (_, i) => `m${String(i).padStart(3, "0")}`,
+      );
+      for (const key of names) await store.remember({ key, text: "x".repeat(size), metadata });
+      const first = await store.export({ limit: 1000 });
+      assert.deepEqual(
+        first.memories.map((m) => m.key),
+        names.slice(0, perPage),
+      );
+      const second = await store.export({ limit: 1000, cursor: first.next_cursor ?? "" });
+      assert.deepEqual(
+        second.memories.map((m) => m.key),
+        names.slice(perPage, 2 * perPage),
+      );
+    });
   });
 }

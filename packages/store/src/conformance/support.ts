@@ -27,12 +27,12 @@ export interface StoreConformanceOptions {
   readonly open: () => Promise<StoreEngine>;
   /** Called after each test with the engine `open` gave (default: `engine.close()`). */
   readonly close?: ((engine: StoreEngine) => Promise<void>) | undefined;
-  /** The largest text the engine's stores accept, in UTF-8 bytes (default 32768). */
+  /** The largest text the engine's stores accept, in UTF-8 bytes (default 32768, at least 1024). */
   readonly maxTextBytes?: number | undefined;
   /**
    * The most namespaces the engines `open` gives may hold, when they are opened with a limit:
-   * the suite then checks LIMIT_REACHED one past it. It must be at least 3 (other tests use
-   * up to 3 namespaces).
+   * the suite then checks LIMIT_REACHED one past it. At least 3 (other tests use up to 3
+   * namespaces).
    */
   readonly maxNamespaces?: number | undefined;
 }
@@ -129,4 +129,19 @@ export async function tick(): Promise<string> {
   // Generous: times have millisecond resolution, and an engine's clock may be a server's.
   await new Promise((resolve) => setTimeout(resolve, 25));
   return before;
+}
+
+/** A record as last written at `at`, for `load` (which keeps its times). */
+export function writtenAt(key: string, at: string, tags: string[] = FILE): MemoryRecord {
+  return {
+    key,
+    text: `text of ${key}`,
+    tags,
+    metadata: {},
+    version: 1,
+    hash: "",
+    bytes: 0,
+    created_at: at,
+    updated_at: at,
+  };
 }

@@ -139,6 +139,49 @@ export function treeTests(t: TestApi, options: StoreConformanceOptions): void {
     });
   });
 
+  t.describe("the order of refusals of move and movePrefix", () => {
+    test("move: NOT_FOUND, VERSION_CONFLICT, EXISTS, PATH_CONFLICT, then an invalid path", async ({
+      store,
+    }) => {
+      const { version } = await store.remember({ key: "/memories/a.md", text: "x", tags: FILE });
+      await files(store, "/memories/f");
+      const stale = { expectedVersion: version + 1000 };
+      const codes = async (action: () => unknown) => (await unchanged(store, action)).code;
+      assert.equal(
+        await codes(() => store.move("/memories/no.md", "/memories/f", stale)),
+        "NOT_FOUND",
+      );
+      assert.equal(
+        await codes(() => store.move("/memories/a.md", "/memories/f", stale)),
+        "VERSION_CONFLICT",
+      );
+      assert.equal(await codes(() => store.move("/memories/a.md", "/memories/f")), "EXISTS");
+      // Under a file, and invalid as a memory path too: the tree conflict is named first.
+      assert.equal(
+        await codes(() => store.move("/memories/a.md", "/memories/f/.x")),
+        "PATH_CONFLICT",
+      );
+      assert.equal(
+        await codes(() => store.move("/memories/a.md", "/memories/.x")),
+        "INVALID_ARGUMENT",
+      );
+    });
+
+    test("movePrefix: into itself, NOT_FOUND, invalid destinations, EXISTS, then PATH_CONFLICT", async ({
+      store,
+    }) => {
+      await files(store, "/memories/d/1.md", "/memories/d/2.md", "/memories/e/2.md", "/memories/g");
+      const codes = async (from: string, to: string) =>
+        (await unchanged(store, () => store.movePrefix(from, to))).code;
+      assert.equal(await codes("/memories/none/", "/memories/none/x/"), "INVALID_ARGUMENT");
+      assert.equal(await codes("/memories/none/", "/memories/.x/"), "NOT_FOUND");
+      // 2.md exists under /memories/e/ too, but the destinations are invalid paths first.
+      assert.equal(await codes("/memories/d/", "/memories/e/."), "INVALID_ARGUMENT");
+      assert.equal(await codes("/memories/d/", "/memories/e/"), "EXISTS");
+      assert.equal(await codes("/memories/d/", "/memories/g/"), "PATH_CONFLICT");
+    });
+  });
+
   t.describe("movePrefix", () => {
     test("moves a whole prefix in one transaction, each record to a new version", async ({
       store,

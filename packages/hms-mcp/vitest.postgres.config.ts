@@ -1,0 +1,43 @@
+import { defineConfig } from "vitest/config";
+
+/**
+ * The e2e suite on PostgreSQL (`pnpm test:e2e:postgres`): the same files as the e2e project,
+ * each server started with --database-url on a fresh database of one cluster (see
+ * test/e2e/global-setup-postgres.ts), except the files about SQLite itself or already on
+ * PostgreSQL, listed here with the reason.
+ */
+const SQLITE_ONLY = [
+  // SQLite's own file: waiting for another process's lock, fsync and kill -9 of the file,
+  // the SQLITE_BUSY retry.
+  "test/e2e/lock-wait.test.ts",
+  "test/e2e/durability.test.ts",
+  // Upgrades of SQLite store files made by older versions.
+  "test/e2e/upgrade.test.ts",
+  // Hybrid recall, which runs on SQLite only (a server on PostgreSQL refuses --model-dir).
+  "test/e2e/hybrid.test.ts",
+  "test/e2e/hybrid-wait.test.ts",
+];
+const ALREADY_ON_POSTGRES = [
+  // Start their own clusters (they stop and start them) and run on both engines already.
+  "test/e2e/postgres.test.ts",
+  "test/e2e/copy.test.ts",
+  // The pg-replicas suites start their own clusters and replicas.
+  "test/e2e/postgres-replicas*.test.ts",
+];
+const NOT_A_STORE = [
+  // What the npm package holds: no server on a store, the same on either engine.
+  "test/e2e/package-contents.test.ts",
+];
+
+export default defineConfig({
+  test: {
+    // As the e2e project, only a hung test is stopped and nothing is timed; longer, because a
+    // write on PostgreSQL is a network round trip and a commit, and 16 clients contending for
+    // one key (concurrency.test.ts) take about 50 s on a loaded 2-core machine.
+    testTimeout: 180_000,
+    hookTimeout: 120_000,
+    include: ["test/e2e/**/*.test.ts"],
+    exclude: [...SQLITE_ONLY, ...ALREADY_ON_POSTGRES, ...NOT_A_STORE],
+    globalSetup: ["./test/e2e/global-setup-postgres.ts"],
+  },
+});
