@@ -13,7 +13,8 @@ const SQLITE_ONLY = [
   "test/e2e/durability.test.ts",
   // Upgrades of SQLite store files made by older versions.
   "test/e2e/upgrade.test.ts",
-  // Hybrid recall, which runs on SQLite only (a server on PostgreSQL refuses --model-dir).
+  // Hybrid recall on SQLite: these read and write store files' vectors and model directly
+  // (hybrid recall on PostgreSQL has its own file, hybrid-postgres.test.ts).
   "test/e2e/hybrid.test.ts",
   "test/e2e/hybrid-wait.test.ts",
 ];
@@ -21,6 +22,7 @@ const ALREADY_ON_POSTGRES = [
   // Start their own clusters (they stop and start them) and run on both engines already.
   "test/e2e/postgres.test.ts",
   "test/e2e/copy.test.ts",
+  "test/e2e/hybrid-postgres.test.ts",
   // The pg-replicas suites start their own clusters and replicas.
   "test/e2e/postgres-replicas*.test.ts",
 ];

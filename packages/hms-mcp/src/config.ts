@@ -533,7 +533,7 @@ export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): C
       "--reembed (HMS_MCP_REEMBED) replaces vectors with those of the model given by --model-dir, and no --model-dir was given",
     );
   }
-  const database = databaseOf(options, env, modelDir);
+  const database = databaseOf(options, env);
   const token = env.HMS_MCP_TOKEN;
   if (token !== undefined && token.trim() === "") {
     throw new ConfigError("HMS_MCP_TOKEN is set but empty; set a real token or unset it");
@@ -613,11 +613,7 @@ export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): C
 }
 
 /** The PostgreSQL settings, with the checks between them and the other options. */
-function databaseOf(
-  options: ParsedOptions,
-  env: NodeJS.ProcessEnv,
-  modelDir: string | undefined,
-): DatabaseConfig | undefined {
+function databaseOf(options: ParsedOptions, env: NodeJS.ProcessEnv): DatabaseConfig | undefined {
   const noMigrate = !options.migrate || flagOrEnv(undefined, env, "HMS_MCP_NO_MIGRATE");
   const url = options.databaseUrl?.trim();
   if (url !== undefined) {
@@ -643,12 +639,6 @@ function databaseOf(
       "--data-dir (HMS_MCP_DATA_DIR) and --database-url (HMS_MCP_DATABASE_URL) both say where " +
         "the memories live: drop --data-dir to serve the PostgreSQL database, or drop " +
         "--database-url to serve the SQLite files",
-    );
-  }
-  if (modelDir !== undefined) {
-    throw new ConfigError(
-      "--model-dir (hybrid recall) works only with SQLite stores for now; on PostgreSQL recall " +
-        "is lexical: drop --model-dir, or drop --database-url to serve SQLite files",
     );
   }
   return { url, poolSize: options.pgPoolSize ?? DEFAULT_PG_POOL_SIZE, migrate: !noMigrate };

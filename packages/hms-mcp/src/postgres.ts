@@ -4,7 +4,7 @@
  * migrate`. Loaded by a dynamic import only when a database URL is given, so a SQLite server
  * never loads node-postgres.
  */
-import { isStoreError } from "@hms/store";
+import { EmbeddingModelMismatchError, type EmbeddingOptions, isStoreError } from "@hms/store";
 import { PgEngine, type PgUpgradeEvent, migrate as runMigrations } from "@hms/store-postgres";
 import type { Logger } from "pino";
 import { ConfigError, type DatabaseConfig } from "./config.js";
@@ -55,7 +55,13 @@ function schemaMessage(current: number, required: number): string {
  */
 export async function openPostgres(
   database: DatabaseConfig,
-  options: { maxTextBytes: number; maxNamespaces: number | undefined; namespace: string },
+  options: {
+    maxTextBytes: number;
+    maxNamespaces: number | undefined;
+    namespace: string;
+    /** Hybrid recall's model (--model-dir), checked against the default namespace's. */
+    embeddings?: EmbeddingOptions | undefined;
+  },
   log: Logger,
 ): Promise<PgEngine> {
   let engine: PgEngine;
@@ -67,6 +73,7 @@ export async function openPostgres(
       maxNamespaces: options.maxNamespaces,
       migrate: database.migrate,
       onUpgrade: migrationLogger(log),
+      embeddings: options.embeddings,
     });
   } catch (error) {
     throw new ConfigError(`${databaseMessage(database.url, error)}; check --database-url`);
@@ -79,6 +86,8 @@ export async function openPostgres(
   } catch (error) {
     await engine.close().catch(() => {});
     if (error instanceof ConfigError) throw error;
+    // The runtime says what to do about another model's vectors, as on SQLite.
+    if (error instanceof EmbeddingModelMismatchError) throw error;
     if (isStoreError(error, "LIMIT_REACHED")) throw new ConfigError(error.message);
     throw new ConfigError(`${databaseMessage(database.url, error)}; check --database-url`);
   }

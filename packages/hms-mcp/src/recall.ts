@@ -1,6 +1,5 @@
 import { MAX_QUERY_BYTES } from "@hms/protocol";
 import type { RecallResult, Selection, StoreApi } from "@hms/store";
-import { sqliteStore } from "./engines.js";
 import type { Semantic } from "./semantic/semantic.js";
 
 /**
@@ -21,11 +20,7 @@ export async function recallMemories(
   const { store, semantic, caller } = context;
   // A query the store would refuse is refused before any embedding work.
   const valid = typeof query === "string" && Buffer.byteLength(query, "utf8") <= MAX_QUERY_BYTES;
-  // Hybrid recall runs on SQLite only (a server on PostgreSQL refuses --model-dir).
-  const sqlite = sqliteStore(store);
   const vector =
-    semantic !== undefined && sqlite !== undefined && valid
-      ? await semantic.queryVector(sqlite, query, caller)
-      : undefined;
+    semantic !== undefined && valid ? await semantic.queryVector(store, query, caller) : undefined;
   return await store.recall(query, { ...options, vector });
 }

@@ -108,7 +108,7 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     opened =
       config.database === undefined
         ? openSqlite(config, { semantic, retention, reads, log })
-        : await openPostgresEngine(config, log);
+        : await openPostgresEngine(config, semantic, log);
   } catch (error) {
     retention.stop();
     reads.stop();
@@ -191,19 +191,33 @@ function openSqlite(
  */
 async function openPostgresEngine(
   config: Config,
+  semantic: Semantic | undefined,
   log: Logger,
 ): Promise<{ engine: StoreEngine; readiness: () => Promise<Readiness> }> {
   const database = config.database as DatabaseConfig;
   const { openPostgres, postgresReadiness } = await import("./postgres.js");
-  const engine = await openPostgres(
-    database,
-    {
-      maxTextBytes: config.maxTextBytes,
-      maxNamespaces: config.maxNamespaces,
-      namespace: config.namespace,
-    },
-    log,
-  );
+  let engine: Awaited<ReturnType<typeof openPostgres>>;
+  try {
+    engine = await openPostgres(
+      database,
+      {
+        maxTextBytes: config.maxTextBytes,
+        maxNamespaces: config.maxNamespaces,
+        namespace: config.namespace,
+        embeddings: semantic?.storeOptions,
+      },
+      log,
+    );
+  } catch (error) {
+    if (error instanceof EmbeddingModelMismatchError) {
+      throw new ConfigError(modelMismatchMessage(config.namespace, error));
+    }
+    throw error;
+  }
+  // Each replica runs one indexer on the database's shared queue.
+  if (semantic !== undefined && engine.embeddings !== undefined) {
+    semantic.watchDatabase(engine.embeddings);
+  }
   return { engine, readiness: () => postgresReadiness(engine) };
 }
 
@@ -264,17 +278,27 @@ export function openStore(
     if (runtime.engine.kind === "sqlite") return store;
     // SQLite's Namespaces reports each store it opens (onOpen); another engine's stores are
     // watched as calls reach them (both watchers keep one store per namespace).
-    return after(store, (opened) => {
+    const watched = after(store, (opened) => {
       runtime.retention.watch(namespace, opened);
       runtime.reads.watch(namespace, opened);
       return opened;
     });
+    // On PostgreSQL the model is checked when a namespace is first reached (a promise).
+    return watched instanceof Promise
+      ? watched.catch((error: unknown) => {
+          throw mismatchError(namespace, error);
+        })
+      : watched;
   } catch (error) {
-    if (error instanceof EmbeddingModelMismatchError) {
-      throw new ToolError("INTERNAL", modelMismatchMessage(namespace, error));
-    }
-    throw error;
+    throw mismatchError(namespace, error);
   }
+}
+
+/** A namespace holding another model's vectors as the caller sees it; other errors as they are. */
+function mismatchError(namespace: string, error: unknown): unknown {
+  return error instanceof EmbeddingModelMismatchError
+    ? new ToolError("INTERNAL", modelMismatchMessage(namespace, error))
+    : error;
 }
 
 /** What to say when a namespace's vectors come from another model. */

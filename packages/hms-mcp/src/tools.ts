@@ -13,7 +13,7 @@ import {
   type StoreApi,
   type StoreStats,
 } from "@hms/store";
-import { after, sqliteStore } from "./engines.js";
+import { after } from "./engines.js";
 import { ToolError, treeWithVersion } from "./errors.js";
 import { HISTORY_RUNNERS } from "./history-tools.js";
 import { recallMemories } from "./recall.js";
@@ -102,9 +102,7 @@ export const RUNNERS: { readonly [T in ToolName]: ToolRunner<T> } = {
       ifAbsent: args.if_absent,
     });
     return after(written, (result) => {
-      // Hybrid recall runs on SQLite only (a server on PostgreSQL refuses --model-dir).
-      const sqlite = sqliteStore(store);
-      if (sqlite !== undefined) semantic?.written(sqlite, result.key, caller);
+      semantic?.written(store, result.key, caller);
       const verb = result.created ? "Created" : "Replaced";
       return {
         structured: { ...result },
@@ -250,7 +248,11 @@ export const RUNNERS: { readonly [T in ToolName]: ToolRunner<T> } = {
   },
 
   stats(_args, context) {
-    return after(context.store.stats(), (counts) => statsOutput(counts, context));
+    return after(context.store.stats(), (counts) =>
+      after(context.semantic?.progress(context.store) ?? NO_PROGRESS, (progress) =>
+        statsOutput(counts, progress, context),
+      ),
+    );
   },
 
   export(args, { store }) {
@@ -270,15 +272,16 @@ export const RUNNERS: { readonly [T in ToolName]: ToolRunner<T> } = {
 };
 
 /** The stats tool's answer from the store's counts and what only the server knows. */
-function statsOutput(counts: StoreStats, context: ToolContext): ToolOutput {
-  const { store, limits, namespace, server, semantic } = context;
+const NO_PROGRESS = Object.freeze({ embedded: 0, perSecond: null });
+
+function statsOutput(
+  counts: StoreStats,
+  progress: { embedded: number; perSecond: number | null },
+  context: ToolContext,
+): ToolOutput {
+  const { limits, namespace, server, semantic } = context;
   // The store knows its configured build; only the server knows the worker has stopped.
   const failure = semantic?.failure ?? null;
-  const sqlite = sqliteStore(store);
-  const progress = (sqlite === undefined ? undefined : semantic?.progress(sqlite)) ?? {
-    embedded: 0,
-    perSecond: null,
-  };
   const recall = {
     ...counts.recall,
     ...(failure === null ? {} : { build: "lexical" as const }),

@@ -10,6 +10,7 @@ import type { Attribution, Limits } from "@hms/store";
 import { prefixSuccessor } from "@hms/store";
 import type pg from "pg";
 import { read, transaction } from "./connection.js";
+import type { PgEmbeddings } from "./vectors.js";
 
 export type Client = pg.ClientBase;
 
@@ -31,7 +32,18 @@ export class PgContext {
   readonly #rows: NamespaceRows;
   #id: number | undefined;
 
-  constructor(pool: pg.Pool, limits: Limits, name: string, rows: NamespaceRows, id?: number) {
+  /** Hybrid recall's side of the engine, when it runs with an embedding model. */
+  readonly embeddings: PgEmbeddings | undefined;
+
+  constructor(
+    pool: pg.Pool,
+    limits: Limits,
+    name: string,
+    rows: NamespaceRows,
+    id?: number,
+    embeddings?: PgEmbeddings,
+  ) {
+    this.embeddings = embeddings;
     this.pool = pool;
     this.limits = limits;
     this.name = name;

@@ -6,6 +6,7 @@
 import {
   checkNamespace,
   DEFAULT_LIMITS,
+  type EmbeddingModel,
   type Limits,
   MAX_TEXT_BYTES_CEILING,
   type StoreEngine,
@@ -17,6 +18,7 @@ import { checkUrl, createPool, read, transaction } from "./connection.js";
 import { type NamespaceRows, PgContext } from "./context.js";
 import { migrate, type PgUpgradeEvent, schemaStatus } from "./schema.js";
 import { PgStore } from "./store.js";
+import { checkModel, claimModel, PgEmbeddings } from "./vectors.js";
 
 export interface PgEngineOptions {
   /** `postgres://user:password@host:port/database`. */
@@ -31,6 +33,11 @@ export interface PgEngineOptions {
   readonly migrate?: boolean | undefined;
   /** Told what a migration on open does (the engine prints nothing itself). */
   readonly onUpgrade?: ((event: PgUpgradeEvent) => void) | undefined;
+  /**
+   * Hybrid recall: the embedding model whose vectors the namespaces hold (a namespace with
+   * another model's vectors is refused, unless `reembed`). See vectors.ts.
+   */
+  readonly embeddings?: { readonly model: EmbeddingModel; readonly reembed?: boolean } | undefined;
 }
 
 /** Key of the advisory lock under which a namespace is counted and created ("hms", 2). */
@@ -43,8 +50,17 @@ export class PgEngine implements StoreEngine {
   readonly #maxNamespaces: number | undefined;
   readonly #stores = new Map<string, PgStore>();
   readonly #rows: NamespaceRows;
+  /** Hybrid recall's side, with a model; the namespaces whose model this process checked. */
+  readonly embeddings: PgEmbeddings | undefined;
+  readonly #modelChecked = new Set<string>();
 
-  private constructor(pool: pg.Pool, limits: Limits, maxNamespaces: number | undefined) {
+  private constructor(
+    pool: pg.Pool,
+    limits: Limits,
+    maxNamespaces: number | undefined,
+    embeddings: PgEmbeddings | undefined,
+  ) {
+    this.embeddings = embeddings;
     this.pool = pool;
     this.limits = limits;
     this.#maxNamespaces = maxNamespaces;
@@ -65,6 +81,8 @@ export class PgEngine implements StoreEngine {
         ? undefined
         : checkInteger(options.maxNamespaces, "maxNamespaces", 1, Number.MAX_SAFE_INTEGER);
     const poolSize = checkInteger(options.poolSize ?? 10, "poolSize", 1, 1000);
+    const model = options.embeddings;
+    const embeddings = model === undefined ? undefined : checkModel(model.model);
     const pool = createPool(url, poolSize);
     try {
       if (options.migrate !== false) await migrate(pool, { onUpgrade: options.onUpgrade });
@@ -72,14 +90,25 @@ export class PgEngine implements StoreEngine {
       await pool.end().catch(() => {});
       throw error;
     }
-    return new PgEngine(pool, Object.freeze({ ...DEFAULT_LIMITS, maxTextBytes }), maxNamespaces);
+    return new PgEngine(
+      pool,
+      Object.freeze({ ...DEFAULT_LIMITS, maxTextBytes }),
+      maxNamespaces,
+      embeddings === undefined
+        ? undefined
+        : new PgEmbeddings(pool, embeddings, model?.reembed === true),
+    );
   }
 
   /** The store of `namespace` for writes, creating the namespace if needed. */
   async get(namespace: string): Promise<PgStore> {
     const name = checkNamespace(namespace);
     const store = this.#store(name);
-    await this.#ensure(name);
+    const id = await this.#ensure(name);
+    if (this.embeddings !== undefined && !this.#modelChecked.has(name)) {
+      await this.#claimModel(this.embeddings, id, name);
+      this.#modelChecked.add(name);
+    }
     return store;
   }
 
@@ -116,10 +145,29 @@ export class PgEngine implements StoreEngine {
   #store(name: string): PgStore {
     let store = this.#stores.get(name);
     if (store === undefined) {
-      store = new PgStore(new PgContext(this.pool, this.limits, name, this.#rows));
+      const ctx = new PgContext(
+        this.pool,
+        this.limits,
+        name,
+        this.#rows,
+        undefined,
+        this.embeddings,
+      );
+      store = new PgStore(ctx);
       this.#stores.set(name, store);
     }
     return store;
+  }
+
+  /**
+   * Records the engine's model as the namespace's (queuing its memories the first time), under
+   * the namespace's row lock; refuses another model's namespace unless reembed.
+   */
+  async #claimModel(embeddings: PgEmbeddings, id: number, name: string): Promise<void> {
+    await transaction(this.pool, async (client) => {
+      await client.query("SELECT 1 FROM hms_namespaces WHERE id = $1 FOR UPDATE", [id]);
+      await claimModel(client, id, name, embeddings.model, embeddings.reembed);
+    });
   }
 
   async #find(name: string): Promise<number | undefined> {

@@ -5,6 +5,7 @@
  */
 export { callerError, isUnreachable } from "./connection.js";
 export { PgEngine, type PgEngineOptions } from "./engine.js";
+export type { ClaimedMemory, ClaimOptions } from "./queue.js";
 export {
   MIGRATIONS,
   migrate,
@@ -14,3 +15,4 @@ export {
   schemaStatus,
 } from "./schema.js";
 export { PgStore } from "./store.js";
+export { PgEmbeddings, type SavedVectors } from "./vectors.js";

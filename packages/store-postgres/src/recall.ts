@@ -33,10 +33,12 @@ import {
   informativeTerms,
   MATCH_CLOSE,
   MATCH_OPEN,
+  type RankedId,
   selectionOf,
 } from "@hms/store/internal";
 import { type Client, type PgContext, whereOf } from "./context.js";
 import { readText } from "./text.js";
+import { hybridRank } from "./vectors-recall.js";
 
 /** FTS5's bm25() parameters. */
 const K1 = 1.2;
@@ -66,21 +68,24 @@ export async function recall(
   if (vector !== undefined && !(vector instanceof Float32Array)) {
     throw new StoreError("INVALID_ARGUMENT", "a query vector must be a Float32Array");
   }
-  const build = "lexical" as const;
+  // Hybrid when the engine has an embedding model and the caller embedded the query
+  // (vectors-recall.ts); else BM25 alone.
+  const dense = vector === undefined ? undefined : ctx.embeddings?.dense;
+  const build = dense === undefined ? ("lexical" as const) : ("hybrid" as const);
   const terms = queryTerms(query);
-  if (terms.length === 0) return { hits: [], build };
+  if (terms.length === 0 && dense === undefined) return { hits: [], build };
   return await ctx.read({ hits: [], build }, async (client, ns) => {
     const excerptWords = excerptTerms(query);
     const words = [...new Set([...terms, ...excerptWords])];
     const { n, avgdl, lexemes } = await statistics(client, ns, words);
-    const ranked = await rank(client, ns, filter, k, {
-      n,
-      avgdl,
-      terms: terms.map((term) => lexemes.get(term) as Lexeme),
-    });
+    const stats = { n, avgdl, terms: terms.map((term) => lexemes.get(term) as Lexeme) };
+    const ranked =
+      dense === undefined || vector === undefined
+        ? normalised(await rank(client, ns, filter, k, stats))
+        : await hybridRank(client, ns, filter, k, vector, dense, (depth) =>
+            rank(client, ns, filter, depth, stats),
+          );
     if (ranked.length === 0) return { hits: [], build };
-    const best = ranked[0]?.bm25 as number;
-    const normal = best > 0 && Number.isFinite(best);
     const found = excerptWords.map((word) => lexemes.get(word) as Lexeme);
     const weights = found.map(({ df }) => {
       const total = Math.max(n, df);
@@ -92,7 +97,7 @@ export async function recall(
       found.map(({ lexeme }) => lexeme),
     );
     const hits: RecallHit[] = [];
-    for (const { id, bm25 } of ranked) {
+    for (const { id, score, passage } of ranked) {
       const row = texts.get(id);
       if (row === undefined) continue;
       const matches = found.map((_, i) => ({
@@ -101,12 +106,19 @@ export async function recall(
       }));
       hits.push({
         key: row.key,
-        score: normal ? bm25 / best : bm25,
-        ...excerptOf(row.text, matches),
+        score,
+        ...excerptOf(row.text, matches, passage),
       });
     }
     return { hits, build };
   });
+}
+
+/** BM25 hits with each score divided by the best's, as SQLite's lexical recall answers. */
+function normalised(ranked: readonly { id: number; bm25: number }[]): RankedId[] {
+  const best = ranked[0]?.bm25 ?? 0;
+  const normal = best > 0 && Number.isFinite(best);
+  return ranked.map(({ id, bm25 }) => ({ id, score: normal ? bm25 / best : bm25 }));
 }
 
 /** The namespace's size and average length, and each word's lexeme and document frequency. */

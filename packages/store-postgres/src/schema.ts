@@ -200,6 +200,76 @@ export const MIGRATIONS: readonly PgMigration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    description:
+      "hybrid recall: each namespace's embedding model, passage vectors per memory, the embedding queue with leased claims, and a vector change counter",
+    sql: `
+      -- The model whose vectors a namespace holds (vectors of two models cannot be compared).
+      -- A namespace without a row is lexical: its writes queue nothing.
+      CREATE TABLE hms_embedding_models (
+        ns         bigint PRIMARY KEY REFERENCES hms_namespaces (id) ON DELETE CASCADE,
+        model      text NOT NULL,
+        dimensions integer NOT NULL CHECK (dimensions BETWEEN 1 AND 8192),
+        -- Bumped whenever the namespace's vectors change: a replica's in-memory copy of them
+        -- is current only while its counter matches this one.
+        changes    bigint NOT NULL DEFAULT 0
+      );
+
+      -- A memory's passages: 1-based inclusive line ranges and their float32 vectors
+      -- (little-endian, passage after passage), computed from the text whose hash is kept.
+      CREATE TABLE hms_memory_vectors (
+        memory_id  bigint PRIMARY KEY REFERENCES hms_memories (id) ON DELETE CASCADE,
+        ns         bigint NOT NULL REFERENCES hms_namespaces (id) ON DELETE CASCADE,
+        hash       text NOT NULL,
+        line_start integer[] NOT NULL,
+        line_end   integer[] NOT NULL,
+        vectors    bytea NOT NULL
+      );
+      CREATE INDEX hms_memory_vectors_ns ON hms_memory_vectors (ns);
+
+      -- Memories waiting for vectors. A replica claims rows (FOR UPDATE SKIP LOCKED) and
+      -- leases them until claimed_until; a claim whose replica died is taken over once it
+      -- expires. The newest queued (highest seq) are embedded first.
+      CREATE TABLE hms_embedding_queue (
+        memory_id     bigint PRIMARY KEY REFERENCES hms_memories (id) ON DELETE CASCADE,
+        ns            bigint NOT NULL REFERENCES hms_namespaces (id) ON DELETE CASCADE,
+        seq           bigint GENERATED ALWAYS AS IDENTITY,
+        claimed_by    text,
+        claimed_until timestamptz
+      );
+      CREATE INDEX hms_embedding_queue_seq ON hms_embedding_queue (seq);
+      CREATE INDEX hms_embedding_queue_ns ON hms_embedding_queue (ns);
+
+      -- A new text is queued in its write's own transaction (a move keeps its id, its text
+      -- and so its vectors). Queuing again releases any claim: the claimant's vectors would
+      -- be of the old text, and saving checks the hash anyway.
+      CREATE FUNCTION hms_queue_embedding() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'UPDATE' AND NEW.hash IS NOT DISTINCT FROM OLD.hash THEN
+          RETURN NULL;
+        END IF;
+        IF EXISTS (SELECT 1 FROM hms_embedding_models WHERE ns = NEW.ns) THEN
+          DELETE FROM hms_embedding_queue WHERE memory_id = NEW.id;
+          INSERT INTO hms_embedding_queue (memory_id, ns) VALUES (NEW.id, NEW.ns);
+        END IF;
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER hms_memories_embedding AFTER INSERT OR UPDATE OF text, hash ON hms_memories
+        FOR EACH ROW EXECUTE FUNCTION hms_queue_embedding();
+
+      -- Any change to a namespace's vectors (saved, replaced, deleted with their memory)
+      -- bumps its counter, in the same transaction.
+      CREATE FUNCTION hms_count_vector_change() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        UPDATE hms_embedding_models SET changes = changes + 1
+        WHERE ns = CASE WHEN TG_OP = 'DELETE' THEN OLD.ns ELSE NEW.ns END;
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER hms_memory_vectors_changes AFTER INSERT OR UPDATE OR DELETE
+        ON hms_memory_vectors FOR EACH ROW EXECUTE FUNCTION hms_count_vector_change();
+    `,
+  },
 ];
 
 /** The schema version this code needs. */

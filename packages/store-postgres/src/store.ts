@@ -21,6 +21,7 @@ import type {
 import { PgAccess } from "./access.js";
 import type { PgContext } from "./context.js";
 import { PgHistory } from "./history.js";
+import { queueCounts, queuedIds } from "./queue.js";
 import { recall } from "./recall.js";
 import { exportPage, forget, get, list, load, remember, rememberMany } from "./records.js";
 import { SCHEMA_VERSION } from "./schema.js";
@@ -120,10 +121,25 @@ export class PgStore implements StoreApi {
       );
       return rows[0] ?? { memories: 0, bytes: 0 };
     });
-    return {
-      ...totals,
-      schema_version: SCHEMA_VERSION,
-      recall: { build: "lexical", model: null, pending: 0 },
-    };
+    const embeddings = this.#ctx.embeddings;
+    const recall =
+      embeddings === undefined
+        ? { build: "lexical" as const, model: null, pending: 0 }
+        : {
+            build: "hybrid" as const,
+            model: embeddings.model.id,
+            pending: (await this.embeddingCounts()).pending,
+          };
+    return { ...totals, schema_version: SCHEMA_VERSION, recall };
+  }
+
+  /** Hybrid recall: how many memories wait for vectors, and how many have them. */
+  embeddingCounts(): Promise<{ pending: number; embedded: number }> {
+    return this.#ctx.read({ pending: 0, embedded: 0 }, (client, ns) => queueCounts(client, ns));
+  }
+
+  /** Hybrid recall: the row ids of those of `keys` that wait for vectors. */
+  queuedIds(keys: readonly string[]): Promise<number[]> {
+    return this.#ctx.read([], (client, ns) => queuedIds(client, ns, keys));
   }
 }

@@ -342,7 +342,10 @@ export class Indexer {
 }
 
 /** The store's form of the worker's answer for one memory. */
-function vectorsOf(memory: PendingMemory, result: EmbeddedMemory | undefined): MemoryVectors {
+export function vectorsOf(
+  memory: PendingMemory,
+  result: EmbeddedMemory | undefined,
+): MemoryVectors {
   if (result === undefined) throw new Error("the embedding worker returned too few memories");
   const spans = [];
   for (let p = 0; p < result.spans.length; p += 2) {

@@ -2,9 +2,11 @@
  * Hybrid recall in the server: the embedding worker, the background indexer, and what the
  * tools need from them. Created only when the server runs with --model-dir.
  */
-import type { EmbeddingOptions, MemoryStore } from "@hms/store";
+import { type EmbeddingOptions, MemoryStore, type StoreApi } from "@hms/store";
+import type { PgEmbeddings, PgStore } from "@hms/store-postgres";
 import type { Logger } from "pino";
 import { DEFAULT_INDEXER_OPTIONS, Indexer } from "./indexer.js";
+import { PgIndexer } from "./pg-indexer.js";
 import { EmbeddingWorker } from "./worker-client.js";
 
 /** How the server's memories are cut into passages; chosen on SciFact's train split. */
@@ -50,6 +52,10 @@ export class Semantic {
   readonly #log: Logger;
   /** Each caller's recent writes per store: row ids of memories queued by them, oldest first. */
   readonly #writes = new WeakMap<Caller, WeakMap<MemoryStore, number[]>>();
+  /** On PostgreSQL: the indexer claiming from the database's queue (see {@link watchDatabase}). */
+  #pg: PgIndexer | undefined;
+  /** On PostgreSQL, each caller's recent writes per namespace: their keys, oldest first. */
+  readonly #pgWrites = new WeakMap<Caller, Map<string, string[]>>();
   #queryFailureLogged = false;
 
   private constructor(worker: EmbeddingWorker, options: SemanticOptions) {
@@ -97,6 +103,14 @@ export class Semantic {
     };
   }
 
+  /**
+   * On PostgreSQL: starts this replica's indexer on the database's queue, shared with the other
+   * replicas (each memory is embedded by one of them).
+   */
+  watchDatabase(embeddings: PgEmbeddings): void {
+    this.#pg ??= new PgIndexer(this.#worker, embeddings, this.#log, DEFAULT_INDEXER_OPTIONS);
+  }
+
   /** Starts embedding a newly opened store's queue. */
   watch(namespace: string, store: MemoryStore): void {
     this.#indexer.watch(namespace, store);
@@ -106,7 +120,19 @@ export class Semantic {
    * `caller` wrote the memory under `key` in `store`: when that queued it for embedding (a new
    * text), remember it as one of the caller's recent writes and start embedding now.
    */
-  written(store: MemoryStore, key: string, caller: Caller): void {
+  written(api: StoreApi, key: string, caller: Caller): void {
+    const pg = postgresStore(api);
+    if (pg !== undefined) {
+      const namespaces = this.#pgWrites.get(caller) ?? new Map<string, string[]>();
+      this.#pgWrites.set(caller, namespaces);
+      const keys = (namespaces.get(pg.namespace) ?? []).filter((other) => other !== key);
+      keys.push(key);
+      namespaces.set(pg.namespace, keys.slice(-RECALL_WAITS_FOR));
+      this.#pg?.kick();
+      return;
+    }
+    if (!(api instanceof MemoryStore)) return;
+    const store = api;
     const id = store.embeddings?.queuedIdOf(key);
     if (id !== undefined) {
       const stores = this.#writes.get(caller) ?? new WeakMap<MemoryStore, number[]>();
@@ -119,7 +145,18 @@ export class Semantic {
   }
 
   /** Indexing progress of `store` for `stats`. */
-  progress(store: MemoryStore): { embedded: number; perSecond: number | null } {
+  progress(
+    api: StoreApi,
+  ):
+    | { embedded: number; perSecond: number | null }
+    | Promise<{ embedded: number; perSecond: number | null }> {
+    const pg = postgresStore(api);
+    if (pg !== undefined) {
+      const perSecond = this.#pg?.rate() ?? null;
+      return pg.embeddingCounts().then(({ embedded }) => ({ embedded, perSecond }));
+    }
+    if (!(api instanceof MemoryStore)) return { embedded: 0, perSecond: null };
+    const store = api;
     return {
       embedded: store.embeddings?.embeddedCount() ?? 0,
       perSecond: this.#indexer.rate(store),
@@ -133,12 +170,12 @@ export class Semantic {
    * when the model is unusable; recall is then lexical, and says so.
    */
   async queryVector(
-    store: MemoryStore,
+    api: StoreApi,
     query: string,
     caller: Caller,
   ): Promise<Float32Array | undefined> {
-    if (store.embeddings === undefined) return undefined;
-    const ids = this.#writes.get(caller)?.get(store) ?? [];
+    // A SQLite store opened without the model (it cannot be, while the server has one).
+    if (api instanceof MemoryStore && api.embeddings === undefined) return undefined;
     const [vector] = await Promise.all([
       this.#worker.embedQuery(query).catch((error: unknown) => {
         if (!this.#queryFailureLogged) {
@@ -147,14 +184,39 @@ export class Semantic {
         }
         return undefined;
       }),
-      this.#indexer.waitFor(store, ids, this.#options.recallWaitMs),
+      this.#waitForWrites(api, caller),
     ]);
     return vector;
+  }
+
+  /** Waits (at most the recall wait) for `caller`'s own recent writes to `api` to be embedded. */
+  async #waitForWrites(api: StoreApi, caller: Caller): Promise<void> {
+    const wait = this.#options.recallWaitMs;
+    const pg = postgresStore(api);
+    if (pg !== undefined) {
+      const keys = this.#pgWrites.get(caller)?.get(pg.namespace) ?? [];
+      if (this.#pg === undefined || keys.length === 0) return;
+      await this.#pg
+        .waitFor(() => pg.queuedIds(keys), wait)
+        .catch((error: unknown) => {
+          this.#log.warn({ err: error }, "could not wait for recent writes to be embedded");
+        });
+      return;
+    }
+    if (!(api instanceof MemoryStore) || api.embeddings === undefined) return;
+    const ids = this.#writes.get(caller)?.get(api) ?? [];
+    await this.#indexer.waitFor(api, ids, wait);
   }
 
   /** Stops the indexer and the worker. */
   async close(): Promise<void> {
     await this.#indexer.stop();
+    await this.#pg?.stop();
     await this.#worker.close();
   }
+}
+
+/** `store` as a PostgreSQL store, or undefined on SQLite (told apart by `engine`). */
+function postgresStore(store: StoreApi): PgStore | undefined {
+  return store.engine === "postgres" ? (store as PgStore) : undefined;
 }

@@ -110,10 +110,10 @@ describe("a server on PostgreSQL", () => {
     }
   });
 
-  it("refuses --model-dir (hybrid recall is SQLite's only) and PostgreSQL's flags without a URL", () => {
+  it("refuses a missing --model-dir, and PostgreSQL's flags without a URL", () => {
     const hybrid = run(["--database-url", pg.url, "--model-dir", "/nonexistent"]);
     expect(hybrid.status).toBe(2);
-    expectOneLine(hybrid, "hms-mcp: ", /--model-dir .* drop --model-dir/);
+    expectOneLine(hybrid, "hms-mcp: ", /--model-dir \/nonexistent: .* is not installed/);
     const pool = run(["--pg-pool-size", "4", "--no-migrate"]);
     expect(pool.status).toBe(2);
     expectOneLine(pool, "hms-mcp: ", /--pg-pool-size and --no-migrate apply to PostgreSQL only/);

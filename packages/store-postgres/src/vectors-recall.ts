@@ -1,0 +1,53 @@
+/**
+ * Hybrid recall on PostgreSQL, as SQLite's HybridRanker does it: the union of the best BM25
+ * candidates and the memories nearest to the query vector (under the same prefix/tag filter),
+ * fused by @hms/store's `fuse` with the same parameters. Only where the candidates come from
+ * differs: BM25 from recall.ts, nearest neighbours from the dense search (vectors-dense.ts).
+ */
+import { type Candidate, DEFAULT_FUSION, type FusionParams, fuse } from "@hms/store";
+import type { RankedId } from "@hms/store/internal";
+import { type Client, whereOf } from "./context.js";
+import type { DenseSearch } from "./vectors-dense.js";
+
+export async function hybridRank(
+  client: Client,
+  ns: number,
+  filter: { prefix: string | undefined; tag: string | undefined },
+  k: number,
+  vector: Float32Array,
+  dense: DenseSearch,
+  lexicalRank: (depth: number) => Promise<{ id: number; bm25: number }[]>,
+  params: FusionParams = DEFAULT_FUSION,
+): Promise<RankedId[]> {
+  const lexical = await lexicalRank(Math.max(k, params.lexicalDepth));
+  const scan = await dense.scan(client, ns, vector);
+  const allowed = await filtered(client, ns, filter);
+  const nearest = scan.best(
+    Math.max(k, params.denseDepth),
+    allowed === undefined ? undefined : (id) => allowed.has(id),
+  );
+  const byId = new Map<number, Candidate>();
+  for (const hit of lexical) byId.set(hit.id, { id: hit.id, lexical: hit.bm25, dense: undefined });
+  for (const hit of nearest) {
+    const entry = byId.get(hit.id);
+    byId.set(hit.id, { id: hit.id, lexical: entry?.lexical, dense: hit });
+  }
+  const candidates = [...byId.values()].map((c) => ({ ...c, dense: c.dense ?? scan.score(c.id) }));
+  return fuse(candidates, params).slice(0, k);
+}
+
+/** The ids of the namespace's memories that pass `filter`, or undefined for no filter. */
+async function filtered(
+  client: Client,
+  ns: number,
+  filter: { prefix: string | undefined; tag: string | undefined },
+): Promise<Set<number> | undefined> {
+  if (!filter.prefix && filter.tag === undefined) return undefined;
+  const params: unknown[] = [ns];
+  const where = whereOf(params, filter);
+  const { rows } = await client.query<{ id: number }>(
+    `SELECT m.id FROM hms_memories m WHERE ${where}`,
+    params,
+  );
+  return new Set(rows.map((row) => row.id));
+}

@@ -1,0 +1,252 @@
+/**
+ * Hybrid recall's storage on PostgreSQL, against a real server: the queue fed by writes, claims
+ * shared by replicas (each memory embedded once), leases taken over, stale vectors refused,
+ * the model checked, the dense search never stale across replicas, and fused recall.
+ */
+import { EmbeddingModelMismatchError, isStoreError, type PendingMemory } from "@hms/store";
+import { type PostgresServer, startPostgres } from "@hms/test-support";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PgEngine } from "./engine.js";
+
+const MODEL = { id: "test-embedder-8", dimensions: 8 };
+let server: PostgresServer;
+
+beforeAll(async () => {
+  server = await startPostgres();
+}, 120_000);
+afterAll(() => server?.remove(), 60_000);
+
+/** A deterministic embedder: words hashed into 8 dimensions, unit length. */
+function embed(text: string): Float32Array {
+  const out = new Float32Array(MODEL.dimensions);
+  for (const word of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
+    let h = 0;
+    for (const c of word) h = (h * 31 + c.charCodeAt(0)) >>> 0;
+    const at = h % MODEL.dimensions;
+    out[at] = (out[at] ?? 0) + 1;
+  }
+  const norm = Math.hypot(...out) || 1;
+  return out.map((x) => x / norm);
+}
+
+function vectorsOf(memory: PendingMemory) {
+  return {
+    id: memory.id,
+    hash: memory.hash,
+    spans: [{ lineStart: 1, lineEnd: memory.text.split("\n").length }],
+    vectors: embed(memory.text),
+  };
+}
+
+async function openEngines(url: string, n: number, model = MODEL): Promise<PgEngine[]> {
+  return await Promise.all(
+    Array.from({ length: n }, () => PgEngine.open({ url, poolSize: 3, embeddings: { model } })),
+  );
+}
+
+describe("embedding queue on PostgreSQL", () => {
+  it("3 replicas embedding one queue of 120 memories embed each exactly once", async () => {
+    const url = server.createDatabase("queue_once");
+    const engines = await openEngines(url, 3);
+    try {
+      const store = await (engines[0] as PgEngine).get("default");
+      for (let i = 0; i < 120; i++) {
+        await store.remember({ key: `/m/${i}`, text: `memory number ${i} about topic ${i % 7}` });
+      }
+      expect(await store.embeddingCounts()).toEqual({ pending: 120, embedded: 0 });
+      const calls = new Map<number, number>();
+      const worker = async (engine: PgEngine, name: string) => {
+        const embeddings = engine.embeddings;
+        if (embeddings === undefined) throw new Error("no embeddings");
+        for (;;) {
+          const batch = await embeddings.claim({ worker: name, limit: 4, leaseMs: 60_000 });
+          if (batch.length === 0) return;
+          for (const memory of batch) calls.set(memory.id, (calls.get(memory.id) ?? 0) + 1);
+          // Let the other replicas run between claim and save, as a model would.
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          expect(await embeddings.save(batch.map(vectorsOf))).toBe(batch.length);
+        }
+      };
+      await Promise.all(engines.map((engine, i) => worker(engine, `replica-${i}`)));
+      expect(calls.size).toBe(120);
+      expect([...calls.values()].every((n) => n === 1)).toBe(true);
+      expect(await store.embeddingCounts()).toEqual({ pending: 0, embedded: 120 });
+      // Every replica's dense search finds each memory's own vector nearest to itself.
+      for (const engine of engines) {
+        const other = await engine.get("default");
+        const text = "memory number 42 about topic 0";
+        const result = await other.recall("zzzz", { vector: embed(text), k: 20 });
+        expect(result.build).toBe("hybrid");
+        // Hashed words can collide: every memory with the very same vector ties for first.
+        const best = result.hits[0]?.score;
+        const top = result.hits.filter((hit) => hit.score === best).map((hit) => hit.key);
+        expect(top).toContain("/m/42");
+      }
+    } finally {
+      await Promise.all(engines.map((engine) => engine.close()));
+    }
+  }, 120_000);
+
+  it("a claim whose replica died is taken over once its lease expires", async () => {
+    const url = server.createDatabase("queue_lease");
+    const [a, b] = (await openEngines(url, 2)) as [PgEngine, PgEngine];
+    try {
+      const store = await a.get("default");
+      await store.remember({ key: "/m/one", text: "one" });
+      const taken = await a.embeddings?.claim({ worker: "a", limit: 10, leaseMs: 500 });
+      expect(taken?.map((m) => m.text)).toEqual(["one"]);
+      // Replica a "dies" holding the claim: b finds nothing until the lease runs out.
+      expect(await b.embeddings?.claim({ worker: "b", limit: 10, leaseMs: 500 })).toEqual([]);
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      const retaken =
+        (await b.embeddings?.claim({ worker: "b", limit: 10, leaseMs: 60_000 })) ?? [];
+      expect(retaken.map((m) => m.text)).toEqual(["one"]);
+      expect(await b.embeddings?.save(retaken.map(vectorsOf))).toBe(1);
+      expect(await store.embeddingCounts()).toEqual({ pending: 0, embedded: 1 });
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  }, 60_000);
+
+  it("vectors of a text changed since the claim are not saved; the new text stays queued", async () => {
+    const url = server.createDatabase("queue_stale");
+    const [engine] = (await openEngines(url, 1)) as [PgEngine];
+    try {
+      const store = await engine.get("default");
+      await store.remember({ key: "/m/a", text: "first text" });
+      const [claimed] =
+        (await engine.embeddings?.claim({ worker: "w", limit: 1, leaseMs: 60_000 })) ?? [];
+      await store.remember({ key: "/m/a", text: "second text" });
+      expect(await engine.embeddings?.save([vectorsOf(claimed as PendingMemory)])).toBe(0);
+      expect(await store.embeddingCounts()).toEqual({ pending: 1, embedded: 0 });
+      // The rewrite released the claim: the new text can be claimed at once.
+      const again =
+        (await engine.embeddings?.claim({ worker: "w", limit: 1, leaseMs: 60_000 })) ?? [];
+      expect(again.map((m) => m.text)).toEqual(["second text"]);
+      expect(await engine.embeddings?.save(again.map(vectorsOf))).toBe(1);
+      // Tags alone do not change the text: nothing is queued; a move keeps the vectors.
+      await store.remember({ key: "/m/a", text: "second text", tags: ["t"] });
+      await store.move("/m/a", "/m/b");
+      expect(await store.embeddingCounts()).toEqual({ pending: 0, embedded: 1 });
+      expect(await store.queuedIds(["/m/b"])).toEqual([]);
+      await store.forget("/m/b");
+      expect(await store.embeddingCounts()).toEqual({ pending: 0, embedded: 0 });
+    } finally {
+      await engine.close();
+    }
+  }, 60_000);
+
+  it("a replica's dense search never serves vectors another replica deleted or replaced", async () => {
+    const url = server.createDatabase("dense_fresh");
+    const [a, b] = (await openEngines(url, 2)) as [PgEngine, PgEngine];
+    try {
+      const store = await a.get("default");
+      await store.remember({ key: "/m/x", text: "alpha beta" });
+      await store.remember({ key: "/m/y", text: "gamma delta" });
+      const batch = (await a.embeddings?.claim({ worker: "a", limit: 10, leaseMs: 60_000 })) ?? [];
+      await a.embeddings?.save(batch.map(vectorsOf));
+      const reader = await b.get("default");
+      const first = await reader.recall("qqqq", { vector: embed("alpha beta"), k: 5 });
+      expect(first.hits.map((hit) => hit.key)).toContain("/m/x");
+      await store.forget("/m/x");
+      const second = await reader.recall("qqqq", { vector: embed("alpha beta"), k: 5 });
+      expect(second.hits.map((hit) => hit.key)).not.toContain("/m/x");
+      // y's text replaced by x's words: its new vectors are served once saved.
+      await store.remember({ key: "/m/y", text: "alpha beta" });
+      const again = (await a.embeddings?.claim({ worker: "a", limit: 10, leaseMs: 60_000 })) ?? [];
+      await a.embeddings?.save(again.map(vectorsOf));
+      const third = await reader.recall("qqqq", { vector: embed("alpha beta"), k: 5 });
+      expect(third.hits.map((hit) => hit.key)).toEqual(["/m/y"]);
+      expect(third.hits[0]?.excerpt).toBe("alpha beta");
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  }, 60_000);
+
+  it("hybrid recall fuses BM25 with the nearest vectors, filters both, shows the passage", async () => {
+    const url = server.createDatabase("hybrid_recall");
+    const [engine] = (await openEngines(url, 1)) as [PgEngine];
+    try {
+      const store = await engine.get("default");
+      await store.remember({ key: "/a/lexical", text: "the quick brown fox" });
+      await store.remember({ key: "/a/dense", text: "title\nsomething entirely else\nmore" });
+      await store.remember({ key: "/b/dense", text: "title\nsomething entirely else\nmore" });
+      const batch =
+        (await engine.embeddings?.claim({ worker: "w", limit: 10, leaseMs: 60_000 })) ?? [];
+      await engine.embeddings?.save(
+        batch.map((memory) => ({
+          ...vectorsOf(memory),
+          spans: [{ lineStart: 2, lineEnd: 2 }],
+        })),
+      );
+      const vector = embed("title something entirely else more");
+      const lexical = await store.recall("quick fox", {});
+      expect(lexical).toMatchObject({ build: "lexical" });
+      expect(lexical.hits.map((hit) => hit.key)).toEqual(["/a/lexical"]);
+      const hybrid = await store.recall("quick fox", { vector, prefix: "/a/" });
+      expect(hybrid.build).toBe("hybrid");
+      expect(hybrid.hits.map((hit) => hit.key).sort()).toEqual(["/a/dense", "/a/lexical"]);
+      const dense = hybrid.hits.find((hit) => hit.key === "/a/dense");
+      // A semantic-only hit's excerpt starts at its best passage, not at the first line.
+      expect(dense).toMatchObject({ line_start: 2 });
+      expect(dense?.excerpt).toMatch(/^something entirely else/);
+      expect((await store.stats()).recall).toEqual({
+        build: "hybrid",
+        model: MODEL.id,
+        pending: 0,
+      });
+    } finally {
+      await engine.close();
+    }
+  }, 60_000);
+
+  it("a namespace holding another model's vectors is refused, unless reembed", async () => {
+    const url = server.createDatabase("model_check");
+    const [engine] = (await openEngines(url, 1)) as [PgEngine];
+    await (await engine.get("default")).remember({ key: "/m/a", text: "a" });
+    await engine.close();
+    const other = { id: "other-model", dimensions: 8 };
+    const [wrong] = (await openEngines(url, 1, other)) as [PgEngine];
+    try {
+      const error = await wrong.get("default").catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(EmbeddingModelMismatchError);
+      expect((error as Error).message).toMatch(
+        /namespace default holds vectors made by the embedding model test-embedder-8, not other-model/,
+      );
+    } finally {
+      await wrong.close();
+    }
+    const replacing = await PgEngine.open({ url, embeddings: { model: other, reembed: true } });
+    try {
+      const store = await replacing.get("default");
+      expect(await store.embeddingCounts()).toEqual({ pending: 1, embedded: 0 });
+      expect((await store.stats()).recall.model).toBe("other-model");
+    } finally {
+      await replacing.close();
+    }
+  }, 60_000);
+
+  it("refuses a bad model or claim with a reason", async () => {
+    const url = server.createDatabase("refusals");
+    await expect(
+      PgEngine.open({ url, embeddings: { model: { id: "bad id", dimensions: 8 } } }),
+    ).rejects.toThrow(/printable ASCII/);
+    await expect(
+      PgEngine.open({ url, embeddings: { model: { id: "m", dimensions: 0 } } }),
+    ).rejects.toThrow(/1 to 8192 dimensions/);
+    const [engine] = (await openEngines(url, 1)) as [PgEngine];
+    try {
+      const error = await engine.embeddings
+        ?.claim({ worker: "w", limit: 0, leaseMs: 1000 })
+        .catch((e: unknown) => e);
+      expect(isStoreError(error, "INVALID_ARGUMENT")).toBe(true);
+      await expect(
+        engine.embeddings?.save([
+          { id: 1, hash: "h", spans: [{ lineStart: 1, lineEnd: 1 }], vectors: new Float32Array(3) },
+        ]),
+      ).rejects.toThrow(/1 passages need 8 floats, got 3/);
+    } finally {
+      await engine.close();
+    }
+  }, 60_000);
+});
