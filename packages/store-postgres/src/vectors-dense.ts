@@ -7,8 +7,7 @@
  * deleted. A changed counter reloads the namespace's vectors whole (simple; an incremental
  * load is future work).
  */
-import type { PassageSpan } from "@hms/store";
-import type { DenseHit } from "@hms/store/internal";
+import type { DenseHit, PassageSpan } from "@hms/store";
 import type { Client } from "./context.js";
 
 /** One namespace's vectors in memory. */
