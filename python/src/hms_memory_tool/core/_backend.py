@@ -99,9 +99,9 @@ class RecallHit:
     excerpt: str
     """A verbatim passage of the file around the match."""
     line_start: int
-    """The first line of the passage, 1-based."""
+    """The first line of the range to view, 1-based; the range holds the excerpt."""
     line_end: int
-    """The last line of the passage, 1-based, inclusive."""
+    """The last line of the range to view, 1-based, inclusive."""
 
 
 class MemoryBackendError(HmsError):
