@@ -4,15 +4,8 @@
  * database's locale, so the folding is not left to it). Memories are read in key order, a
  * batch at a time, until the limit is reached.
  */
-import {
-  DEFAULT_PAGE,
-  MAX_PAGE,
-  MAX_SEARCH_CHARS,
-  type SearchHit,
-  type SearchOptions,
-  StoreError,
-} from "@hms/store";
-import { checkInteger, foldCase, matchingLines, selectionOf } from "@hms/store/internal";
+import type { SearchHit, SearchOptions } from "@hms/store";
+import { checkSearch, foldCase, matchingLines, selectionOf } from "@hms/store/internal";
 import type { PgContext } from "./context.js";
 import { whereOf } from "./context.js";
 import { readText } from "./text.js";
@@ -26,22 +19,7 @@ export async function search(
   text: string,
   options: SearchOptions,
 ): Promise<{ hits: SearchHit[] }> {
-  if (typeof text !== "string" || text.length === 0) {
-    throw new StoreError("INVALID_ARGUMENT", "text to search for must be a non-empty string");
-  }
-  if (text.length > MAX_SEARCH_CHARS) {
-    throw new StoreError(
-      "INVALID_ARGUMENT",
-      `text to search for is over ${MAX_SEARCH_CHARS} characters`,
-    );
-  }
-  if (text.includes("\n")) {
-    throw new StoreError(
-      "INVALID_ARGUMENT",
-      "search matches within one line: text must not contain a line break",
-    );
-  }
-  const limit = checkInteger(options.limit ?? DEFAULT_PAGE, "limit", 1, MAX_PAGE);
+  const limit = checkSearch(text, options);
   const { prefix, tag } = selectionOf(ctx as never, options);
   const needle = foldCase(text);
   return await ctx.read({ hits: [] }, async (client, ns) => {

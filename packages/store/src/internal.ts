@@ -38,6 +38,7 @@ export {
 export { foldCase, matchingLines } from "./recall/lines.js";
 export { excerptTerms } from "./recall/query.js";
 export type { RankContext, RankedId, Ranker } from "./recall/ranker.js";
+export { checkSearch } from "./recall/search.js";
 export { type DenseHit, VectorIndex } from "./recall/vector-index.js";
 export { hashOf } from "./records.js";
 export { MIGRATIONS, type Migration, migrate, schemaVersion } from "./sqlite/schema.js";

@@ -15,12 +15,12 @@ import {
 } from "../types.js";
 import { foldCase, matchingLines } from "./lines.js";
 
-/** `MemoryStore.search`: lines containing `text`, in key order then line order. */
-export function search(
-  ctx: StoreContext,
-  text: string,
-  options: SearchOptions,
-): { hits: SearchHit[] } {
+/**
+ * Checks a search's arguments, as both engines do: a non-empty text of at most
+ * {@link MAX_SEARCH_CHARS} characters within one line, and a limit of 1 to {@link MAX_PAGE}.
+ * Returns the limit.
+ */
+export function checkSearch(text: unknown, options: SearchOptions): number {
   if (typeof text !== "string" || text.length === 0) {
     throw new StoreError("INVALID_ARGUMENT", "text to search for must be a non-empty string");
   }
@@ -36,7 +36,16 @@ export function search(
       "search matches within one line: text must not contain a line break",
     );
   }
-  const limit = checkInteger(options.limit ?? DEFAULT_PAGE, "limit", 1, MAX_PAGE);
+  return checkInteger(options.limit ?? DEFAULT_PAGE, "limit", 1, MAX_PAGE);
+}
+
+/** `MemoryStore.search`: lines containing `text`, in key order then line order. */
+export function search(
+  ctx: StoreContext,
+  text: string,
+  options: SearchOptions,
+): { hits: SearchHit[] } {
+  const limit = checkSearch(text, options);
   const { prefix, tag } = selectionOf(ctx, options);
   const needle = foldCase(text);
   const { params, shape } = bindSelection(prefix, tag);
