@@ -11,15 +11,18 @@
 // The lexical recall curve: recall p50/p99 at each of --sizes memories (the same synthetic
 // memories and queries), for this build and, with --compare, for another build's cli.js
 // (e.g. /work/wt-before/packages/hms-mcp/dist/cli.js) on the same files, one after the
-// other, with their ratios. --curve-only prints only the curve.
+// other, with their ratios. --curve-only prints only the curve. The other build reads its own
+// copy of the memories, written by its own @hms/store (--compare-store, by default the
+// store/dist/index.js beside that build), so a build from before a schema change can run.
 //
 // Hybrid at 100,000 memories: embedding them all would take about an hour on 2 cores, so the
 // server embeds the newest --embedded of them itself (the backfill: indexing throughput) and
 // the rest get random unit vectors written straight into the store. Exact search costs the
 // same whatever the vectors hold; the queries are embedded by the real model.
 import { existsSync, mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
+import { pathToFileURL } from "node:url";
 import { defaultModelDir } from "@hms/embedder";
 import { MemoryStore, storeFileName } from "@hms/store";
 import { engineTable, formatEngineTable } from "./engines.mjs";
@@ -52,6 +55,19 @@ const COMPARE = option("compare", "HMS_BENCH_COMPARE", undefined);
 const CURVE_ONLY = process.argv.includes("--curve-only");
 if (COMPARE !== undefined && !existsSync(COMPARE)) {
   throw new Error(`--compare ${COMPARE}: no such file (give a build's dist/cli.js)`);
+}
+const COMPARE_STORE =
+  COMPARE === undefined
+    ? undefined
+    : option(
+        "compare-store",
+        "HMS_BENCH_COMPARE_STORE",
+        resolve(dirname(COMPARE), "../../store/dist/index.js"),
+      );
+if (COMPARE_STORE !== undefined && !existsSync(COMPARE_STORE)) {
+  throw new Error(
+    `--compare-store ${COMPARE_STORE}: no such file (give the other build's store/dist/index.js)`,
+  );
 }
 if (DATABASE_URL !== undefined) checkDatabaseUrl(DATABASE_URL);
 for (const size of SIZES) {
@@ -279,27 +295,34 @@ async function engines() {
 async function recallCurve() {
   const curveRand = random(1234);
   const curveWord = vocabulary(curveRand, 30000);
-  mkdirSync(join(data.dir, "namespaces"), { recursive: true });
-  const file = join(data.dir, "namespaces", storeFileName("curve"));
   const queries = Array.from({ length: QUERIES }, () =>
     Array.from({ length: 2 + Math.floor(curveRand() * 5) }, curveWord).join(" "),
   );
+  // Each build reads a store its own @hms/store wrote, holding the same memories.
+  const copies = [{ dir: data.dir, Store: MemoryStore }];
+  if (COMPARE_STORE !== undefined) {
+    const other = await import(pathToFileURL(COMPARE_STORE).href);
+    copies.push({ dir: join(data.dir, "compare"), Store: other.MemoryStore });
+  }
+  for (const copy of copies) mkdirSync(join(copy.dir, "namespaces"), { recursive: true });
   const curve = [];
   let loaded = 0;
   for (const size of [...SIZES].sort((a, b) => a - b)) {
-    const store = MemoryStore.open(file, { namespace: "curve" });
+    const stores = copies.map(({ dir, Store }) =>
+      Store.open(join(dir, "namespaces", storeFileName("curve")), { namespace: "curve" }),
+    );
     while (loaded < size) {
       const batch = [];
       for (let i = loaded; i < Math.min(size, loaded + 5000); i++) {
         batch.push({ key: `/memories/notes/${i}.md`, text: memoryText(curveRand, curveWord) });
       }
-      store.rememberMany(batch);
+      for (const store of stores) store.rememberMany(batch);
       loaded += batch.length;
     }
-    store.close();
-    const point = { memories: size, this_build: await curveLatency(BIN, queries) };
+    for (const store of stores) store.close();
+    const point = { memories: size, this_build: await curveLatency(BIN, data.dir, queries) };
     if (COMPARE !== undefined) {
-      point.compare_build = await curveLatency(COMPARE, queries);
+      point.compare_build = await curveLatency(COMPARE, copies[1].dir, queries);
       point.compare_over_this_p50 = round(point.compare_build.p50_ms / point.this_build.p50_ms, 2);
       point.compare_over_this_p99 = round(point.compare_build.p99_ms / point.this_build.p99_ms, 2);
     }
@@ -310,8 +333,8 @@ async function recallCurve() {
 }
 
 /** Recall (k = 10) latency of every query through a fresh server of build `bin`. */
-async function curveLatency(bin, queries) {
-  const server = await spawnServer(data.dir, ["--namespace", "curve"], bin);
+async function curveLatency(bin, dataDir, queries) {
+  const server = await spawnServer(dataDir, ["--namespace", "curve"], bin);
   try {
     for (const query of queries.slice(0, 20)) await call(server.client, "recall", { query });
     const ms = [];
