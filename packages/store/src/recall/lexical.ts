@@ -24,9 +24,10 @@ export const CANDIDATE_BUDGET = 1000;
  * BM25 any memory could score for that query in this store. It lies in (0, 1], depends only on
  * the hit and the store's term statistics (never on the other hits), and is the same quantity
  * hybrid fusion takes as its lexical part, so a lexical hit scores what a hybrid hit without
- * vectors scores (but for the floor below). A memory of average length holding every query term once scores 1 / (k1 + 1)
- * (0.45); one holding only words most memories hold, next to nothing (FTS5 floors such a
- * term's IDF at 1e-6), so it gets the floor {@link MIN_LEXICAL_SCORE}. Dividing by one
+ * vectors scores (but for the floor below). A memory of average length holding every query
+ * term once scores 1 / (k1 + 1) (0.45); one holding only words most memories hold, next to
+ * nothing (FTS5 floors such a term's IDF at 1e-6), so it gets the floor
+ * {@link MIN_LEXICAL_SCORE}. Dividing by one
  * positive number per query keeps BM25's ranking.
  */
 export class LexicalRanker implements Ranker {
@@ -185,11 +186,12 @@ export function bm25Ceiling(dfs: readonly number[], n: number): number {
 }
 
 /**
- * The least score a lexical hit gets: the smallest the memory tool's text shows (four
- * decimals), so no hit it returns reads as 0. Only a hit holding nothing but words (nearly)
- * every memory holds scores below it, its BM25 being a few millionths of the ceiling.
+ * The least score a lexical hit gets: the smallest that recall's texts show (hms-mcp's three
+ * decimals, the memory tool's four), so no hit returned reads as 0. A hit holding nothing but
+ * words (nearly) every memory holds scores a few millionths of the ceiling; one holding only a
+ * word about half the memories hold, beside rare words it lacks, a few ten-thousandths.
  */
-export const MIN_LEXICAL_SCORE = 0.0001;
+export const MIN_LEXICAL_SCORE = 0.001;
 
 /**
  * A match's score: its BM25 as a share of the query's {@link bm25Ceiling}, at least
