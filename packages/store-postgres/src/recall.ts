@@ -11,8 +11,9 @@
  *   term's positions, so its frequency) and its stored length.
  *
  * Query terms, filters, `k`, the hit shape, the score (each hit's BM25 as a share of the
- * query's ceiling) and the excerpts are @hms/store's. Excerpts find the terms with ts_headline (the
- * same parser and stemmer as the index), as SQLite's find them with FTS5's highlight().
+ * query's ceiling) and the excerpts are @hms/store's. Excerpts find the terms with
+ * ts_headline (the same parser and stemmer as the index), as SQLite's find them with FTS5's
+ * highlight().
  */
 import {
   DEFAULT_RECALL_K,

@@ -27,8 +27,7 @@ export const CANDIDATE_BUDGET = 1000;
  * vectors scores (but for the floor below). A memory of average length holding every query
  * term once scores 1 / (k1 + 1) (0.45); one holding only words most memories hold, next to
  * nothing (FTS5 floors such a term's IDF at 1e-6), so it gets the floor
- * {@link MIN_LEXICAL_SCORE}. Dividing by one
- * positive number per query keeps BM25's ranking.
+ * {@link MIN_LEXICAL_SCORE}. Dividing by one positive number per query keeps BM25's ranking.
  */
 export class LexicalRanker implements Ranker {
   readonly build = "lexical" as const;
