@@ -170,9 +170,13 @@ export interface RecallHit {
   /** The file's path, e.g. `/memories/customers/acme.md`. */
   readonly path: string;
   /**
-   * Relevance in [0, 1], higher is better, comparable only between the hits of one query: in
-   * hms-mcp's lexical build the hit's BM25 score divided by the best hit's (the best scores
-   * 1), in the hybrid build the fused score (on an absolute scale: above 0.3 a strong match).
+   * Relevance in (0, 1], higher is better, on an absolute scale: it does not depend on the
+   * other hits. In hms-mcp's lexical build, the hit's BM25 as a share of the most any memory
+   * could score for the query (0.45 for a memory of average length holding every query word
+   * once; above 0.2 a match on much of the query, below 0.1 likely noise; 0.001 for a hit
+   * holding only words most memories hold). In the hybrid build, 0.6 × that share + 0.4 × the
+   * calibrated embedding similarity (above 0.3 a strong match, below 0.2 likely noise). The
+   * two builds' scores are on different scales.
    */
   readonly score: number;
   /** A verbatim passage of the file around the match. */

@@ -662,7 +662,9 @@ function rival(
 }
 
 describe("recall", () => {
-  // A backend that recalls by substring, to show the engine's side: checks, limits, text.
+  // A backend that recalls by substring, to show the engine's side: checks, limits, text. Its
+  // score is what hms-mcp's lexical build gives a memory of average length holding the query's
+  // one word once: 1 / (k1 + 1), an absolute score, not 1 for the best hit.
   function recalling(files: Record<string, string>) {
     const backend = new InMemoryBackend({ files });
     const queries: Array<[string, number]> = [];
@@ -671,7 +673,7 @@ describe("recall", () => {
       return Object.entries(backend.snapshot())
         .filter(([, text]) => text.includes(query))
         .slice(0, k)
-        .map(([path, text]) => ({ path, score: 1, excerpt: text, lineStart: 1, lineEnd: 1 }));
+        .map(([path, text]) => ({ path, score: 1 / 2.2, excerpt: text, lineStart: 1, lineEnd: 1 }));
     };
     return { engine: new MemoryEngine(Object.assign(backend, { recall })), queries };
   }
@@ -679,7 +681,7 @@ describe("recall", () => {
   it("checks the input, asks the backend and formats the hits", async () => {
     const { engine, queries } = recalling({ "/memories/acme.md": "email", "/memories/b": "x" });
     expect(await engine.recall({ query: "email" })).toBe(
-      "Found 1 memory file matching the query, most relevant first. View a file with the memory tool to read all of it; view_range [start, end] shows just the lines given for a hit.\n\n1. /memories/acme.md (line 1, score 1.0000)\n    email",
+      "Found 1 memory file matching the query, most relevant first. View a file with the memory tool to read all of it; view_range [start, end] shows just the lines given for a hit.\n\n1. /memories/acme.md (line 1, score 0.4545)\n    email",
     );
     expect(queries).toEqual([["email", 5]]);
     expect(await engine.recallHits("x", 2)).toHaveLength(1);

@@ -45,8 +45,9 @@ export const RECALL_TOOL_DESCRIPTION =
   "most relevant to the query, best first, each with its path, a relevance score, the line " +
   "range of the best-matching passage and that passage. Use it to find what you stored " +
   "earlier when you do not know which file holds it; then read the file with the memory " +
-  "tool's view command. Scores run from 0 to 1 and only compare the hits of one query " +
-  "(higher is more relevant).";
+  "tool's view command. Scores run from 0 to 1 (higher is more relevant) and do not depend " +
+  "on the other hits: below 0.1 a file likely has little to do with the query, from 0.3 up " +
+  "it holds much of what was asked.";
 
 /** The tool's input schema, as sent to the Messages API. */
 export const RECALL_INPUT_SCHEMA = {

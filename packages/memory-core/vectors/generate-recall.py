@@ -51,10 +51,10 @@ FORMAT_CASES = [
     ("unicode paths and excerpts, leading spaces kept", [
         hit("/memories/日本/メモ.md", 3.25, "  indented 😀\n\tтаб", 4, 5),
     ]),
-    ("relative scores: the best hit scores 1", [
-        hit("/memories/customers/acme.md", 1.0, "Acme prefers email", 2, 2),
-        hit("/memories/notes.md", 0.41234567, "email Acme on Mondays", 7, 7),
-        hit("/memories/old.md", 0.00004999, "acme", 1, 1),
+    ("absolute scores: a strong match, a partial one, one holding only common words", [
+        hit("/memories/customers/acme.md", 0.4545454545, "Acme prefers email", 2, 2),
+        hit("/memories/notes.md", 0.08946482683, "email Acme on Mondays", 7, 7),
+        hit("/memories/old.md", 0.001, "acme", 1, 1),
     ]),
     ("twelve hits are numbered 1 to 12", [
         hit(f"/memories/f{i:02}.md", 12 - i, f"line {i}", i + 1, i + 1) for i in range(12)

@@ -95,13 +95,16 @@ export const recall = {
   title: "Recall relevant memories",
   description:
     "Find the memories most relevant to a free-text query, best first. Each hit has the key, " +
-    "a relevance score in [0, 1] (higher is better), " +
+    "a relevance score in (0, 1] (higher is better), " +
     "an excerpt and a 1-based inclusive line range that holds the excerpt and the lines around " +
     "it most likely to answer (up to 8 lines). Any query text is accepted. " +
-    "build says how ranking was done: lexical (BM25, scored relative to the best hit, which " +
-    "scores 1, so scores compare the hits of one query only) or hybrid (BM25 fused with an " +
-    "embedding model's similarity, on an absolute scale: above 0.3 a strong match, below 0.2 " +
-    "likely noise).",
+    "build says how ranking was done: lexical (BM25) or hybrid (BM25 fused with an embedding " +
+    "model's similarity). Scores are absolute, never scaled against the other hits. Lexical: " +
+    "the hit's BM25 as a share of the most any memory could score for the query (0.45 for a " +
+    "memory of average length holding every query word once; above 0.2 a match on much of " +
+    "the query, below 0.1 likely noise; 0.001 for a hit holding only words most memories " +
+    "hold). Hybrid: 0.6 times that share plus 0.4 times the similarity (above 0.3 a strong " +
+    "match, below 0.2 likely noise). The two builds' scores are on different scales.",
   input: z.strictObject({
     query: z.string().describe("What to look for, in plain words."),
     k: z
@@ -123,9 +126,9 @@ export const recall = {
           .min(0)
           .max(1)
           .describe(
-            "Relevance in [0, 1], higher is better: BM25 relative to the best hit (lexical; " +
-              "comparable within one query only) or the fused score on an absolute scale " +
-              "(hybrid; comparable across queries).",
+            "Relevance in (0, 1], higher is better, absolute (comparable across queries of " +
+              "one build): the hit's share of the query's BM25 ceiling, at least 0.001 " +
+              "(lexical), or 0.6 × that share + 0.4 × the calibrated similarity (hybrid).",
           ),
         excerpt: z.string(),
         line_start: z.number().int().min(1),

@@ -94,7 +94,11 @@ describe("parity with SQLite", () => {
         }));
       expect(shape(actual.hits), query).toEqual(shape(expected.hits));
       expect(actual.build).toBe("lexical");
-      if (actual.hits.length > 0) expect(actual.hits[0]?.score).toBe(1);
+      // The same absolute scores: each hit's BM25 as a share of the query's ceiling.
+      expect(actual.hits.map((hit) => hit.score).length, query).toBe(expected.hits.length);
+      for (const [i, hit] of actual.hits.entries()) {
+        expect(hit.score, `${query} #${i + 1}`).toBeCloseTo(expected.hits[i]?.score ?? -1, 12);
+      }
       for (const hit of actual.hits) expect(hit.score).toBeGreaterThan(0);
     }
   });

@@ -10,9 +10,10 @@
  * - each candidate's BM25 is computed in SQL from its vector (`unnest(tsvector)` gives each
  *   term's positions, so its frequency) and its stored length.
  *
- * Query terms, filters, `k`, the hit shape, score normalisation (each hit's BM25 divided by the
- * best's) and the excerpts are @hms/store's. Excerpts find the terms with ts_headline (the
- * same parser and stemmer as the index), as SQLite's find them with FTS5's highlight().
+ * Query terms, filters, `k`, the hit shape, the score (each hit's BM25 as a share of the
+ * query's ceiling) and the excerpts are @hms/store's. Excerpts find the terms with
+ * ts_headline (the same parser and stemmer as the index), as SQLite's find them with FTS5's
+ * highlight().
  */
 import {
   DEFAULT_RECALL_K,
@@ -25,6 +26,7 @@ import {
   StoreError,
 } from "@hms/store";
 import {
+  bm25Ceiling,
   CANDIDATE_BUDGET,
   candidateExpression,
   checkInteger,
@@ -35,6 +37,7 @@ import {
   MATCH_OPEN,
   type RankedId,
   selectionOf,
+  shareOfCeiling,
 } from "@hms/store/internal";
 import { type Client, type PgContext, whereOf } from "./context.js";
 import { readText } from "./text.js";
@@ -81,7 +84,7 @@ export async function recall(
     const stats = { n, avgdl, terms: terms.map((term) => lexemes.get(term) as Lexeme) };
     const ranked =
       dense === undefined || vector === undefined
-        ? normalised(await rank(client, ns, filter, k, stats))
+        ? normalised(await rank(client, ns, filter, k, stats), stats)
         : await hybridRank(client, ns, filter, k, vector, dense, (depth) =>
             rank(client, ns, filter, depth, stats),
           );
@@ -114,11 +117,17 @@ export async function recall(
   });
 }
 
-/** BM25 hits with each score divided by the best's, as SQLite's lexical recall answers. */
-function normalised(ranked: readonly { id: number; bm25: number }[]): RankedId[] {
-  const best = ranked[0]?.bm25 ?? 0;
-  const normal = best > 0 && Number.isFinite(best);
-  return ranked.map(({ id, bm25 }) => ({ id, score: normal ? bm25 / best : bm25 }));
+/**
+ * BM25 hits scored as SQLite's lexical recall scores them: each hit's BM25 as a share of the
+ * query's ceiling (`bm25Ceiling` over the query words that have a lexeme, the ones scored).
+ */
+function normalised(
+  ranked: readonly { id: number; bm25: number }[],
+  stats: { n: number; terms: readonly Lexeme[] },
+): RankedId[] {
+  const dfs = stats.terms.filter((term) => term.lexeme !== undefined).map((term) => term.df);
+  const ceiling = bm25Ceiling(dfs, stats.n);
+  return ranked.map(({ id, bm25 }) => ({ id, score: shareOfCeiling(bm25, ceiling) }));
 }
 
 /** The namespace's size and average length, and each word's lexeme and document frequency. */

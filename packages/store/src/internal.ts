@@ -30,10 +30,12 @@ export { indexText } from "./recall/cjk.js";
 export { excerptOf, MATCH_CLOSE, MATCH_OPEN, type TermMatch } from "./recall/excerpt.js";
 export { type Candidate, fuse, HybridRanker } from "./recall/hybrid.js";
 export {
+  bm25Ceiling,
   CANDIDATE_BUDGET,
   candidateExpression,
   informativeTerms,
   LexicalRanker,
+  shareOfCeiling,
 } from "./recall/lexical.js";
 export { foldCase, matchingLines } from "./recall/lines.js";
 export { excerptTerms } from "./recall/query.js";

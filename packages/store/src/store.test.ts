@@ -444,11 +444,15 @@ describe("recall", () => {
     }
   });
 
-  it("scores each hit by its BM25 relative to the best hit, which scores exactly 1", () => {
-    const { hits } = store.recall("cats");
-    expect(hits.map((hit) => hit.key)).toEqual(["note/cats", "/memories/pets.md"]);
-    expect(hits[0]?.score).toBe(1);
-    // The ratio of FTS5's own BM25 scores, read from the same file.
+  it("scores each hit by its BM25 as a share of the query's ceiling, not against the best hit", () => {
+    // "cats" and "acme" are each held by some memories; "zeppelin" by none, so a memory can
+    // match at most part of the query and the best hit stays well below 1.
+    const { hits } = store.recall("cats acme zeppelin");
+    expect(hits.map((hit) => hit.key)).toEqual([
+      "/memories/work.md",
+      "note/cats",
+      "/memories/pets.md",
+    ]);
     const db = new Database(join(dir, "store.sqlite"), { readonly: true });
     try {
       const bm25 = new Map(
@@ -456,28 +460,43 @@ describe("recall", () => {
           db
             .prepare(
               `SELECT m.key, -bm25(memories_fts) AS score FROM memories_fts
-               JOIN memories m ON m.id = memories_fts.rowid WHERE memories_fts MATCH '"cats"'`,
+               JOIN memories m ON m.id = memories_fts.rowid
+               WHERE memories_fts MATCH '"cats" OR "acme" OR "zeppelin"'`,
             )
             .all() as { key: string; score: number }[]
         ).map((row) => [row.key, row.score]),
       );
-      const raw = (key: string) => bm25.get(key) ?? Number.NaN;
-      expect(hits[1]?.score).toBeCloseTo(raw("/memories/pets.md") / raw("note/cats"), 12);
-      // Raw BM25 here is tiny (IDF is floored when most memories hold the word); the relative
-      // score reads as what it is.
-      expect(raw("note/cats")).toBeLessThan(0.01);
+      // FTS5's IDF of each term (n = 3 memories; df 2, 1, 0), floored at 1e-6, and the most
+      // BM25 a memory could score: every term, repeated without end.
+      const idf = (df: number) => Math.max(1e-6, Math.log((3 - df + 0.5) / (df + 0.5)));
+      const ceiling = 2.2 * (idf(2) + idf(1) + idf(0));
+      for (const hit of hits) {
+        const share = (bm25.get(hit.key) ?? Number.NaN) / ceiling;
+        expect(hit.score).toBeCloseTo(Math.max(share, 0.001), 12);
+      }
     } finally {
       db.close();
     }
-    expect(hits[1]?.score).toBeGreaterThan(0);
-    expect(hits[1]?.score).toBeLessThan(1);
+    // Work matches one of the two informative words, in a memory longer than most.
+    expect(hits[0]?.score).toBeGreaterThan(0.05);
+    expect(hits[0]?.score).toBeLessThan(0.3);
+    // "cats" is held by most memories: its IDF is FTS5's floor, so a memory holding only it
+    // scores the least a hit can, never 0.
+    expect(hits[1]?.score).toBe(0.001);
   });
 
-  it("gives the only hit of a one-memory store a score of 1", () => {
+  it("scores a memory holding every rare query word well, even as the only memory", () => {
     const single = MemoryStore.open(join(dir, "single.sqlite"));
     try {
       single.remember({ key: "/memories/acme.md", text: "Acme prefers email follow-ups." });
-      expect(single.recall("how to contact Acme").hits.map((hit) => hit.score)).toEqual([1]);
+      // Every query word is in the one memory: its share of the ceiling is its term-frequency
+      // factor, about 1 / (k1 + 1) for a word held once.
+      const [whole] = single.recall("acme email").hits;
+      expect(whole?.score).toBeGreaterThan(0.4);
+      // A question whose other words are in no memory: the hit matches a small part of it.
+      const [part] = single.recall("how to contact Acme").hits;
+      expect(part?.key).toBe("/memories/acme.md");
+      expect(part?.score).toBeLessThan(0.01);
     } finally {
       single.close();
     }

@@ -96,13 +96,17 @@ export interface RecallOptions extends Selection {
 export interface RecallHit {
   readonly key: string;
   /**
-   * Relevance in [0, 1], higher is better. Lexical build: the hit's BM25 divided by the best
-   * hit's (the best scores exactly 1), so it compares the hits of one query only. Hybrid build:
-   * the fused score (`fuse` in `recall/hybrid.ts`), `0.6 × BM25 share + 0.4 × cosine`, on an
-   * absolute scale that means the same in every query and store: among 3,000 unrelated notes
-   * (`pnpm bench distractors`) the note a paraphrase query must find scored 0.30 (median; 0.10
-   * to 0.56), and the best hit of an off-topic query at most 0.18. Read above 0.3 as a strong
-   * match, 0.2 to 0.3 as plausible, below 0.2 as likely noise.
+   * Relevance in (0, 1], higher is better, on an absolute scale: it depends on the hit and the
+   * store's term statistics, never on the other hits. Lexical build: the hit's BM25 as a share
+   * of the query's ceiling (`bm25Ceiling` in `recall/lexical.ts`), at least 0.001: a memory of
+   * average length holding every query term once scores 0.45; among 3,000 unrelated notes
+   * (`pnpm bench distractors --lexical-only`) the note a paraphrase query must find scored 0.18
+   * (median; 0.12 to 0.45) and the best hit of an off-topic query at most 0.17; read above 0.2
+   * as a match on much of the query, below 0.1 as likely noise. Hybrid build: the fused score
+   * (`fuse` in `recall/hybrid.ts`), `0.6 × BM25 share + 0.4 × cosine`: there the note scored
+   * 0.30 (median; 0.10 to 0.52) and an off-topic query's best hit at most 0.18; read above 0.3
+   * as a strong match, 0.2 to 0.3 as plausible, below 0.2 as likely noise. The two builds'
+   * scores are on different scales. See "What a score means" in the README.
    */
   readonly score: number;
   /** A verbatim passage of the memory's text. */

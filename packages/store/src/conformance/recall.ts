@@ -1,7 +1,7 @@
 /**
  * Recall, literal search and stats. Ranking and excerpts are tuned over time, so recall is
- * pinned on clear examples only: which memory ranks first, that scores lie in [0, 1] and never
- * grow down the list, that an excerpt is the verbatim lines of its 1-based range and holds the
+ * pinned on clear examples only: which memory ranks first, that scores lie in (0, 1] and never
+ * grow down the list, that a weak match scores low whatever the other hits, that an excerpt is the verbatim lines of its 1-based range and holds the
  * word asked for; never exact scores.
  */
 import assert from "node:assert/strict";
@@ -24,11 +24,11 @@ async function seed(store: StoreApi): Promise<void> {
   await store.remember({ key: "note/cats", text: "cats cats cats everywhere", tags: ["scratch"] });
 }
 
-/** Checks what holds of every answer: scores in [0, 1], best first, excerpts from their lines. */
+/** Checks what holds of every answer: scores in (0, 1], best first, excerpts from their lines. */
 async function wellFormed(store: StoreApi, result: RecallResult): Promise<void> {
   let previous = Number.POSITIVE_INFINITY;
   for (const hit of result.hits) {
-    assert.ok(hit.score >= 0 && hit.score <= 1, `score ${hit.score} of ${hit.key} in [0, 1]`);
+    assert.ok(hit.score > 0 && hit.score <= 1, `score ${hit.score} of ${hit.key} in (0, 1]`);
     assert.ok(hit.score <= previous, "hits come best first");
     previous = hit.score;
     const lines = (await store.get(hit.key))?.text.split("\n") ?? [];
@@ -61,6 +61,22 @@ export function recallTests(t: TestApi, options: StoreConformanceOptions): void 
         ["note/cats", "/memories/pets.md"],
       );
       await wellFormed(store, cats);
+    });
+
+    test("scores a hit on its own, not against the best hit: a weak best match scores low", async ({
+      store,
+    }) => {
+      await seed(store);
+      // "cats" is held by two of the three memories and "zeppelin" by none: no memory holds
+      // the query's informative word, so even the best hit scores next to nothing.
+      const weak = await store.recall("cats zeppelin");
+      assert.equal(weak.hits.length, 2);
+      assert.ok((weak.hits[0]?.score ?? 1) < 0.01, `best score ${weak.hits[0]?.score} below 0.01`);
+      await wellFormed(store, weak);
+      // A memory holding the only query word that few memories hold scores far higher.
+      const strong = await store.recall("Miso");
+      assert.equal(strong.hits[0]?.key, "/memories/pets.md");
+      assert.ok((strong.hits[0]?.score ?? 0) > 0.2, `score ${strong.hits[0]?.score} above 0.2`);
     });
 
     test("gives an excerpt holding the word and its 1-based inclusive line range", async ({

@@ -10,6 +10,7 @@ import {
   candidateExpression,
   informativeTerms,
   LexicalRanker,
+  MIN_LEXICAL_SCORE,
 } from "./lexical.js";
 
 let dir: string;
@@ -31,7 +32,10 @@ function storeWithBudget(budget: number): MemoryStore {
   return store;
 }
 
-/** Every match of `query`'s OR expression scored by FTS5 itself, best first: the reference. */
+/**
+ * Every match of `query`'s OR expression scored by FTS5 itself, best first, each BM25 divided
+ * by the best one's: the reference ranking, and each hit's score relative to the top hit's.
+ */
 function fullBm25(expr: string, k: number): { key: string; score: number }[] {
   const db = new Database(file, { readonly: true });
   try {
@@ -148,8 +152,9 @@ describe("LexicalRanker with a candidate step", () => {
       const hits = store.recall(query, { k: 10 }).hits;
       const reference = fullBm25(expr, 10);
       expect(hits.map((hit) => hit.key)).toEqual(reference.map((row) => row.key));
+      const top = hits[0]?.score ?? Number.NaN;
       for (const [i, hit] of hits.entries()) {
-        expect(hit.score).toBeCloseTo(reference[i]?.score ?? -1, 9);
+        expect(hit.score / top).toBeCloseTo(reference[i]?.score ?? -1, 9);
       }
     }
   });
@@ -161,8 +166,9 @@ describe("LexicalRanker with a candidate step", () => {
     const hits = store.recall("budget notes meeting", { k: 10 }).hits;
     const reference = fullBm25('"budget" OR "notes" OR "meeting"', 10);
     expect(hits.map((hit) => hit.key)).toEqual(reference.map((row) => row.key));
+    const top = hits[0]?.score ?? Number.NaN;
     for (const [i, hit] of hits.entries()) {
-      expect(hit.score).toBeCloseTo(reference[i]?.score ?? -1, 4);
+      expect(hit.score / top).toBeCloseTo(reference[i]?.score ?? -1, 4);
     }
   });
 
@@ -238,5 +244,60 @@ describe("the BM25 ceiling (hybrid fusion's lexical scale)", () => {
     expect(share(whole)).toBeCloseTo(1 / 2.2, 2);
     expect(share(part)).toBeLessThan(share(whole) * 0.6);
     expect(bm25Ceiling([0], 41)).toBeCloseTo(2.2 * Math.log(41.5 / 0.5), 9);
+  });
+});
+
+describe("lexical scores (a hit's share of the query's BM25 ceiling)", () => {
+  /** 50 memories that all hold "meeting", and `extra`. */
+  function storeOf(extra: { key: string; text: string }[], path = file): MemoryStore {
+    const s = MemoryStore.open(path);
+    open.push(s);
+    s.rememberMany(
+      Array.from({ length: 50 }, (_, i) => ({
+        key: `/memories/m/${i}.md`,
+        text: `meeting ${i} about filler${i} and padding${i % 7}`,
+      })),
+    );
+    s.rememberMany(extra);
+    return s;
+  }
+
+  it("are low when the query matches only a word most memories hold, high for a rare-term match", () => {
+    const store = storeOf([
+      { key: "/memories/zeppelin.md", text: "zeppelin hangar meeting notes" },
+    ]);
+    // Only "meeting" matches: held by every memory, its IDF is FTS5's floor.
+    const weak = store.recall("meeting quokka", { k: 5 }).hits;
+    expect(weak.length).toBe(5);
+    expect(weak[0]?.score).toBeLessThan(0.2);
+    for (const hit of weak) expect(hit.score).toBe(MIN_LEXICAL_SCORE);
+    // Every rare query term held once by a memory of about average length: about 1 / (k1 + 1).
+    const strong = store.recall("zeppelin hangar", { k: 5 }).hits;
+    expect(strong[0]?.key).toBe("/memories/zeppelin.md");
+    expect(strong[0]?.score).toBeGreaterThan(0.4);
+    expect(strong[0]?.score).toBeLessThan(1);
+  });
+
+  it("give a hit the same score whichever hit is best, the corpus statistics being equal", () => {
+    // In both stores "acme" and "zeppelin" are held by two memories each, of four words each.
+    const target = { key: "/memories/t.md", text: "acme words here now" };
+    const scoreOfTarget = (name: string, others: { key: string; text: string }[]) => {
+      const store = storeOf([target, ...others], join(dir, name));
+      const hits = store.recall("acme zeppelin", {}).hits;
+      expect(hits[0]?.key).not.toBe(target.key);
+      return hits.find((hit) => hit.key === target.key)?.score;
+    };
+    const besideBoth = scoreOfTarget("both.sqlite", [
+      { key: "/memories/a.md", text: "acme zeppelin words here" },
+      { key: "/memories/z.md", text: "zeppelin words here now" },
+      { key: "/memories/x.md", text: "plain words here now" },
+    ]);
+    const besideRepeat = scoreOfTarget("repeat.sqlite", [
+      { key: "/memories/a.md", text: "acme other words here" },
+      { key: "/memories/z.md", text: "zeppelin zeppelin words here" },
+      { key: "/memories/x.md", text: "zeppelin plain words here" },
+    ]);
+    expect(besideBoth).toBeGreaterThan(0);
+    expect(besideRepeat).toBe(besideBoth);
   });
 });

@@ -20,10 +20,14 @@ export const CANDIDATE_BUDGET = 1000;
  * candidates are the memories holding the rarest terms ({@link candidateExpression}); each
  * candidate still gets its exact BM25 over every remaining term.
  *
- * Scores are relative to the query's best hit: each hit's BM25 divided by the best one's, so
- * the best hit scores exactly 1 and the others lie in (0, 1]. Raw BM25 means little to a
- * reader, and FTS5 floors a term's IDF at 1e-6, so in a small store where most memories hold
- * the term every raw score is near zero. Dividing by one positive number keeps the ranking.
+ * A hit's score is its BM25 as a share of the query's ceiling ({@link bm25Ceiling}): the most
+ * BM25 any memory could score for that query in this store. It lies in (0, 1], depends only on
+ * the hit and the store's term statistics (never on the other hits), and is the same quantity
+ * hybrid fusion takes as its lexical part, so a lexical hit scores what a hybrid hit without
+ * vectors scores (but for the floor below). A memory of average length holding every query
+ * term once scores 1 / (k1 + 1) (0.45); one holding only words most memories hold, next to
+ * nothing (FTS5 floors such a term's IDF at 1e-6), so it gets the floor
+ * {@link MIN_LEXICAL_SCORE}. Dividing by one positive number per query keeps BM25's ranking.
  */
 export class LexicalRanker implements Ranker {
   readonly build = "lexical" as const;
@@ -69,14 +73,8 @@ export class LexicalRanker implements Ranker {
   }
 
   rank(query: string, filter: RecallFilter, k: number): RankedId[] {
-    const { hits } = this.scored(query, filter, k);
-    const best = hits[0]?.bm25;
-    // BM25 of a match is positive (FTS5's IDF floor keeps it so); the guard only keeps a
-    // degenerate best score from turning every hit into NaN or Infinity.
-    if (best === undefined || !(best > 0) || !Number.isFinite(best)) {
-      return hits.map(({ id, bm25 }) => ({ id, score: bm25 }));
-    }
-    return hits.map(({ id, bm25 }) => ({ id, score: bm25 / best }));
+    const { hits, ceiling } = this.scored(query, filter, k);
+    return hits.map(({ id, bm25 }) => ({ id, score: shareOfCeiling(bm25, ceiling) }));
   }
 
   /**
@@ -184,6 +182,26 @@ export function bm25Ceiling(dfs: readonly number[], n: number): number {
   let sum = 0;
   for (const df of dfs) sum += Math.max(1e-6, Math.log((n - df + 0.5) / (df + 0.5)));
   return (K1 + 1) * sum;
+}
+
+/**
+ * The least score a lexical hit gets: the smallest that recall's texts show (hms-mcp's three
+ * decimals, the memory tool's four), so no hit returned reads as 0. A hit holding nothing but
+ * words (nearly) every memory holds scores a few millionths of the ceiling; one holding only a
+ * word about half the memories hold, beside rare words it lacks, a few ten-thousandths.
+ */
+export const MIN_LEXICAL_SCORE = 0.001;
+
+/**
+ * A match's score: its BM25 as a share of the query's {@link bm25Ceiling}, at least
+ * {@link MIN_LEXICAL_SCORE} and at most 1 (a share of 1 needs a term repeated without end, so
+ * the cap only absorbs rounding and SQLite's estimated count of a very common term). Raising
+ * the weakest hits to one floor never reorders hits: they come in BM25 order. Both engines
+ * score with it.
+ */
+export function shareOfCeiling(bm25: number, ceiling: number): number {
+  const share = bm25 / ceiling;
+  return share > MIN_LEXICAL_SCORE ? Math.min(1, share) : MIN_LEXICAL_SCORE;
 }
 
 /** Share of the memories above which a term's BM25 IDF is at FTS5's floor, with a margin. */
