@@ -40,6 +40,22 @@ export { excerptTerms } from "./recall/query.js";
 export type { RankContext, RankedId, Ranker } from "./recall/ranker.js";
 export { checkSearch } from "./recall/search.js";
 export { type DenseHit, VectorIndex } from "./recall/vector-index.js";
-export { hashOf } from "./records.js";
+export { moveTreeSteps, type Rename } from "./rules/move-tree.js";
+export {
+  type CheckedRemember,
+  type CurrentRecord,
+  checkRememberInput,
+  checkRememberOver,
+  hashOf,
+} from "./rules/remember.js";
+export { runAsync, runSync, type Steps, step } from "./rules/steps.js";
+export {
+  checkMemoryFile,
+  pathConflict,
+  type TreeConflict,
+  type TreeLookup,
+  type TreeRecord,
+  treeConflictSteps,
+  treeNotFound,
+} from "./rules/tree-shape.js";
 export { MIGRATIONS, type Migration, migrate, schemaVersion } from "./sqlite/schema.js";
-export { checkMemoryFile, pathConflict, type TreeConflict } from "./tree.js";

@@ -14,32 +14,22 @@ import {
 } from "./context.js";
 import { StoreError } from "./errors.js";
 import { checkKey, checkPrefix } from "./limits.js";
-import { isMemoryFile, memoryAncestors, memoryFileKeyProblem } from "./memory-file.js";
+import { isMemoryFile } from "./memory-file.js";
+import { moveTreeSteps } from "./rules/move-tree.js";
+import { runSync } from "./rules/steps.js";
+import {
+  checkMemoryFile,
+  pathConflict,
+  type TreeConflict,
+  type TreeLookup,
+  type TreeRecord,
+  treeConflictSteps,
+  treeNotFound,
+} from "./rules/tree-shape.js";
 import { bindSelection, type Head } from "./sqlite/statements.js";
 
-/** A tree form's NOT_FOUND: neither the key nor anything under it exists. */
-function treeNotFound(key: string): StoreError {
-  return new StoreError("NOT_FOUND", `neither ${key} nor any key under ${key}/ exists`, { key });
-}
-
-/**
- * Why giving a memory-file key existence would make a key both a file and a directory:
- * `directory` when keys lie under it, `file` when one of its ancestors is a key. `path` is the
- * key that is a directory, or the shortest ancestor that is a file.
- */
-export interface TreeConflict {
-  readonly conflict: "directory" | "file";
-  readonly path: string;
-  /** Says what is in the way, for the error message. */
-  readonly reason: string;
-}
-
-export function pathConflict(action: string, found: TreeConflict): StoreError {
-  return new StoreError("PATH_CONFLICT", `${action}: ${found.reason}`, {
-    conflict: found.conflict,
-    path: found.path,
-  });
-}
+// The tree's engine-neutral rules, where this module's importers have always found them.
+export { checkMemoryFile, pathConflict, type TreeConflict };
 
 /** Deletes every key that starts with `prefix` (non-empty): `MemoryStore.forgetPrefix`. */
 export function forgetPrefix(ctx: StoreContext, prefix: string): { deleted: number } {
@@ -152,54 +142,8 @@ export function movePrefix(
 export function moveTree(ctx: StoreContext, from: string, to: string): { moved: number } {
   const source = checkKey(from, ctx.limits, "from");
   const target = checkKey(to, ctx.limits, "to");
-  const under = bindSelection(`${source}/`, undefined);
   return ctx.write(() => {
-    const own = ctx.sql.head.get(source) as Head | undefined;
-    const children = ctx.sql.headsInRange.for(under.shape).all(under.params) as (Head & {
-      key: string;
-    })[];
-    // Key order: `from` sorts before every key that starts with `from/`.
-    const sources = own === undefined ? children : [{ ...own, key: source }, ...children];
-    if (sources.length === 0) throw treeNotFound(source);
-    if (target === source) {
-      throw new StoreError("EXISTS", `cannot move ${source} onto itself`, { key: target });
-    }
-    if (children.length > 0 && target.startsWith(`${source}/`)) {
-      throw new StoreError(
-        "INVALID_ARGUMENT",
-        `cannot move the directory ${source} into itself: ${target} lies under it`,
-        { reason: "into_itself" },
-      );
-    }
-    const blocking = ctx.sql.head.get(target) !== undefined ? target : firstUnder(ctx, target);
-    if (blocking !== undefined) {
-      const why =
-        blocking === target
-          ? `${target} exists`
-          : `${target} exists as a directory (${blocking} lies under it)`;
-      throw new StoreError("EXISTS", `cannot move ${source} to ${target}: ${why}`, {
-        key: target,
-      });
-    }
-    const fileAbove = fileAncestor(ctx, target);
-    if (fileAbove !== undefined) {
-      throw pathConflict(`cannot move ${source} to ${target}`, fileAbove);
-    }
-    const moves = sources.map((record) => {
-      const key = target + record.key.slice(source.length);
-      const problem = newKeyProblem(ctx, key, JSON.parse(record.tags) as string[]);
-      if (problem !== undefined) {
-        throw new StoreError(
-          "INVALID_ARGUMENT",
-          `cannot move ${record.key} to ${key}: ${problem}`,
-          {
-            reason: "invalid_key",
-            key,
-          },
-        );
-      }
-      return { id: record.id, key };
-    });
+    const moves = runSync(moveTreeSteps(treeLookup(ctx), ctx.limits, source, target));
     renameAll(ctx, moves);
     return { moved: moves.length };
   });
@@ -219,57 +163,32 @@ function renameAll(ctx: StoreContext, moves: readonly { id: number; key: string 
  * (`directory`), or one of its ancestors below `/memories` is a key (`file`, the shortest).
  */
 export function treeConflict(ctx: StoreContext, key: string): TreeConflict | undefined {
-  const child = firstUnder(ctx, key);
-  if (child !== undefined) {
-    return {
-      conflict: "directory",
-      path: key,
-      reason: `${key} is a directory (${child} lies under it)`,
-    };
-  }
-  return fileAncestor(ctx, key);
+  return runSync(treeConflictSteps(treeLookup(ctx), key));
 }
 
-/** The shortest proper ancestor of `key` below `/memories` that is a key, as a conflict. */
-function fileAncestor(ctx: StoreContext, key: string): TreeConflict | undefined {
-  for (const ancestor of memoryAncestors(key)) {
-    if (ctx.sql.head.get(ancestor) !== undefined) {
-      return {
-        conflict: "file",
-        path: ancestor,
-        reason: `${ancestor} is a file, so nothing can lie under it`,
-      };
-    }
-  }
-  return undefined;
-}
-
-/** The first key (in key order) that starts with `key/`, if any. */
-function firstUnder(ctx: StoreContext, key: string): string | undefined {
-  const { params, shape } = bindSelection(`${key}/`, undefined);
-  return ctx.sql.firstKeyInRange.for(shape).get(params) as string | undefined;
-}
-
-/** Why `key` cannot be a new key of a record with `tags`, or undefined when it can. */
-function newKeyProblem(
-  ctx: StoreContext,
-  key: string,
-  tags: readonly string[],
-): string | undefined {
-  try {
-    checkKey(key, ctx.limits, "the new key");
-  } catch (error) {
-    if (error instanceof StoreError) return error.message;
-    throw error;
-  }
-  return isMemoryFile(key, tags) ? memoryFileKeyProblem(key) : undefined;
-}
-
-/** Refuses a memory file whose key breaks the memory-path rules. */
-export function checkMemoryFile(key: string, tags: readonly string[]): void {
-  if (!isMemoryFile(key, tags)) return;
-  const problem = memoryFileKeyProblem(key);
-  if (problem !== undefined) {
-    throw new StoreError("INVALID_ARGUMENT", problem, { key });
-  }
+/** The tree's lookups on the store's statements (inside its write transaction). */
+function treeLookup(ctx: StoreContext): TreeLookup {
+  const record = (key: string, head: Head): TreeRecord => ({
+    id: head.id,
+    key,
+    tags: JSON.parse(head.tags) as string[],
+  });
+  return {
+    record(key) {
+      const head = ctx.sql.head.get(key) as Head | undefined;
+      return head === undefined ? undefined : record(key, head);
+    },
+    recordsUnder(prefix) {
+      const { params, shape } = bindSelection(prefix, undefined);
+      const heads = ctx.sql.headsInRange.for(shape).all(params) as (Head & { key: string })[];
+      return heads.map((head) => record(head.key, head));
+    },
+    firstKeyUnder(prefix) {
+      const { params, shape } = bindSelection(prefix, undefined);
+      return ctx.sql.firstKeyInRange.for(shape).get(params) as string | undefined;
+    },
+    firstExisting(keys) {
+      return keys.find((key) => ctx.sql.head.get(key) !== undefined);
+    },
+  };
 }
