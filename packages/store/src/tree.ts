@@ -178,13 +178,13 @@ function treeLookup(ctx: StoreContext): TreeLookup {
       const head = ctx.sql.head.get(key) as Head | undefined;
       return head === undefined ? undefined : record(key, head);
     },
-    recordsUnder(prefix) {
-      const { params, shape } = bindSelection(prefix, undefined);
+    recordsUnder(key) {
+      const { params, shape } = bindSelection(`${key}/`, undefined);
       const heads = ctx.sql.headsInRange.for(shape).all(params) as (Head & { key: string })[];
       return heads.map((head) => record(head.key, head));
     },
-    firstKeyUnder(prefix) {
-      const { params, shape } = bindSelection(prefix, undefined);
+    firstKeyUnder(key) {
+      const { params, shape } = bindSelection(`${key}/`, undefined);
       return ctx.sql.firstKeyInRange.for(shape).get(params) as string | undefined;
     },
     firstExisting(keys) {

@@ -25,7 +25,7 @@ export function* moveTreeSteps(
   target: string,
 ): Steps<Rename[]> {
   const own = yield* step(lookup.record(source));
-  const children = yield* step(lookup.recordsUnder(`${source}/`));
+  const children = yield* step(lookup.recordsUnder(source));
   // Key order: `from` sorts before every key that starts with `from/`.
   const sources = own === undefined ? children : [own, ...children];
   if (sources.length === 0) throw treeNotFound(source);
@@ -42,7 +42,7 @@ export function* moveTreeSteps(
   const blocking =
     (yield* step(lookup.record(target))) !== undefined
       ? target
-      : yield* step(lookup.firstKeyUnder(`${target}/`));
+      : yield* step(lookup.firstKeyUnder(target));
   if (blocking !== undefined) {
     const why =
       blocking === target

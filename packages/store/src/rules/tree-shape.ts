@@ -31,10 +31,10 @@ export interface TreeRecord {
 export interface TreeLookup {
   /** The record at `key`, or undefined. */
   record(key: string): Awaitable<TreeRecord | undefined>;
-  /** The records whose keys start with `prefix`, in key order. */
-  recordsUnder(prefix: string): Awaitable<TreeRecord[]>;
-  /** The first key, in key order, that starts with `prefix`, if any. */
-  firstKeyUnder(prefix: string): Awaitable<string | undefined>;
+  /** The records under the directory `key` (keys that start with `key/`), in key order. */
+  recordsUnder(key: string): Awaitable<TreeRecord[]>;
+  /** The first key, in key order, under the directory `key`, if any. */
+  firstKeyUnder(key: string): Awaitable<string | undefined>;
   /**
    * The first of `keys` (a key's ancestors, shortest first, which is also key order) that is
    * a record's key, if any.
@@ -71,7 +71,7 @@ export function* treeConflictSteps(
   lookup: TreeLookup,
   key: string,
 ): Steps<TreeConflict | undefined> {
-  const child = yield* step(lookup.firstKeyUnder(`${key}/`));
+  const child = yield* step(lookup.firstKeyUnder(key));
   if (child !== undefined) {
     return {
       conflict: "directory",
