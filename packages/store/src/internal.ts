@@ -48,6 +48,14 @@ export {
   checkRememberOver,
   hashOf,
 } from "./rules/remember.js";
+export {
+  applyRestoreSteps,
+  type FileRestoreResult,
+  type RestoreReads,
+  type RestoreWrites,
+  restoreTargetSteps,
+  restoreTreeSteps,
+} from "./rules/restore.js";
 export { runAsync, runSync, type Steps, step } from "./rules/steps.js";
 export {
   checkMemoryFile,
