@@ -3,22 +3,22 @@
  * forms, and the checks that keep the tree well formed. The same checks, in the same order,
  * with the same refusals as @hms/store's tree.ts; each operation is one write transaction.
  */
-import { isMemoryFile, StoreError } from "@hms/store";
 import {
   checkExpected,
   checkKey,
-  checkMemoryFile,
+  checkMovePrefixes,
   checkPrefix,
+  movePrefixSteps,
+  moveSteps,
   moveTreeSteps,
+  noKeyWithPrefix,
   notFound,
   now,
-  pathConflict,
   runAsync,
   type TreeConflict,
   type TreeLookup,
   treeConflictSteps,
   treeNotFound,
-  versionConflict,
 } from "@hms/store/internal";
 import {
   type Client,
@@ -93,25 +93,8 @@ export async function move(
   const expected = checkExpected(options.expectedVersion);
   if ((await ctx.id()) === undefined) throw notFound(source);
   return await ctx.write(async (client, ns) => {
-    const own = await head(client, ns, source);
-    if (own === undefined) throw notFound(source);
-    if (expected !== undefined && own.version !== expected) {
-      throw versionConflict(source, own.version, expected);
-    }
-    if (source === target) {
-      throw new StoreError("EXISTS", `cannot move ${source} onto itself`, { key: target });
-    }
-    if ((await head(client, ns, target)) !== undefined) {
-      throw new StoreError("EXISTS", `cannot move ${source} to ${target}: ${target} exists`, {
-        key: target,
-      });
-    }
-    if (isMemoryFile(target, own.tags)) {
-      const found = await treeConflict(client, ns, target);
-      if (found !== undefined) throw pathConflict(`cannot move ${source} to ${target}`, found);
-    }
-    checkMemoryFile(target, own.tags);
-    await rename(client, [{ id: own.id, key: target }], ns);
+    const renamed = await runAsync(moveSteps(treeLookup(client, ns), source, target, expected));
+    await rename(client, [renamed], ns);
     return { moved: 1 };
   });
 }
@@ -122,34 +105,10 @@ export async function movePrefix(
   fromPrefix: string,
   toPrefix: string,
 ): Promise<{ moved: number }> {
-  const from = checkPrefix(fromPrefix, ctx.limits, "from_prefix", false);
-  const to = checkPrefix(toPrefix, ctx.limits, "to_prefix", false);
-  if (to.startsWith(from)) {
-    throw new StoreError(
-      "INVALID_ARGUMENT",
-      `to_prefix ${JSON.stringify(to)} starts with from_prefix ${JSON.stringify(from)}: cannot move keys under themselves`,
-    );
-  }
-  const none = () =>
-    new StoreError("NOT_FOUND", `no key starts with ${JSON.stringify(from)}`, { prefix: from });
-  if ((await ctx.id()) === undefined) throw none();
+  const { from, to } = checkMovePrefixes(fromPrefix, toPrefix, ctx.limits);
+  if ((await ctx.id()) === undefined) throw noKeyWithPrefix(from);
   return await ctx.write(async (client, ns) => {
-    const sources = await headsUnder(client, ns, from);
-    if (sources.length === 0) throw none();
-    const moves = sources.map((source) => {
-      const target = checkKey(to + source.key.slice(from.length), ctx.limits, "destination key");
-      checkMemoryFile(target, source.tags);
-      return { id: source.id, key: target, memoryFile: isMemoryFile(target, source.tags) };
-    });
-    for (const { key } of moves) {
-      if ((await head(client, ns, key)) !== undefined) {
-        throw new StoreError("EXISTS", `cannot move to ${key}: it exists`, { key });
-      }
-    }
-    for (const { key, memoryFile } of moves) {
-      const found = memoryFile ? await treeConflict(client, ns, key) : undefined;
-      if (found !== undefined) throw pathConflict(`cannot move to ${key}`, found);
-    }
+    const moves = await runAsync(movePrefixSteps(treeLookup(client, ns), ctx.limits, from, to));
     await rename(client, moves, ns);
     return { moved: moves.length };
   });
@@ -188,9 +147,11 @@ function treeLookup(client: Client, ns: number): TreeLookup {
   return {
     async record(key) {
       const found = await head(client, ns, key);
-      return found === undefined ? undefined : { id: found.id, key, tags: found.tags };
+      return found === undefined
+        ? undefined
+        : { id: found.id, key, version: found.version, tags: found.tags };
     },
-    recordsUnder: (key) => headsUnder(client, ns, `${key}/`),
+    recordsWithPrefix: (prefix) => headsUnder(client, ns, prefix),
     firstKeyUnder: (key) => firstUnder(client, ns, key),
     async firstExisting(keys) {
       // One lookup for all of them: the first in key order.

@@ -40,7 +40,14 @@ export { excerptTerms } from "./recall/query.js";
 export type { RankContext, RankedId, Ranker } from "./recall/ranker.js";
 export { checkSearch } from "./recall/search.js";
 export { type DenseHit, VectorIndex } from "./recall/vector-index.js";
-export { moveTreeSteps, type Rename } from "./rules/move-tree.js";
+export {
+  checkMovePrefixes,
+  movePrefixSteps,
+  moveSteps,
+  moveTreeSteps,
+  noKeyWithPrefix,
+  type Rename,
+} from "./rules/moves.js";
 export {
   type CheckedRemember,
   type CurrentRecord,

@@ -4,18 +4,9 @@
  * a directory at once), their prefix forms, and the checks that keep the tree well formed.
  * MemoryStore's methods of the same names call these.
  */
-import {
-  checkExpected,
-  nextVersions,
-  notFound,
-  now,
-  type StoreContext,
-  versionConflict,
-} from "./context.js";
-import { StoreError } from "./errors.js";
+import { checkExpected, nextVersions, now, type StoreContext } from "./context.js";
 import { checkKey, checkPrefix } from "./limits.js";
-import { isMemoryFile } from "./memory-file.js";
-import { moveTreeSteps } from "./rules/move-tree.js";
+import { checkMovePrefixes, movePrefixSteps, moveSteps, moveTreeSteps } from "./rules/moves.js";
 import { runSync } from "./rules/steps.js";
 import {
   checkMemoryFile,
@@ -64,31 +55,7 @@ export function move(
   const target = checkKey(to, ctx.limits, "to");
   const expected = checkExpected(options.expectedVersion);
   return ctx.write(() => {
-    const head = ctx.sql.head.get(source) as Head | undefined;
-    if (head === undefined) throw notFound(source);
-    if (expected !== undefined && head.version !== expected) {
-      throw versionConflict(source, head.version, expected);
-    }
-    if (source === target) {
-      throw new StoreError("EXISTS", `cannot move ${source} onto itself`, { key: target });
-    }
-    if (ctx.sql.head.get(target) !== undefined) {
-      throw new StoreError("EXISTS", `cannot move ${source} to ${target}: ${target} exists`, {
-        key: target,
-      });
-    }
-    const tags = JSON.parse(head.tags) as string[];
-    if (isMemoryFile(target, tags)) {
-      const found = treeConflict(ctx, target);
-      if (found !== undefined) throw pathConflict(`cannot move ${source} to ${target}`, found);
-    }
-    checkMemoryFile(target, tags);
-    ctx.sql.rename.run({
-      id: head.id,
-      key: target,
-      version: nextVersions(ctx, 1),
-      updated_at: now(),
-    });
+    renameAll(ctx, [runSync(moveSteps(treeLookup(ctx), source, target, expected))]);
     return { moved: 1 };
   });
 }
@@ -99,37 +66,9 @@ export function movePrefix(
   fromPrefix: string,
   toPrefix: string,
 ): { moved: number } {
-  const from = checkPrefix(fromPrefix, ctx.limits, "from_prefix", false);
-  const to = checkPrefix(toPrefix, ctx.limits, "to_prefix", false);
-  if (to.startsWith(from)) {
-    throw new StoreError(
-      "INVALID_ARGUMENT",
-      `to_prefix ${JSON.stringify(to)} starts with from_prefix ${JSON.stringify(from)}: cannot move keys under themselves`,
-    );
-  }
-  const { params, shape } = bindSelection(from, undefined);
+  const { from, to } = checkMovePrefixes(fromPrefix, toPrefix, ctx.limits);
   return ctx.write(() => {
-    const sources = ctx.sql.headsInRange.for(shape).all(params) as (Head & { key: string })[];
-    if (sources.length === 0) {
-      throw new StoreError("NOT_FOUND", `no key starts with ${JSON.stringify(from)}`, {
-        prefix: from,
-      });
-    }
-    const moves = sources.map((source) => {
-      const target = checkKey(to + source.key.slice(from.length), ctx.limits, "destination key");
-      const tags = JSON.parse(source.tags) as string[];
-      checkMemoryFile(target, tags);
-      return { id: source.id, key: target, memoryFile: isMemoryFile(target, tags) };
-    });
-    for (const { key } of moves) {
-      if (ctx.sql.head.get(key) !== undefined) {
-        throw new StoreError("EXISTS", `cannot move to ${key}: it exists`, { key });
-      }
-    }
-    for (const { key, memoryFile } of moves) {
-      const found = memoryFile ? treeConflict(ctx, key) : undefined;
-      if (found !== undefined) throw pathConflict(`cannot move to ${key}`, found);
-    }
+    const moves = runSync(movePrefixSteps(treeLookup(ctx), ctx.limits, from, to));
     renameAll(ctx, moves);
     return { moved: moves.length };
   });
@@ -171,6 +110,7 @@ function treeLookup(ctx: StoreContext): TreeLookup {
   const record = (key: string, head: Head): TreeRecord => ({
     id: head.id,
     key,
+    version: head.version,
     tags: JSON.parse(head.tags) as string[],
   });
   return {
@@ -178,8 +118,8 @@ function treeLookup(ctx: StoreContext): TreeLookup {
       const head = ctx.sql.head.get(key) as Head | undefined;
       return head === undefined ? undefined : record(key, head);
     },
-    recordsUnder(key) {
-      const { params, shape } = bindSelection(`${key}/`, undefined);
+    recordsWithPrefix(prefix) {
+      const { params, shape } = bindSelection(prefix, undefined);
       const heads = ctx.sql.headsInRange.for(shape).all(params) as (Head & { key: string })[];
       return heads.map((head) => record(head.key, head));
     },

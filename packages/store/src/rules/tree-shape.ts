@@ -24,6 +24,7 @@ export interface TreeConflict {
 export interface TreeRecord {
   readonly id: number;
   readonly key: string;
+  readonly version: number;
   readonly tags: string[];
 }
 
@@ -31,8 +32,8 @@ export interface TreeRecord {
 export interface TreeLookup {
   /** The record at `key`, or undefined. */
   record(key: string): Awaitable<TreeRecord | undefined>;
-  /** The records under the directory `key` (keys that start with `key/`), in key order. */
-  recordsUnder(key: string): Awaitable<TreeRecord[]>;
+  /** The records whose keys start with `prefix`, in key order. */
+  recordsWithPrefix(prefix: string): Awaitable<TreeRecord[]>;
   /** The first key, in key order, under the directory `key`, if any. */
   firstKeyUnder(key: string): Awaitable<string | undefined>;
   /**
