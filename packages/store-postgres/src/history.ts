@@ -4,17 +4,26 @@
  * as @hms/store's history.ts. The attribution of `attributed(who, body)` lives in an
  * AsyncLocalStorage, so it follows `body`'s asynchronous calls into their transactions.
  */
-import {
-  type Attribution,
-  type HistoryApi,
-  type HistoryEntry,
-  type HistoryPage,
-  type HistoryVersion,
-  type RememberResult,
-  StoreError,
-  type TreeRestoreResult,
+import type {
+  Attribution,
+  HistoryApi,
+  HistoryEntry,
+  HistoryPage,
+  HistoryVersion,
+  TreeRestoreResult,
 } from "@hms/store";
-import { checkInteger, checkKey, checkPrefix, checkTime, notFound } from "@hms/store/internal";
+import {
+  applyRestoreSteps,
+  checkInteger,
+  checkKey,
+  checkPrefix,
+  checkTime,
+  type FileRestoreResult,
+  type RestoreWrites,
+  restoreTargetSteps,
+  restoreTreeSteps,
+  runAsync,
+} from "@hms/store/internal";
 import { attribution, type Client, head, type PgContext } from "./context.js";
 import { forgetIn, rememberIn } from "./records.js";
 import { readText } from "./text.js";
@@ -93,33 +102,19 @@ export class PgHistory implements HistoryApi {
     key: string,
     target: { version: number } | { at: string },
     options: { expectedVersion?: number; actor?: string } = {},
-  ): Promise<{ key: string; version: number | null; deleted: boolean }> {
+  ): Promise<FileRestoreResult> {
     const checked = checkKey(key, this.#ctx.limits);
-    let state: HistoryVersion | null;
-    if ("version" in target) {
-      const found = await this.version(checked, target.version);
-      if (found === undefined) {
-        throw new StoreError(
-          "NOT_FOUND",
-          `the history of ${checked} has no version ${target.version} (see its history for the versions kept)`,
-          { key: checked, version: target.version },
-        );
-      }
-      state = found;
-    } else {
-      const found = await this.stateAt(checked, target.at);
-      if (found === "unknown") {
-        throw new StoreError(
-          "NOT_FOUND",
-          `the history of ${checked} does not reach back to ${target.at}`,
-          { key: checked, at: target.at },
-        );
-      }
-      state = found;
-    }
+    const state = await runAsync(restoreTargetSteps(this, checked, target));
     return await this.attributed({ actor: options.actor, command: "restore" }, () =>
       this.#ctx.write((client, ns) =>
-        this.#apply(client, ns, checked, state, options.expectedVersion),
+        runAsync(
+          applyRestoreSteps(
+            restoreWrites(this.#ctx, client, ns),
+            checked,
+            state,
+            options.expectedVersion,
+          ),
+        ),
       ),
     );
   }
@@ -131,35 +126,10 @@ export class PgHistory implements HistoryApi {
   ): Promise<TreeRestoreResult> {
     const checked = checkKey(key, this.#ctx.limits);
     const time = checkTime(at, "at");
-    const prefix = `${checked}/`;
     return await this.attributed({ actor: options.actor, command: "restore" }, () =>
-      this.#ctx.write(async (client, ns) => {
-        const { rows } = await client.query<{ key: string }>(
-          `SELECT key FROM hms_memory_history WHERE ns = $1 AND starts_with(key, $2)
-           UNION SELECT from_key FROM hms_memory_history WHERE ns = $1 AND starts_with(from_key, $2)
-           UNION SELECT key FROM hms_memories WHERE ns = $1 AND starts_with(key, $2)`,
-          [ns, prefix],
-        );
-        const result: TreeRestoreResult = { restored: [], deleted: [], unknown: [] };
-        // Deletes first, so that a file restored where a directory stood meanwhile fits.
-        const states: [string, HistoryVersion | null | "unknown"][] = [];
-        for (const file of rows.map((row) => row.key).sort()) {
-          states.push([file, await stateIn(client, ns, file, time)]);
-        }
-        for (const [file, state] of states) {
-          if (state === "unknown") result.unknown.push(file);
-          else if (state === null && (await head(client, ns, file)) !== undefined) {
-            await this.#apply(client, ns, file, null, undefined);
-            result.deleted.push(file);
-          }
-        }
-        for (const [file, state] of states) {
-          if (state === "unknown" || state === null) continue;
-          const done = await this.#apply(client, ns, file, state, undefined);
-          result.restored.push({ key: file, version: done.version as number });
-        }
-        return result;
-      }),
+      this.#ctx.write((client, ns) =>
+        runAsync(restoreTreeSteps(restoreWrites(this.#ctx, client, ns), checked, time)),
+      ),
     );
   }
 
@@ -200,37 +170,6 @@ export class PgHistory implements HistoryApi {
     });
   }
 
-  /** Writes `state` (or deletes, for null) over the file's current state. */
-  async #apply(
-    client: Client,
-    ns: number,
-    key: string,
-    state: HistoryVersion | null,
-    expectedVersion: number | undefined,
-  ): Promise<{ key: string; version: number | null; deleted: boolean }> {
-    const found = await head(client, ns, key);
-    if (state === null) {
-      if (found === undefined) {
-        if (expectedVersion !== undefined) throw notFound(key);
-        return { key, version: null, deleted: false };
-      }
-      await forgetIn(client, ns, key, expectedVersion ?? found.version);
-      return { key, version: null, deleted: true };
-    }
-    const written: RememberResult = await rememberIn(this.#ctx, client, ns, {
-      key,
-      text: state.text,
-      tags: state.tags,
-      metadata: state.metadata,
-      ...(expectedVersion !== undefined
-        ? { expectedVersion }
-        : found === undefined
-          ? { ifAbsent: true }
-          : { expectedVersion: found.version }),
-    });
-    return { key, version: written.version, deleted: false };
-  }
-
   async #page(
     sql: string,
     params: unknown[],
@@ -256,6 +195,25 @@ export class PgHistory implements HistoryApi {
       return { entries: rows, next_before: more && last ? last.seq : null };
     });
   }
+}
+
+/** A restore's lookups and writes in one namespace, inside its write transaction. */
+function restoreWrites(ctx: PgContext, client: Client, ns: number): RestoreWrites {
+  return {
+    versionNow: async (key) => (await head(client, ns, key))?.version,
+    async filesUnder(prefix) {
+      const { rows } = await client.query<{ key: string }>(
+        `SELECT key FROM hms_memory_history WHERE ns = $1 AND starts_with(key, $2)
+         UNION SELECT from_key FROM hms_memory_history WHERE ns = $1 AND starts_with(from_key, $2)
+         UNION SELECT key FROM hms_memories WHERE ns = $1 AND starts_with(key, $2)`,
+        [ns, prefix],
+      );
+      return rows.map((row) => row.key);
+    },
+    stateAt: (key, at) => stateIn(client, ns, key, at),
+    forget: (key, expectedVersion) => forgetIn(client, ns, key, expectedVersion),
+    remember: (input) => rememberIn(ctx, client, ns, input),
+  };
 }
 
 async function versionIn(

@@ -25,6 +25,8 @@ import {
   checkKey,
   checkMemoryFile,
   checkMetadata,
+  checkRememberInput,
+  checkRememberOver,
   checkTags,
   checkText,
   checkTime,
@@ -103,32 +105,16 @@ export async function rememberIn(
 
 /** Validates a write and returns the function that applies it inside a transaction. */
 function prepareRemember(ctx: PgContext, input: RememberInput): Write {
-  const key = checkKey(input.key, ctx.limits);
-  const { text, bytes } = checkText(input.text, ctx.limits);
-  const tags = input.tags === undefined ? undefined : checkTags(input.tags, ctx.limits);
-  const metadata =
-    input.metadata === undefined ? undefined : checkMetadata(input.metadata, ctx.limits);
-  const expected = checkExpected(input.expectedVersion);
-  if (expected !== undefined && input.ifAbsent) {
-    throw new StoreError(
-      "INVALID_ARGUMENT",
-      "expected_version and if_absent are mutually exclusive: a key cannot both exist at a version and not exist",
-    );
-  }
-  const hash = hashOf(text);
+  const write = checkRememberInput(input, ctx.limits);
+  const { key, text, bytes, metadata, hash } = write;
   return async (client, ns) => {
     const found = await head(client, ns, key);
     const at = now();
+    const finalTags = checkRememberOver(
+      write,
+      found && { version: found.version, tags: () => found.tags },
+    );
     if (found === undefined) {
-      if (expected !== undefined) {
-        throw new StoreError(
-          "NOT_FOUND",
-          `${key} does not exist, so it cannot be at the expected version ${expected}`,
-          { key, expected_version: expected },
-        );
-      }
-      const finalTags = tags ?? [];
-      checkMemoryFile(key, finalTags);
       if (isMemoryFile(key, finalTags)) {
         const conflict = await treeConflict(client, ns, key);
         if (conflict !== undefined) throw pathConflict(`cannot create ${key}`, conflict);
@@ -148,17 +134,6 @@ function prepareRemember(ctx: PgContext, input: RememberInput): Write {
       ]);
       return { key, version, bytes, hash, created: true, updated_at: at };
     }
-    if (input.ifAbsent) {
-      throw new StoreError("EXISTS", `${key} already exists (at version ${found.version})`, {
-        key,
-        current_version: found.version,
-      });
-    }
-    if (expected !== undefined && found.version !== expected) {
-      throw versionConflict(key, found.version, expected);
-    }
-    const finalTags = tags ?? found.tags;
-    checkMemoryFile(key, finalTags);
     const version = await nextVersions(client, ns, 1);
     await client.query(
       `UPDATE hms_memories SET text = $2, text_json = $3, index_text = $4, tags = $5,

@@ -3,19 +3,22 @@
  * forms, and the checks that keep the tree well formed. The same checks, in the same order,
  * with the same refusals as @hms/store's tree.ts; each operation is one write transaction.
  */
-import { isMemoryFile, StoreError } from "@hms/store";
 import {
   checkExpected,
   checkKey,
-  checkMemoryFile,
+  checkMovePrefixes,
   checkPrefix,
-  memoryAncestors,
-  memoryFileKeyProblem,
+  movePrefixSteps,
+  moveSteps,
+  moveTreeSteps,
+  noKeyWithPrefix,
   notFound,
   now,
-  pathConflict,
+  runAsync,
   type TreeConflict,
-  versionConflict,
+  type TreeLookup,
+  treeConflictSteps,
+  treeNotFound,
 } from "@hms/store/internal";
 import {
   type Client,
@@ -26,10 +29,6 @@ import {
   type PgContext,
   whereOf,
 } from "./context.js";
-
-function treeNotFound(key: string): StoreError {
-  return new StoreError("NOT_FOUND", `neither ${key} nor any key under ${key}/ exists`, { key });
-}
 
 async function deleteUnder(client: Client, ns: number, prefix: string): Promise<number> {
   const params: unknown[] = [ns];
@@ -94,25 +93,8 @@ export async function move(
   const expected = checkExpected(options.expectedVersion);
   if ((await ctx.id()) === undefined) throw notFound(source);
   return await ctx.write(async (client, ns) => {
-    const own = await head(client, ns, source);
-    if (own === undefined) throw notFound(source);
-    if (expected !== undefined && own.version !== expected) {
-      throw versionConflict(source, own.version, expected);
-    }
-    if (source === target) {
-      throw new StoreError("EXISTS", `cannot move ${source} onto itself`, { key: target });
-    }
-    if ((await head(client, ns, target)) !== undefined) {
-      throw new StoreError("EXISTS", `cannot move ${source} to ${target}: ${target} exists`, {
-        key: target,
-      });
-    }
-    if (isMemoryFile(target, own.tags)) {
-      const found = await treeConflict(client, ns, target);
-      if (found !== undefined) throw pathConflict(`cannot move ${source} to ${target}`, found);
-    }
-    checkMemoryFile(target, own.tags);
-    await rename(client, [{ id: own.id, key: target }], ns);
+    const renamed = await runAsync(moveSteps(treeLookup(client, ns), source, target, expected));
+    await rename(client, [renamed], ns);
     return { moved: 1 };
   });
 }
@@ -123,34 +105,10 @@ export async function movePrefix(
   fromPrefix: string,
   toPrefix: string,
 ): Promise<{ moved: number }> {
-  const from = checkPrefix(fromPrefix, ctx.limits, "from_prefix", false);
-  const to = checkPrefix(toPrefix, ctx.limits, "to_prefix", false);
-  if (to.startsWith(from)) {
-    throw new StoreError(
-      "INVALID_ARGUMENT",
-      `to_prefix ${JSON.stringify(to)} starts with from_prefix ${JSON.stringify(from)}: cannot move keys under themselves`,
-    );
-  }
-  const none = () =>
-    new StoreError("NOT_FOUND", `no key starts with ${JSON.stringify(from)}`, { prefix: from });
-  if ((await ctx.id()) === undefined) throw none();
+  const { from, to } = checkMovePrefixes(fromPrefix, toPrefix, ctx.limits);
+  if ((await ctx.id()) === undefined) throw noKeyWithPrefix(from);
   return await ctx.write(async (client, ns) => {
-    const sources = await headsUnder(client, ns, from);
-    if (sources.length === 0) throw none();
-    const moves = sources.map((source) => {
-      const target = checkKey(to + source.key.slice(from.length), ctx.limits, "destination key");
-      checkMemoryFile(target, source.tags);
-      return { id: source.id, key: target, memoryFile: isMemoryFile(target, source.tags) };
-    });
-    for (const { key } of moves) {
-      if ((await head(client, ns, key)) !== undefined) {
-        throw new StoreError("EXISTS", `cannot move to ${key}: it exists`, { key });
-      }
-    }
-    for (const { key, memoryFile } of moves) {
-      const found = memoryFile ? await treeConflict(client, ns, key) : undefined;
-      if (found !== undefined) throw pathConflict(`cannot move to ${key}`, found);
-    }
+    const moves = await runAsync(movePrefixSteps(treeLookup(client, ns), ctx.limits, from, to));
     await rename(client, moves, ns);
     return { moved: moves.length };
   });
@@ -166,50 +124,7 @@ export async function moveTree(
   const target = checkKey(to, ctx.limits, "to");
   if ((await ctx.id()) === undefined) throw treeNotFound(source);
   return await ctx.write(async (client, ns) => {
-    const own = await head(client, ns, source);
-    const children = await headsUnder(client, ns, `${source}/`);
-    // Key order: `from` sorts before every key that starts with `from/`.
-    const sources = own === undefined ? children : [{ ...own, key: source }, ...children];
-    if (sources.length === 0) throw treeNotFound(source);
-    if (target === source) {
-      throw new StoreError("EXISTS", `cannot move ${source} onto itself`, { key: target });
-    }
-    if (children.length > 0 && target.startsWith(`${source}/`)) {
-      throw new StoreError(
-        "INVALID_ARGUMENT",
-        `cannot move the directory ${source} into itself: ${target} lies under it`,
-        { reason: "into_itself" },
-      );
-    }
-    const blocking =
-      (await head(client, ns, target)) !== undefined
-        ? target
-        : await firstUnder(client, ns, target);
-    if (blocking !== undefined) {
-      const why =
-        blocking === target
-          ? `${target} exists`
-          : `${target} exists as a directory (${blocking} lies under it)`;
-      throw new StoreError("EXISTS", `cannot move ${source} to ${target}: ${why}`, {
-        key: target,
-      });
-    }
-    const fileAbove = await fileAncestor(client, ns, target);
-    if (fileAbove !== undefined) {
-      throw pathConflict(`cannot move ${source} to ${target}`, fileAbove);
-    }
-    const moves = sources.map((record) => {
-      const key = target + record.key.slice(source.length);
-      const problem = newKeyProblem(ctx, key, record.tags);
-      if (problem !== undefined) {
-        throw new StoreError(
-          "INVALID_ARGUMENT",
-          `cannot move ${record.key} to ${key}: ${problem}`,
-          { reason: "invalid_key", key },
-        );
-      }
-      return { id: record.id, key };
-    });
+    const moves = await runAsync(moveTreeSteps(treeLookup(client, ns), ctx.limits, source, target));
     await rename(client, moves, ns);
     return { moved: moves.length };
   });
@@ -224,46 +139,27 @@ export async function treeConflict(
   ns: number,
   key: string,
 ): Promise<TreeConflict | undefined> {
-  const child = await firstUnder(client, ns, key);
-  if (child !== undefined) {
-    return {
-      conflict: "directory",
-      path: key,
-      reason: `${key} is a directory (${child} lies under it)`,
-    };
-  }
-  return await fileAncestor(client, ns, key);
+  return await runAsync(treeConflictSteps(treeLookup(client, ns), key));
 }
 
-/** The shortest proper ancestor of `key` below `/memories` that is a key, as a conflict. */
-async function fileAncestor(
-  client: Client,
-  ns: number,
-  key: string,
-): Promise<TreeConflict | undefined> {
-  const ancestors = memoryAncestors(key);
-  if (ancestors.length === 0) return undefined;
-  // One lookup for all of them; the shortest is the first in key order.
-  const { rows } = await client.query<{ key: string }>(
-    "SELECT key FROM hms_memories WHERE ns = $1 AND key = ANY($2::text[]) ORDER BY key LIMIT 1",
-    [ns, ancestors],
-  );
-  const ancestor = rows[0]?.key;
-  if (ancestor === undefined) return undefined;
+/** The tree's lookups on one namespace, inside its write transaction. */
+function treeLookup(client: Client, ns: number): TreeLookup {
   return {
-    conflict: "file",
-    path: ancestor,
-    reason: `${ancestor} is a file, so nothing can lie under it`,
+    async record(key) {
+      const found = await head(client, ns, key);
+      return found === undefined
+        ? undefined
+        : { id: found.id, key, version: found.version, tags: found.tags };
+    },
+    recordsWithPrefix: (prefix) => headsUnder(client, ns, prefix),
+    firstKeyUnder: (key) => firstUnder(client, ns, key),
+    async firstExisting(keys) {
+      // One lookup for all of them: the first in key order.
+      const { rows } = await client.query<{ key: string }>(
+        "SELECT key FROM hms_memories WHERE ns = $1 AND key = ANY($2::text[]) ORDER BY key LIMIT 1",
+        [ns, keys],
+      );
+      return rows[0]?.key;
+    },
   };
-}
-
-/** Why `key` cannot be a new key of a record with `tags`, or undefined when it can. */
-function newKeyProblem(ctx: PgContext, key: string, tags: readonly string[]): string | undefined {
-  try {
-    checkKey(key, ctx.limits, "the new key");
-  } catch (error) {
-    if (error instanceof StoreError) return error.message;
-    throw error;
-  }
-  return isMemoryFile(key, tags) ? memoryFileKeyProblem(key) : undefined;
 }

@@ -6,11 +6,17 @@
  * are here; retention is the caller's choice (`prune`).
  */
 import type BetterSqlite3 from "better-sqlite3";
-import { notFound, type StoreContext } from "./context.js";
-import { StoreError } from "./errors.js";
+import type { StoreContext } from "./context.js";
 import { checkInteger, checkKey, checkPrefix, checkTime } from "./limits.js";
 import { forget, remember } from "./records.js";
-import type { RememberResult } from "./types.js";
+import {
+  applyRestoreSteps,
+  type FileRestoreResult,
+  type RestoreWrites,
+  restoreTargetSteps,
+  restoreTreeSteps,
+} from "./rules/restore.js";
+import { runSync } from "./rules/steps.js";
 
 type Database = BetterSqlite3.Database;
 
@@ -283,32 +289,13 @@ export class History implements StoreHistory {
     key: string,
     target: { version: number } | { at: string },
     options: { expectedVersion?: number; actor?: string } = {},
-  ): { key: string; version: number | null; deleted: boolean } {
+  ): FileRestoreResult {
     const checked = checkKey(key, this.#ctx.limits);
-    let state: HistoryVersion | null;
-    if ("version" in target) {
-      const found = this.version(checked, target.version);
-      if (found === undefined) {
-        throw new StoreError(
-          "NOT_FOUND",
-          `the history of ${checked} has no version ${target.version} (see its history for the versions kept)`,
-          { key: checked, version: target.version },
-        );
-      }
-      state = found;
-    } else {
-      const found = this.stateAt(checked, target.at);
-      if (found === "unknown") {
-        throw new StoreError(
-          "NOT_FOUND",
-          `the history of ${checked} does not reach back to ${target.at}`,
-          { key: checked, at: target.at },
-        );
-      }
-      state = found;
-    }
+    const state = runSync(restoreTargetSteps(this, checked, target));
     return this.attributed({ actor: options.actor, command: "restore" }, () =>
-      this.#ctx.write(() => this.#apply(checked, state, options.expectedVersion)),
+      this.#ctx.write(() =>
+        runSync(applyRestoreSteps(this.#writes, checked, state, options.expectedVersion)),
+      ),
     );
   }
 
@@ -320,27 +307,8 @@ export class History implements StoreHistory {
   restoreTree(key: string, at: string, options: { actor?: string } = {}): TreeRestoreResult {
     const checked = checkKey(key, this.#ctx.limits);
     const time = checkTime(at, "at");
-    const prefix = `${checked}/`;
     return this.attributed({ actor: options.actor, command: "restore" }, () =>
-      this.#ctx.write(() => {
-        const keys = (this.#keysUnder.all({ prefix }) as { key: string }[]).map((r) => r.key);
-        const result: TreeRestoreResult = { restored: [], deleted: [], unknown: [] };
-        // Deletes first, so that a file restored where a directory stood meanwhile fits.
-        const states = keys.sort().map((file) => [file, this.stateAt(file, time)] as const);
-        for (const [file, state] of states) {
-          if (state === "unknown") result.unknown.push(file);
-          else if (state === null && this.#ctx.sql.head.get(file) !== undefined) {
-            this.#apply(file, null, undefined);
-            result.deleted.push(file);
-          }
-        }
-        for (const [file, state] of states) {
-          if (state === "unknown" || state === null) continue;
-          const done = this.#apply(file, state, undefined);
-          result.restored.push({ key: file, version: done.version as number });
-        }
-        return result;
-      }),
+      this.#ctx.write(() => runSync(restoreTreeSteps(this.#writes, checked, time))),
     );
   }
 
@@ -378,34 +346,15 @@ export class History implements StoreHistory {
     });
   }
 
-  /** Writes `state` (or deletes, for null) over the file's current state. */
-  #apply(
-    key: string,
-    state: HistoryVersion | null,
-    expectedVersion: number | undefined,
-  ): { key: string; version: number | null; deleted: boolean } {
-    const head = this.#ctx.sql.head.get(key) as { version: number } | undefined;
-    if (state === null) {
-      if (head === undefined) {
-        if (expectedVersion !== undefined) throw notFound(key);
-        return { key, version: null, deleted: false };
-      }
-      forget(this.#ctx, key, { expectedVersion: expectedVersion ?? head.version });
-      return { key, version: null, deleted: true };
-    }
-    const written: RememberResult = remember(this.#ctx, {
-      key,
-      text: state.text,
-      tags: state.tags,
-      metadata: state.metadata,
-      ...(expectedVersion !== undefined
-        ? { expectedVersion }
-        : head === undefined
-          ? { ifAbsent: true }
-          : { expectedVersion: head.version }),
-    });
-    return { key, version: written.version, deleted: false };
-  }
+  /** A restore's lookups and writes, inside its write transaction. */
+  readonly #writes: RestoreWrites = {
+    versionNow: (key) => (this.#ctx.sql.head.get(key) as { version: number } | undefined)?.version,
+    filesUnder: (prefix) =>
+      (this.#keysUnder.all({ prefix }) as { key: string }[]).map((row) => row.key),
+    stateAt: (key, at) => this.stateAt(key, at),
+    forget: (key, expectedVersion) => forget(this.#ctx, key, { expectedVersion }),
+    remember: (input) => remember(this.#ctx, input),
+  };
 
   #page(
     statement: BetterSqlite3.Statement,

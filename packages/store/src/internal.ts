@@ -42,6 +42,37 @@ export { excerptTerms } from "./recall/query.js";
 export type { RankContext, RankedId, Ranker } from "./recall/ranker.js";
 export { checkSearch } from "./recall/search.js";
 export { type DenseHit, VectorIndex } from "./recall/vector-index.js";
-export { hashOf } from "./records.js";
+export {
+  checkMovePrefixes,
+  movePrefixSteps,
+  moveSteps,
+  moveTreeSteps,
+  noKeyWithPrefix,
+  type Rename,
+} from "./rules/moves.js";
+export {
+  type CheckedRemember,
+  type CurrentRecord,
+  checkRememberInput,
+  checkRememberOver,
+  hashOf,
+} from "./rules/remember.js";
+export {
+  applyRestoreSteps,
+  type FileRestoreResult,
+  type RestoreReads,
+  type RestoreWrites,
+  restoreTargetSteps,
+  restoreTreeSteps,
+} from "./rules/restore.js";
+export { runAsync, runSync, type Steps, step } from "./rules/steps.js";
+export {
+  checkMemoryFile,
+  pathConflict,
+  type TreeConflict,
+  type TreeLookup,
+  type TreeRecord,
+  treeConflictSteps,
+  treeNotFound,
+} from "./rules/tree-shape.js";
 export { MIGRATIONS, type Migration, migrate, schemaVersion } from "./sqlite/schema.js";
-export { checkMemoryFile, pathConflict, type TreeConflict } from "./tree.js";

@@ -3,7 +3,6 @@
  * paged listing and export, and the delete of one key. Every write takes the clock's next
  * version inside its transaction, so preconditions are checked and applied atomically.
  */
-import { createHash } from "node:crypto";
 import {
   checkExpected,
   nextVersions,
@@ -13,18 +12,11 @@ import {
   selectionOf,
   versionConflict,
 } from "./context.js";
-import { StoreError } from "./errors.js";
 import { decodeCursor, encodeCursor } from "./keys.js";
-import {
-  checkInteger,
-  checkKey,
-  checkMetadata,
-  checkTags,
-  checkText,
-  utf8Bytes,
-} from "./limits.js";
+import { checkInteger, checkKey, utf8Bytes } from "./limits.js";
 import { isMemoryFile } from "./memory-file.js";
 import { indexText } from "./recall/cjk.js";
+import { checkRememberInput, checkRememberOver } from "./rules/remember.js";
 import {
   bindSelection,
   type Head,
@@ -32,7 +24,7 @@ import {
   type Row,
   type ShapedStatements,
 } from "./sqlite/statements.js";
-import { checkMemoryFile, pathConflict, treeConflict } from "./tree.js";
+import { pathConflict, treeConflict } from "./tree.js";
 import {
   DEFAULT_PAGE,
   EXPORT_PAGE_BYTES,
@@ -44,10 +36,6 @@ import {
   type RememberInput,
   type RememberResult,
 } from "./types.js";
-
-export function hashOf(text: string): string {
-  return `sha256:${createHash("sha256").update(text, "utf8").digest("hex")}`;
-}
 
 function toRecord(row: Row): MemoryRecord {
   return {
@@ -80,32 +68,16 @@ export function rememberMany(
 
 /** Validates a write and returns the function that applies it inside a transaction. */
 function prepareRemember(ctx: StoreContext, input: RememberInput): () => RememberResult {
-  const key = checkKey(input.key, ctx.limits);
-  const { text, bytes } = checkText(input.text, ctx.limits);
-  const tags = input.tags === undefined ? undefined : checkTags(input.tags, ctx.limits);
-  const metadata =
-    input.metadata === undefined ? undefined : checkMetadata(input.metadata, ctx.limits);
-  const expected = checkExpected(input.expectedVersion);
-  if (expected !== undefined && input.ifAbsent) {
-    throw new StoreError(
-      "INVALID_ARGUMENT",
-      "expected_version and if_absent are mutually exclusive: a key cannot both exist at a version and not exist",
-    );
-  }
-  const hash = hashOf(text);
+  const write = checkRememberInput(input, ctx.limits);
+  const { key, text, bytes, metadata, hash } = write;
   return () => {
     const head = ctx.sql.head.get(key) as Head | undefined;
     const at = now();
+    const finalTags = checkRememberOver(
+      write,
+      head && { version: head.version, tags: () => JSON.parse(head.tags) as string[] },
+    );
     if (head === undefined) {
-      if (expected !== undefined) {
-        throw new StoreError(
-          "NOT_FOUND",
-          `${key} does not exist, so it cannot be at the expected version ${expected}`,
-          { key, expected_version: expected },
-        );
-      }
-      const finalTags = tags ?? [];
-      checkMemoryFile(key, finalTags);
       if (isMemoryFile(key, finalTags)) {
         const found = treeConflict(ctx, key);
         if (found !== undefined) throw pathConflict(`cannot create ${key}`, found);
@@ -128,17 +100,6 @@ function prepareRemember(ctx: StoreContext, input: RememberInput): () => Remembe
       for (const tag of finalTags) ctx.sql.addTag.run(tag, id);
       return { key, version, bytes, hash, created: true, updated_at: at };
     }
-    if (input.ifAbsent) {
-      throw new StoreError("EXISTS", `${key} already exists (at version ${head.version})`, {
-        key,
-        current_version: head.version,
-      });
-    }
-    if (expected !== undefined && head.version !== expected) {
-      throw versionConflict(key, head.version, expected);
-    }
-    const finalTags = tags ?? (JSON.parse(head.tags) as string[]);
-    checkMemoryFile(key, finalTags);
     const version = nextVersions(ctx, 1);
     ctx.sql.update.run({
       id: head.id,
@@ -151,7 +112,7 @@ function prepareRemember(ctx: StoreContext, input: RememberInput): () => Remembe
       bytes,
       updated_at: at,
     });
-    if (tags !== undefined) {
+    if (write.tags !== undefined) {
       ctx.sql.clearTags.run(head.id);
       for (const tag of finalTags) ctx.sql.addTag.run(tag, head.id);
     }

@@ -21,6 +21,7 @@ export {
   startStdio,
   type TransportKind,
 } from "./client.js";
+export { PARAPHRASES, startHybridWithParaphrases, untilEmbedded } from "./hybrid.js";
 export { freePort, type PostgresServer, postgresBinDir, startPostgres } from "./postgres.js";
 export { backdateWrites, seedFilesIn, storeFile, writeSeedFiles } from "./seed-store.js";
 export {

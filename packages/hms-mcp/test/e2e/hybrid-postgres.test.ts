@@ -6,23 +6,21 @@
  */
 import {
   ok,
+  PARAPHRASES,
   type PostgresServer,
   startHttpProcess,
+  startHybridWithParaphrases,
   startPostgres,
   startStdio,
+  untilEmbedded,
 } from "@hms/test-support";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 
 const MODEL_ID = "all-MiniLM-L6-v2-int8";
-const hybridArgs = ["--model-dir", inject("modelDir")];
+const modelDir = inject("modelDir");
+const hybridArgs = ["--model-dir", modelDir];
 
-const CONTACT = "how should I contact that client?";
-const ACME = "Acme Corp prefers email follow-ups";
-const OTHERS = [
-  "The cafeteria serves lunch at noon",
-  "Budget review is quarterly",
-  "The build server runs on Debian",
-];
+const { query: CONTACT, answer: ACME, others: OTHERS } = PARAPHRASES;
 
 /** About 200 tokens of filler: two passages. */
 const LONG = Array.from(
@@ -49,15 +47,6 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** Polls stats until no memory waits for vectors. */
-async function embedded(client: Parameters<typeof ok>[0]): Promise<Stats> {
-  for (;;) {
-    const stats = await ok<Stats>(client, "stats");
-    if (stats.recall.pending === 0) return stats;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 /** The memory ids each "embedded" debug line of a server's log names. */
 function embeddedIds(stderr: string): number[] {
   const ids: number[] = [];
@@ -72,12 +61,8 @@ function embeddedIds(stderr: string): number[] {
 describe("hybrid recall on PostgreSQL (--database-url with --model-dir)", () => {
   it("finds a memory with no word in common with the query, waiting for its own writes", async () => {
     const databaseUrl = pg.createDatabase("hybrid_paraphrase");
-    const server = await startStdio({ databaseUrl, args: hybridArgs });
+    const server = await startHybridWithParaphrases({ databaseUrl, modelDir });
     cleanups.push(server.close);
-    await ok(server.client, "remember", { key: "/memories/acme.md", text: ACME });
-    for (const [i, text] of OTHERS.entries()) {
-      await ok(server.client, "remember", { key: `/memories/note-${i}.md`, text });
-    }
     // Right after the writes: recall waits (bounded) for this connection's own writes.
     const found = await ok<Recall>(server.client, "recall", { query: CONTACT, k: 2 });
     expect(found.build).toBe("hybrid");
@@ -121,7 +106,7 @@ describe("hybrid recall on PostgreSQL (--database-url with --model-dir)", () => 
       });
     }
     const clients = await Promise.all(replicas.map((replica) => replica.connect()));
-    const stats = await embedded(clients[0] as (typeof clients)[0]);
+    const stats = await untilEmbedded<Stats>(clients[0] as (typeof clients)[0]);
     expect(stats.recall).toMatchObject({ build: "hybrid", pending: 0, embedded: memories });
     const each = replicas.map((replica) => embeddedIds(replica.stderr()));
     // Both replicas took part, and no memory was embedded twice.

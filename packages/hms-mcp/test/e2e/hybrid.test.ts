@@ -9,7 +9,17 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { MemoryStore, storeFileName } from "@hms/store";
-import { cleanEnv, hmsMcpBin, ok, refused, startStdio, tempDir } from "@hms/test-support";
+import {
+  cleanEnv,
+  hmsMcpBin,
+  ok,
+  PARAPHRASES,
+  refused,
+  startHybridWithParaphrases,
+  startStdio,
+  tempDir,
+  untilEmbedded,
+} from "@hms/test-support";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, inject, it } from "vitest";
 
@@ -21,13 +31,7 @@ const WORKER_DIES = fileURLToPath(new URL("./fixtures/worker-dies.mjs", import.m
 /** A text that ends the embedding worker of a server started with WORKER_DIES. */
 const DIE_MARKER = "END THE EMBEDDING WORKER NOW";
 
-const CONTACT = "how should I contact that client?";
-const ACME = "Acme Corp prefers email follow-ups";
-const OTHERS = [
-  "The cafeteria serves lunch at noon",
-  "Budget review is quarterly",
-  "The build server runs on Debian",
-];
+const { query: CONTACT, answer: ACME, others: OTHERS } = PARAPHRASES;
 
 interface Hit {
   key: string;
@@ -74,15 +78,6 @@ function storeFile(dir: string, namespace = "default"): string {
   return join(dir, "namespaces", storeFileName(namespace));
 }
 
-/** Polls stats until no memory waits for vectors. */
-async function embedded(client: Parameters<typeof ok>[0]): Promise<void> {
-  for (;;) {
-    const stats = await ok<Stats>(client, "stats");
-    if (stats.recall.pending === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 function run(args: string[]) {
   const result = spawnSync(process.execPath, [hmsMcpBin(), ...args], {
     env: cleanEnv(),
@@ -95,11 +90,8 @@ function run(args: string[]) {
 describe("hybrid recall (hms-mcp --model-dir)", () => {
   it("finds a memory with no word in common with the query; the lexical build does not", async () => {
     const dir = dataDir();
-    const hybrid = await server(dir, hybridArgs);
-    await ok(hybrid.client, "remember", { key: "/memories/acme.md", text: ACME });
-    for (const [i, text] of OTHERS.entries()) {
-      await ok(hybrid.client, "remember", { key: `/memories/note-${i}.md`, text });
-    }
+    const hybrid = await startHybridWithParaphrases({ dataDir: dir, modelDir });
+    cleanups.push(hybrid.close);
     // Right after the writes: recall waits (bounded) for them to be embedded.
     const found = await ok<Recall>(hybrid.client, "recall", { query: CONTACT, k: 2 });
     expect(found.build).toBe("hybrid");
@@ -143,7 +135,7 @@ describe("hybrid recall (hms-mcp --model-dir)", () => {
     await lexical.close();
 
     const hybrid = await server(dir, [...hybridArgs, "--log-level", "info"]);
-    await embedded(hybrid.client);
+    await untilEmbedded(hybrid.client);
     const result = await ok<Recall>(hybrid.client, "recall", { query: CONTACT, k: 1 });
     expect(result.hits.map((hit) => hit.key)).toEqual(["clients/acme"]);
     expect(hybrid.stderr()).toContain("embedding 81 memories in the background");
@@ -198,7 +190,7 @@ describe("hybrid recall (hms-mcp --model-dir)", () => {
     const dir = dataDir();
     const first = await server(dir, hybridArgs);
     await ok(first.client, "remember", { key: "acme", text: ACME });
-    await embedded(first.client);
+    await untilEmbedded(first.client);
     await first.close();
     const db = new Database(storeFile(dir));
     db.prepare(
@@ -220,7 +212,7 @@ describe("hybrid recall (hms-mcp --model-dir)", () => {
     await other.close();
 
     const replaced = await server(dir, [...hybridArgs, "--reembed"]);
-    await embedded(replaced.client);
+    await untilEmbedded(replaced.client);
     expect(await ok<Stats>(replaced.client, "stats")).toMatchObject({
       recall: { build: "hybrid", model: MODEL_ID },
     });
@@ -266,7 +258,7 @@ describe("hybrid recall (hms-mcp --model-dir)", () => {
     const dir = dataDir();
     const hybrid = await server(dir, hybridArgs, ["--import", WORKER_DIES]);
     await ok(hybrid.client, "remember", { key: "/memories/acme.md", text: ACME });
-    await embedded(hybrid.client);
+    await untilEmbedded(hybrid.client);
     expect((await ok<Stats>(hybrid.client, "stats")).recall).toMatchObject({
       build: "hybrid",
       model: MODEL_ID,
