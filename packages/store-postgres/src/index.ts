@@ -15,4 +15,4 @@ export {
   schemaStatus,
 } from "./schema.js";
 export { PgStore } from "./store.js";
-export { PgEmbeddings, type SavedVectors } from "./vectors.js";
+export { type DenseChoice, PgEmbeddings, type SavedVectors } from "./vectors.js";

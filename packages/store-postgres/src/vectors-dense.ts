@@ -11,6 +11,30 @@
 import type { DenseHit, PassageSpan } from "@hms/store";
 import type { Client } from "./context.js";
 
+/** The nearest memories, and the similarity of the other memories asked about. */
+export interface DenseResult {
+  /** Best first, ties by id. */
+  readonly nearest: DenseHit[];
+  /** Similarity and best passage of a memory among the nearest or those asked about. */
+  score(id: number): DenseHit | undefined;
+}
+
+/** Where hybrid recall's dense candidates come from: this exact scan, or pgvector's index. */
+export interface DenseIndex {
+  /**
+   * The `n` memories of namespace `ns` nearest to `query` (among `allowed`, when given), and
+   * the similarity of each of `also` (the lexical candidates).
+   */
+  nearest(
+    client: Client,
+    ns: number,
+    query: Float32Array,
+    n: number,
+    allowed: ReadonlySet<number> | undefined,
+    also: readonly number[],
+  ): Promise<DenseResult>;
+}
+
 /** One memory's passages in a copy. */
 interface Entry {
   readonly spans: PassageSpan[];
@@ -44,9 +68,23 @@ export interface DenseCounters {
   changedMemories: number;
 }
 
-export class DenseSearch {
+export class DenseSearch implements DenseIndex {
   readonly #copies = new Map<number, Copy>();
   readonly counters: DenseCounters = { full: 0, incremental: 0, changedMemories: 0 };
+
+  async nearest(
+    client: Client,
+    ns: number,
+    query: Float32Array,
+    n: number,
+    allowed: ReadonlySet<number> | undefined,
+  ): Promise<DenseResult> {
+    const scan = await this.scan(client, ns, query);
+    return {
+      nearest: scan.best(n, allowed === undefined ? undefined : (id) => allowed.has(id)),
+      score: scan.score,
+    };
+  }
 
   /**
    * The `n` memories of namespace `ns` nearest to `query` among those `accept` lets through,

@@ -2,12 +2,13 @@
  * Hybrid recall on PostgreSQL, as SQLite's HybridRanker does it: the union of the best BM25
  * candidates and the memories nearest to the query vector (under the same prefix/tag filter),
  * fused by @hms/store's `fuse` with the same parameters. Only where the candidates come from
- * differs: BM25 from recall.ts, nearest neighbours from the dense search (vectors-dense.ts).
+ * differs: BM25 from recall.ts, nearest neighbours from the dense index (the exact scan of
+ * vectors-dense.ts, or pgvector's HNSW index, vectors-pgvector.ts).
  */
 import { type Candidate, DEFAULT_FUSION, type FusionParams, fuse } from "@hms/store";
 import type { RankedId } from "@hms/store/internal";
 import { type Client, whereOf } from "./context.js";
-import type { DenseSearch } from "./vectors-dense.js";
+import type { DenseIndex } from "./vectors-dense.js";
 
 export async function hybridRank(
   client: Client,
@@ -15,17 +16,21 @@ export async function hybridRank(
   filter: { prefix: string | undefined; tag: string | undefined },
   k: number,
   vector: Float32Array,
-  dense: DenseSearch,
+  dense: DenseIndex,
   lexicalRank: (depth: number) => Promise<{ id: number; bm25: number }[]>,
   params: FusionParams = DEFAULT_FUSION,
 ): Promise<RankedId[]> {
   const lexical = await lexicalRank(Math.max(k, params.lexicalDepth));
-  const scan = await dense.scan(client, ns, vector);
   const allowed = await filtered(client, ns, filter);
-  const nearest = scan.best(
+  const scan = await dense.nearest(
+    client,
+    ns,
+    vector,
     Math.max(k, params.denseDepth),
-    allowed === undefined ? undefined : (id) => allowed.has(id),
+    allowed,
+    lexical.map((hit) => hit.id),
   );
+  const nearest = scan.nearest;
   const byId = new Map<number, Candidate>();
   for (const hit of lexical) byId.set(hit.id, { id: hit.id, lexical: hit.bm25, dense: undefined });
   for (const hit of nearest) {

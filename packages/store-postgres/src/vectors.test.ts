@@ -250,6 +250,9 @@ describe("embedding queue on PostgreSQL", () => {
           spans: [{ lineStart: 2, lineEnd: 2 }],
         })),
       );
+      // This server has no pgvector (Debian 12 does not package it): the exact scan serves.
+      expect(engine.embeddings?.pgvector).toBe(false);
+      expect(engine.embeddings?.dense).toBeInstanceOf(DenseSearch);
       const vector = embed("title something entirely else more");
       const lexical = await store.recall("quick fox", {});
       expect(lexical).toMatchObject({ build: "lexical" });
@@ -305,6 +308,12 @@ describe("embedding queue on PostgreSQL", () => {
     await expect(
       PgEngine.open({ url, embeddings: { model: { id: "m", dimensions: 0 } } }),
     ).rejects.toThrow(/1 to 8192 dimensions/);
+    await expect(
+      PgEngine.open({
+        url,
+        embeddings: { model: MODEL, dense: "hnsw" as unknown as "auto" },
+      }),
+    ).rejects.toThrow(/embeddings.dense is "auto" or "exact"/);
     const [engine] = (await openEngines(url, 1)) as [PgEngine];
     try {
       const error = await engine.embeddings
