@@ -38,8 +38,8 @@ export function vectorLiteral(floats: Float32Array): string {
 
 /**
  * Creates the extension, the passage table and the HNSW index of `dimensions` if missing,
- * under an advisory lock (replicas starting together), then gives a `vector` to every passage
- * saved before (as bytea only). Needs the right to create the extension (a superuser, or a
+ * under an advisory lock (replicas starting together), giving a `vector` to every passage
+ * saved before (as bytea only) before the index is built. Needs the right to create the extension (a superuser, or a
  * database owner where the extension is trusted).
  */
 export async function enablePgvector(db: Queryable, dimensions: number): Promise<void> {
@@ -59,6 +59,9 @@ export async function enablePgvector(db: Queryable, dimensions: number): Promise
         embedding  vector NOT NULL,
         PRIMARY KEY (memory_id, passage)
       )`);
+    // Passages saved before get their vectors first: building the index over them at once is
+    // far faster than inserting them into it one by one.
+    await backfill(db, dimensions);
     // One partial index per dimension count: HNSW needs a fixed one.
     await db.query(
       `CREATE INDEX IF NOT EXISTS hms_passage_vectors_hnsw_${dimensions} ON hms_passage_vectors
@@ -68,29 +71,44 @@ export async function enablePgvector(db: Queryable, dimensions: number): Promise
   } finally {
     await db.query("SELECT pg_advisory_unlock($1, $2)", LOCK);
   }
+  // Vectors saved meanwhile by replicas not yet writing to the table.
   await backfill(db, dimensions);
 }
 
-/** Writes the passages of memories saved before pgvector was enabled, 500 memories at a time. */
+/**
+ * Writes the passages of memories saved before pgvector was enabled, 500 memories a
+ * transaction. Their bytea rows are locked (FOR SHARE) as they are read, which yields their
+ * latest committed vectors; rows a save is writing at that moment are skipped (SKIP LOCKED):
+ * that save writes their passages itself, and a passage row a save wrote first is kept.
+ */
 async function backfill(db: Queryable, dimensions: number): Promise<void> {
   for (;;) {
-    const { rows } = await db.query<{ memory_id: number; ns: number; vectors: Uint8Array }>(
-      `SELECT v.memory_id, v.ns, v.vectors FROM hms_memory_vectors v
-       JOIN hms_embedding_models e ON e.ns = v.ns AND e.dimensions = $1
-       WHERE NOT EXISTS (SELECT 1 FROM hms_passage_vectors p WHERE p.memory_id = v.memory_id)
-       LIMIT 500`,
-      [dimensions],
-    );
-    if (rows.length === 0) return;
-    await writePassages(
-      db,
-      dimensions,
-      rows.map((row) => ({
-        id: Number(row.memory_id),
-        ns: Number(row.ns),
-        vectors: floats(row.vectors),
-      })),
-    );
+    await db.query("BEGIN");
+    try {
+      const { rows } = await db.query<{ memory_id: number; ns: number; vectors: Uint8Array }>(
+        `SELECT v.memory_id, v.ns, v.vectors FROM hms_memory_vectors v
+         JOIN hms_embedding_models e ON e.ns = v.ns AND e.dimensions = $1
+         WHERE NOT EXISTS (SELECT 1 FROM hms_passage_vectors p WHERE p.memory_id = v.memory_id)
+         LIMIT 500
+         FOR SHARE OF v SKIP LOCKED`,
+        [dimensions],
+      );
+      await insertPassages(
+        db,
+        dimensions,
+        rows.map((row) => ({
+          id: Number(row.memory_id),
+          ns: Number(row.ns),
+          vectors: floats(row.vectors),
+        })),
+        "ON CONFLICT (memory_id, passage) DO NOTHING",
+      );
+      await db.query("COMMIT");
+      if (rows.length === 0) return;
+    } catch (error) {
+      await db.query("ROLLBACK").catch(() => {});
+      throw error;
+    }
   }
 }
 
@@ -110,6 +128,19 @@ export async function writePassages(
   items: readonly { id: number; ns: number; vectors: Float32Array }[],
 ): Promise<void> {
   if (items.length === 0) return;
+  await db.query("DELETE FROM hms_passage_vectors WHERE memory_id = ANY($1::bigint[])", [
+    items.map((item) => item.id),
+  ]);
+  await insertPassages(db, dimensions, items, "");
+}
+
+async function insertPassages(
+  db: Queryable,
+  dimensions: number,
+  items: readonly { id: number; ns: number; vectors: Float32Array }[],
+  onConflict: string,
+): Promise<void> {
+  if (items.length === 0) return;
   const ids: number[] = [];
   const passages: number[] = [];
   const namespaces: number[] = [];
@@ -122,14 +153,12 @@ export async function writePassages(
       embeddings.push(vectorLiteral(item.vectors.subarray(at, at + dimensions)));
     }
   }
-  await db.query("DELETE FROM hms_passage_vectors WHERE memory_id = ANY($1::bigint[])", [
-    items.map((item) => item.id),
-  ]);
   await db.query(
     `INSERT INTO hms_passage_vectors (memory_id, passage, ns, dimensions, embedding)
      SELECT i.id, i.passage, i.ns, $5, i.embedding::vector
      FROM unnest($1::bigint[], $2::integer[], $3::bigint[], $4::text[])
-       AS i (id, passage, ns, embedding)`,
+       AS i (id, passage, ns, embedding)
+     ${onConflict}`,
     [ids, passages, namespaces, embeddings, dimensions],
   );
 }
