@@ -8,6 +8,7 @@
 //   pnpm bench recall-quality [--split test|train|both] [--data DIR] [--model-dir DIR]
 //                             [--data-dir DIR] [--lexical-only]
 //                             [--database-url postgres://... | --postgres]
+//                             [--pg-vectors-from-sqlite]
 //
 // 1. A lexical server (no model) loads the corpus through `remember` and answers the queries.
 // 2. A hybrid server (--model-dir) on the same store embeds every memory in the background
@@ -19,8 +20,13 @@
 // 1b. With --database-url URL (an empty database, or one a previous run loaded: checked the
 // same way), or --postgres (a new local cluster, removed afterwards), a lexical server on
 // PostgreSQL loads the same corpus and answers the same queries: its nDCG@10 and latency
-// beside SQLite's, in the same run. (Hybrid runs on SQLite only: hms-mcp on PostgreSQL has
-// no embedding model.)
+// beside SQLite's, in the same run.
+// 2b. Then (unless --lexical-only) a hybrid server on PostgreSQL embeds the database's copy
+// of the corpus from its shared queue and answers the same queries, beside SQLite's hybrid.
+// With --pg-vectors-from-sqlite it does not embed a second time: the bench, acting as one
+// more replica, claims the queue and saves the vectors SQLite's hybrid server computed for
+// the same texts (same model, checked by hash), so the figures compare the engines' ranking
+// on identical vectors; the output says so (postgres_hybrid_indexing.vectors).
 import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { defaultModelDir } from "@hms/embedder";
@@ -381,7 +387,13 @@ async function lexicalRun(target) {
         write_latency: summarize(writes),
       };
     } else {
-      await checkReused(lexical.client, before);
+      await checkReused(
+        lexical.client,
+        before,
+        target.databaseUrl === undefined
+          ? `--data-dir ${dir}`
+          : checkDatabaseUrl(target.databaseUrl),
+      );
       out.load = { reused: true };
     }
     log(
@@ -401,10 +413,10 @@ async function lexicalRun(target) {
 }
 
 /** A reused store must hold exactly the corpus: same count, same texts (by hash). */
-async function checkReused(client, stats) {
+async function checkReused(client, stats, where) {
   const refuse = (why) => {
     throw new Error(
-      `--data-dir ${dir} holds a ${NAMESPACE} store that is not this SciFact corpus (${why}); use an empty directory`,
+      `${where} holds a ${NAMESPACE} store that is not this SciFact corpus (${why}); use an empty one`,
     );
   };
   if (stats.memories !== corpus.length) refuse(`${stats.memories} memories, not ${corpus.length}`);
@@ -415,7 +427,7 @@ async function checkReused(client, stats) {
     const hash = `sha256:${createHash("sha256").update(textOf(doc), "utf8").digest("hex")}`;
     if (record.hash !== hash) refuse(`${key(doc._id)} differs`);
   }
-  log(`reusing the store in ${dir} (checked: ${corpus.length} memories, texts identical)`);
+  log(`reusing the store in ${where} (checked: ${corpus.length} memories, texts identical)`);
 }
 
 /** How many passage vectors the PostgreSQL database holds (every namespace). */
