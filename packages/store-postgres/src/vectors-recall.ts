@@ -10,6 +10,22 @@ import type { RankedId } from "@hms/store/internal";
 import { type Client, whereOf } from "./context.js";
 import type { DenseIndex } from "./vectors-dense.js";
 
+/**
+ * The most BM25 any memory could score for a query whose terms have document frequencies
+ * `dfs` among `n` memories (each term's IDF, floored as FTS5 floors it, times k1 + 1), as
+ * @hms/store's `bm25Ceiling`: `fuse` takes each lexical candidate's BM25 as a share of it.
+ */
+export function bm25Ceiling(dfs: readonly number[], n: number): number {
+  let sum = 0;
+  for (const df of dfs) sum += Math.max(1e-6, Math.log((n - df + 0.5) / (df + 0.5)));
+  return (1.2 + 1) * sum;
+}
+
+/**
+ * `ceiling` is the query's {@link bm25Ceiling}: `fuse` expects BM25 as a share of it, in
+ * [0, 1]. Without it the raw BM25 is passed, which `fuse` clamps to 1 for nearly every lexical
+ * candidate (the ranking SciFact measured at nDCG@10 0.003): the caller must give it.
+ */
 export async function hybridRank(
   client: Client,
   ns: number,
@@ -19,6 +35,7 @@ export async function hybridRank(
   dense: DenseIndex,
   lexicalRank: (depth: number) => Promise<{ id: number; bm25: number }[]>,
   params: FusionParams = DEFAULT_FUSION,
+  ceiling?: number,
 ): Promise<RankedId[]> {
   const lexical = await lexicalRank(Math.max(k, params.lexicalDepth));
   const allowed = await filtered(client, ns, filter);
@@ -32,7 +49,11 @@ export async function hybridRank(
   );
   const nearest = scan.nearest;
   const byId = new Map<number, Candidate>();
-  for (const hit of lexical) byId.set(hit.id, { id: hit.id, lexical: hit.bm25, dense: undefined });
+  const share = (bm25: number) =>
+    ceiling !== undefined && ceiling > 0 ? Math.min(1, bm25 / ceiling) : bm25;
+  for (const hit of lexical) {
+    byId.set(hit.id, { id: hit.id, lexical: share(hit.bm25), dense: undefined });
+  }
   for (const hit of nearest) {
     const entry = byId.get(hit.id);
     byId.set(hit.id, { id: hit.id, lexical: entry?.lexical, dense: hit });
