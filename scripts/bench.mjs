@@ -32,6 +32,9 @@ const benches = {
   // What keeping the history of memory files costs a write, against other keys, with
   // another build's store in the same run (--compare DIR: its packages/store/dist).
   "history-cost": { package: "@hms/store", script: "bench:history-cost" },
+  // Hybrid recall latency on a 20k-memory PostgreSQL namespace under a trickle of writes,
+  // against another build's store-postgres (--compare DIR: its dist) in the same run.
+  "dense-trickle": { package: "@hms/store-postgres", script: "bench:dense-trickle" },
   // Attacks on a shared server (floods, oversize messages, growth...), one per file in
   // packages/hms-mcp/bench/attacks/: `pnpm bench attack <name> [args...]`.
   attack: { package: "hms-mcp", script: "bench:attack" },

@@ -78,3 +78,17 @@ export async function relationSizes(url) {
       };
     });
 }
+
+/** The single value `sql` answers on the database at `url`, as text (read with psql). */
+export async function psqlValue(url, sql) {
+  const { postgresBinDir } = await import("@hms/test-support");
+  const { execFileSync } = await import("node:child_process");
+  const { join } = await import("node:path");
+  return execFileSync(
+    join(postgresBinDir(), "psql"),
+    ["-X", "-q", "-t", "-A", "-d", url, "-c", sql],
+    {
+      encoding: "utf8",
+    },
+  ).trim();
+}

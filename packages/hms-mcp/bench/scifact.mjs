@@ -8,6 +8,7 @@
 //   pnpm bench recall-quality [--split test|train|both] [--data DIR] [--model-dir DIR]
 //                             [--data-dir DIR] [--lexical-only]
 //                             [--database-url postgres://... | --postgres]
+//                             [--pg-vectors-from-sqlite]
 //
 // 1. A lexical server (no model) loads the corpus through `remember` and answers the queries.
 // 2. A hybrid server (--model-dir) on the same store embeds every memory in the background
@@ -19,14 +20,19 @@
 // 1b. With --database-url URL (an empty database, or one a previous run loaded: checked the
 // same way), or --postgres (a new local cluster, removed afterwards), a lexical server on
 // PostgreSQL loads the same corpus and answers the same queries: its nDCG@10 and latency
-// beside SQLite's, in the same run. (Hybrid runs on SQLite only: hms-mcp on PostgreSQL has
-// no embedding model.)
+// beside SQLite's, in the same run.
+// 2b. Then (unless --lexical-only) a hybrid server on PostgreSQL embeds the database's copy
+// of the corpus from its shared queue and answers the same queries, beside SQLite's hybrid.
+// With --pg-vectors-from-sqlite it does not embed a second time: the bench, acting as one
+// more replica, claims the queue and saves the vectors SQLite's hybrid server computed for
+// the same texts (same model, checked by hash), so the figures compare the engines' ranking
+// on identical vectors; the output says so (postgres_hybrid_indexing.vectors).
 import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { defaultModelDir } from "@hms/embedder";
 import { storeFileName } from "@hms/store";
 import Database from "better-sqlite3";
-import { benchDatabase, checkDatabaseUrl } from "./postgres.mjs";
+import { benchDatabase, checkDatabaseUrl, psqlValue } from "./postgres.mjs";
 import {
   call,
   ndcgAt10,
@@ -37,7 +43,6 @@ import {
   round,
   rssMiB,
   scifactDir,
-  spawnServer,
   spawnServerOn,
   summarize,
   tempDir,
@@ -49,6 +54,7 @@ const splitOption = option("split", "HMS_SCIFACT_SPLIT", "both");
 const modelDir = option("model-dir", "HMS_MCP_MODEL_DIR", defaultModelDir());
 const keptDir = option("data-dir", "HMS_BENCH_DATA_DIR", undefined);
 const lexicalOnly = process.argv.includes("--lexical-only");
+const pgVectorsFromSqlite = process.argv.includes("--pg-vectors-from-sqlite");
 const databaseUrl = option("database-url", "HMS_BENCH_DATABASE_URL", undefined);
 if (databaseUrl !== undefined) checkDatabaseUrl(databaseUrl);
 const wantPostgres = databaseUrl !== undefined || process.argv.includes("--postgres");
@@ -156,99 +162,195 @@ try {
 
   // --- 2. hybrid ------------------------------------------------------------------------
   if (!lexicalOnly) {
-    log(`hybrid: starting with --model-dir ${modelDir}`);
-    const started = performance.now();
-    const hybrid = await spawnServer(dir, [
-      "--namespace",
-      NAMESPACE,
-      "--model-dir",
-      modelDir,
-      "--log-level",
-      "info",
-    ]);
-    const startMs = performance.now() - started;
-    try {
-      const first = await call(hybrid.client, "stats", {});
-      const indexing = { reused: first.recall.pending === 0, start_ms: round(startMs, 0) };
-      if (first.recall.pending > 0) {
-        log(`hybrid: embedding ${first.recall.pending} memories (the backfill)`);
-        // While it runs: a `get` every 50 ms, to see what the backfill costs other calls.
-        const during = [];
-        const backfill = performance.now();
-        let pending = first.recall.pending;
-        let lastLog = backfill;
-        while (pending > 0) {
-          during.push(
-            (
-              await time(() =>
-                call(hybrid.client, "get", { key: key(corpus[during.length % corpus.length]._id) }),
-              )
-            ).ms,
-          );
-          await new Promise((done) => setTimeout(done, 50));
-          if (during.length % 20 === 0) {
-            pending = (await call(hybrid.client, "stats", {})).recall.pending;
-            if (performance.now() - lastLog > 30000) {
-              lastLog = performance.now();
-              log(`hybrid: ${pending} memories still to embed`);
-            }
-          }
-        }
-        const seconds = (performance.now() - backfill) / 1000;
-        indexing.memories = first.recall.pending;
-        indexing.seconds = round(seconds, 1);
-        indexing.memories_per_s = round(first.recall.pending / seconds, 1);
-        indexing.get_latency_during_backfill = summarize(during);
-      }
-      const passages = countPassages(storePath);
-      indexing.passages = passages;
-      if (indexing.seconds) indexing.passages_per_s = round(passages / indexing.seconds, 1);
-      results.hybrid_indexing = indexing;
-      log("hybrid: running the queries");
-      const quality = await evaluate(hybrid.client);
-      const get = summarize(await gets(hybrid.client, 300));
-      const stats = await call(hybrid.client, "stats", {});
-      results.hybrid = {
-        ...quality,
-        model: stats.recall.model,
-        get_latency: get,
-        server_memory: rssMiB(hybrid.pid),
-      };
-      if (indexing.get_latency_during_backfill) {
-        indexing.get_during_vs_idle_p50 = round(
-          indexing.get_latency_during_backfill.p50_ms / get.p50_ms,
-          2,
-        );
-      }
-      results.hybrid_vs_lexical = Object.fromEntries(
-        splits.map((split) => [
-          split,
-          {
-            ndcg_gain: round(
-              results.hybrid[split].ndcg_at_10 - results.lexical[split].ndcg_at_10,
-              4,
-            ),
-            recall_p50_ratio: round(
-              results.hybrid[split].recall_latency.p50_ms /
-                results.lexical[split].recall_latency.p50_ms,
-              2,
-            ),
-            recall_p99_ratio: round(
-              results.hybrid[split].recall_latency.p99_ms /
-                results.lexical[split].recall_latency.p99_ms,
-              2,
-            ),
-          },
-        ]),
-      );
-    } finally {
-      await hybrid.close();
-    }
+    const sqlite = await hybridRun({ dataDir: dir }, "SQLite");
+    results.hybrid_indexing = sqlite.indexing;
+    results.hybrid = sqlite.hybrid;
+    results.hybrid_vs_lexical = versus(sqlite.hybrid, results.lexical);
+  }
+
+  // --- 2b. hybrid on PostgreSQL, the same corpus, model and queries ---------------------
+  if (postgres !== undefined && !lexicalOnly) {
+    if (pgVectorsFromSqlite) await copySqliteVectors(postgres.url);
+    const pg = await hybridRun({ databaseUrl: postgres.url }, "PostgreSQL");
+    results.postgres_hybrid_indexing = pg.indexing;
+    results.postgres_hybrid = pg.hybrid;
+    results.postgres_hybrid_vs_lexical = versus(pg.hybrid, results.postgres);
+    results.postgres_hybrid_vs_sqlite_hybrid = versus(pg.hybrid, results.hybrid);
   }
   console.log(JSON.stringify(results, null, 2));
 } finally {
   temp?.remove();
   postgres?.remove();
+}
+
+/**
+ * A hybrid server (--model-dir) on `target` (`{ dataDir }` or `{ databaseUrl }`, already
+ * loaded by the lexical run): waits for the backfill to embed every memory (throughput, and
+ * `get` latency while it runs), then runs every query and 300 gets.
+ */
+async function hybridRun(target, engine) {
+  log(`hybrid (${engine}): starting with --model-dir ${modelDir}`);
+  const started = performance.now();
+  const hybrid = await spawnServerOn(target, [
+    "--namespace",
+    NAMESPACE,
+    "--model-dir",
+    modelDir,
+    "--log-level",
+    "info",
+  ]);
+  const startMs = performance.now() - started;
+  try {
+    const first = await call(hybrid.client, "stats", {});
+    const indexing = { reused: first.recall.pending === 0, start_ms: round(startMs, 0) };
+    if (target.databaseUrl !== undefined && pgVectorsFromSqlite) {
+      indexing.vectors = "copied from the SQLite store (same model, same texts, checked by hash)";
+    }
+    if (first.recall.pending > 0) {
+      log(`hybrid (${engine}): embedding ${first.recall.pending} memories (the backfill)`);
+      // While it runs: a `get` every 50 ms, to see what the backfill costs other calls.
+      const during = [];
+      const backfill = performance.now();
+      let pending = first.recall.pending;
+      let lastLog = backfill;
+      while (pending > 0) {
+        during.push(
+          (
+            await time(() =>
+              call(hybrid.client, "get", { key: key(corpus[during.length % corpus.length]._id) }),
+            )
+          ).ms,
+        );
+        await new Promise((done) => setTimeout(done, 50));
+        if (during.length % 20 === 0) {
+          pending = (await call(hybrid.client, "stats", {})).recall.pending;
+          if (performance.now() - lastLog > 30000) {
+            lastLog = performance.now();
+            log(`hybrid (${engine}): ${pending} memories still to embed`);
+          }
+        }
+      }
+      const seconds = (performance.now() - backfill) / 1000;
+      indexing.memories = first.recall.pending;
+      indexing.seconds = round(seconds, 1);
+      indexing.memories_per_s = round(first.recall.pending / seconds, 1);
+      indexing.get_latency_during_backfill = summarize(during);
+    }
+    const passages =
+      target.databaseUrl === undefined
+        ? countPassages(storePath)
+        : await countPgPassages(target.databaseUrl);
+    indexing.passages = passages;
+    if (indexing.seconds) indexing.passages_per_s = round(passages / indexing.seconds, 1);
+    log(`hybrid (${engine}): running the queries`);
+    const quality = await evaluate(hybrid.client);
+    const get = summarize(await gets(hybrid.client, 300));
+    const stats = await call(hybrid.client, "stats", {});
+    if (indexing.get_latency_during_backfill) {
+      indexing.get_during_vs_idle_p50 = round(
+        indexing.get_latency_during_backfill.p50_ms / get.p50_ms,
+        2,
+      );
+    }
+    return {
+      indexing,
+      hybrid: {
+        ...quality,
+        model: stats.recall.model,
+        get_latency: get,
+        server_memory: rssMiB(hybrid.pid),
+      },
+    };
+  } finally {
+    await hybrid.close();
+  }
+}
+
+/** `run`'s nDCG@10 and recall latency against `base`'s, per split. */
+function versus(run, base) {
+  return Object.fromEntries(
+    splits.map((split) => [
+      split,
+      {
+        ndcg_difference: round(run[split].ndcg_at_10 - base[split].ndcg_at_10, 4),
+        recall_p50_ratio: round(
+          run[split].recall_latency.p50_ms / base[split].recall_latency.p50_ms,
+          2,
+        ),
+        recall_p99_ratio: round(
+          run[split].recall_latency.p99_ms / base[split].recall_latency.p99_ms,
+          2,
+        ),
+      },
+    ]),
+  );
+}
+
+/**
+ * --pg-vectors-from-sqlite: gives the PostgreSQL namespace the vectors the SQLite hybrid run's
+ * server computed (the same model over the same texts), instead of embedding the corpus a
+ * second time. It acts as one more replica: it takes the namespace's model, claims the queue
+ * (FOR UPDATE SKIP LOCKED) and saves, for each claimed memory, the SQLite store's passages
+ * and vectors of the same key, refusing any whose text hash differs.
+ */
+async function copySqliteVectors(url) {
+  const { PgEngine } = await import("@hms/store-postgres");
+  const db = new Database(storePath, { readonly: true });
+  try {
+    const info = Object.fromEntries(
+      db
+        .prepare("SELECT name, value FROM store_info")
+        .all()
+        .map((row) => [row.name, row.value]),
+    );
+    const model = { id: info.embedding_model, dimensions: Number(info.embedding_dimensions) };
+    if (!model.id)
+      throw new Error(`${storePath} has no embedding model: run the SQLite hybrid pass first`);
+    const byKey = db.prepare(
+      "SELECT v.hash, v.spans, v.vectors FROM memory_vectors v JOIN memories m ON m.id = v.memory_id WHERE m.key = ?",
+    );
+    // A claim gives the text, not the key: the corpus maps it back (equal texts have equal
+    // vectors, so which of two identical abstracts answers does not matter).
+    const keyByText = new Map(corpus.map((doc) => [textOf(doc), key(doc._id)]));
+    const keyOfText = (text) => keyByText.get(text);
+    const engine = await PgEngine.open({ url, embeddings: { model } });
+    try {
+      await engine.get(NAMESPACE);
+      let copied = 0;
+      for (;;) {
+        const batch = await engine.embeddings.claim({
+          worker: "bench-copy",
+          limit: 500,
+          leaseMs: 600_000,
+        });
+        if (batch.length === 0) break;
+        const items = batch.map((memory) => {
+          const row = byKey.get(keyOfText(memory.text));
+          if (row === undefined || row.hash !== memory.hash) {
+            throw new Error(`the SQLite store has no vectors for the text of memory ${memory.id}`);
+          }
+          const spans = [];
+          for (let at = 0; at < row.spans.length; at += 8) {
+            spans.push({
+              lineStart: row.spans.readUInt32LE(at),
+              lineEnd: row.spans.readUInt32LE(at + 4),
+            });
+          }
+          const vectors = new Float32Array(row.vectors.byteLength / 4);
+          new Uint8Array(vectors.buffer).set(row.vectors);
+          return { id: memory.id, hash: memory.hash, spans, vectors };
+        });
+        copied += await engine.embeddings.save(items);
+      }
+      log(
+        `postgres: copied the vectors of ${copied} memories from the SQLite store (model ${model.id})`,
+      );
+    } finally {
+      await engine.close();
+    }
+  } finally {
+    db.close();
+  }
 }
 
 /**
@@ -285,7 +387,13 @@ async function lexicalRun(target) {
         write_latency: summarize(writes),
       };
     } else {
-      await checkReused(lexical.client, before);
+      await checkReused(
+        lexical.client,
+        before,
+        target.databaseUrl === undefined
+          ? `--data-dir ${dir}`
+          : checkDatabaseUrl(target.databaseUrl),
+      );
       out.load = { reused: true };
     }
     log(
@@ -305,10 +413,10 @@ async function lexicalRun(target) {
 }
 
 /** A reused store must hold exactly the corpus: same count, same texts (by hash). */
-async function checkReused(client, stats) {
+async function checkReused(client, stats, where) {
   const refuse = (why) => {
     throw new Error(
-      `--data-dir ${dir} holds a ${NAMESPACE} store that is not this SciFact corpus (${why}); use an empty directory`,
+      `${where} holds a ${NAMESPACE} store that is not this SciFact corpus (${why}); use an empty one`,
     );
   };
   if (stats.memories !== corpus.length) refuse(`${stats.memories} memories, not ${corpus.length}`);
@@ -319,7 +427,16 @@ async function checkReused(client, stats) {
     const hash = `sha256:${createHash("sha256").update(textOf(doc), "utf8").digest("hex")}`;
     if (record.hash !== hash) refuse(`${key(doc._id)} differs`);
   }
-  log(`reusing the store in ${dir} (checked: ${corpus.length} memories, texts identical)`);
+  log(`reusing the store in ${where} (checked: ${corpus.length} memories, texts identical)`);
+}
+
+/** How many passage vectors the PostgreSQL database holds (every namespace). */
+async function countPgPassages(url) {
+  const out = await psqlValue(
+    url,
+    "SELECT coalesce(sum(cardinality(line_start)), 0) FROM hms_memory_vectors",
+  );
+  return Number(out);
 }
 
 /** How many passage vectors the store holds (read from its file after the backfill). */

@@ -18,7 +18,7 @@ import { checkUrl, createPool, read, transaction } from "./connection.js";
 import { type NamespaceRows, PgContext } from "./context.js";
 import { migrate, type PgUpgradeEvent, schemaStatus } from "./schema.js";
 import { PgStore } from "./store.js";
-import { checkModel, claimModel, PgEmbeddings } from "./vectors.js";
+import { checkModel, claimModel, type DenseChoice, PgEmbeddings } from "./vectors.js";
 
 export interface PgEngineOptions {
   /** `postgres://user:password@host:port/database`. */
@@ -35,9 +35,17 @@ export interface PgEngineOptions {
   readonly onUpgrade?: ((event: PgUpgradeEvent) => void) | undefined;
   /**
    * Hybrid recall: the embedding model whose vectors the namespaces hold (a namespace with
-   * another model's vectors is refused, unless `reembed`). See vectors.ts.
+   * another model's vectors is refused, unless `reembed`). `dense`: where the nearest memories
+   * come from, `auto` (default: pgvector's HNSW index when the server has the extension, else
+   * the exact scan) or `exact`. See vectors.ts.
    */
-  readonly embeddings?: { readonly model: EmbeddingModel; readonly reembed?: boolean } | undefined;
+  readonly embeddings?:
+    | {
+        readonly model: EmbeddingModel;
+        readonly reembed?: boolean;
+        readonly dense?: DenseChoice | undefined;
+      }
+    | undefined;
 }
 
 /** Key of the advisory lock under which a namespace is counted and created ("hms", 2). */
@@ -90,13 +98,21 @@ export class PgEngine implements StoreEngine {
       await pool.end().catch(() => {});
       throw error;
     }
+    let hybrid: PgEmbeddings | undefined;
+    try {
+      hybrid =
+        embeddings === undefined
+          ? undefined
+          : await PgEmbeddings.open(pool, embeddings, model?.reembed === true, model?.dense);
+    } catch (error) {
+      await pool.end().catch(() => {});
+      throw error;
+    }
     return new PgEngine(
       pool,
       Object.freeze({ ...DEFAULT_LIMITS, maxTextBytes }),
       maxNamespaces,
-      embeddings === undefined
-        ? undefined
-        : new PgEmbeddings(pool, embeddings, model?.reembed === true),
+      hybrid,
     );
   }
 

@@ -15,4 +15,11 @@ export {
   schemaStatus,
 } from "./schema.js";
 export { PgStore } from "./store.js";
-export { PgEmbeddings, type SavedVectors } from "./vectors.js";
+export { type DenseChoice, PgEmbeddings, type SavedVectors } from "./vectors.js";
+export { type DenseIndex, type DenseResult, DenseSearch } from "./vectors-dense.js";
+export {
+  enablePgvector,
+  PgvectorSearch,
+  pgvectorAvailable,
+  type Queryable,
+} from "./vectors-pgvector.js";

@@ -270,10 +270,50 @@ export const MIGRATIONS: readonly PgMigration[] = [
         ON hms_memory_vectors FOR EACH ROW EXECUTE FUNCTION hms_count_vector_change();
     `,
   },
+  // Numbered 4, not 3: migration 3 is being written on another branch (the lead renumbers at
+  // merge if needed). Versions need not be contiguous: SCHEMA_VERSION is the last one's.
+  {
+    version: 4,
+    description:
+      "incremental dense copies: which memories' vectors changed at which value of their namespace's change counter",
+    sql: `
+      -- One row per memory whose vectors ever changed in the namespace, holding the counter
+      -- value of its latest change (a deleted memory's row stays, as a tombstone). A replica
+      -- whose copy of the namespace's vectors is at counter C applies the rows with
+      -- changed > C, rather than reading every vector again. The counter's row is locked by
+      -- each change until its transaction commits, so counter values follow commit order and
+      -- one statement's snapshot holds every change up to the counter it reads.
+      -- No foreign key to hms_namespaces: deleting a namespace cascades to its vectors, whose
+      -- trigger would log into a namespace being deleted.
+      CREATE TABLE hms_vector_changes (
+        ns        bigint NOT NULL,
+        memory_id bigint NOT NULL,
+        changed   bigint NOT NULL,
+        PRIMARY KEY (ns, memory_id)
+      );
+      CREATE INDEX hms_vector_changes_changed ON hms_vector_changes (ns, changed);
+
+      -- Counts every change to a namespace's vectors (as migration 2's did) and logs it.
+      CREATE OR REPLACE FUNCTION hms_count_vector_change() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE
+        row_ns    bigint := CASE WHEN TG_OP = 'DELETE' THEN OLD.ns ELSE NEW.ns END;
+        row_id    bigint := CASE WHEN TG_OP = 'DELETE' THEN OLD.memory_id ELSE NEW.memory_id END;
+        counter   bigint;
+      BEGIN
+        UPDATE hms_embedding_models SET changes = changes + 1 WHERE ns = row_ns
+          RETURNING changes INTO counter;
+        IF counter IS NOT NULL THEN
+          INSERT INTO hms_vector_changes (ns, memory_id, changed) VALUES (row_ns, row_id, counter)
+            ON CONFLICT (ns, memory_id) DO UPDATE SET changed = excluded.changed;
+        END IF;
+        RETURN NULL;
+      END $$;
+    `,
+  },
 ];
 
 /** The schema version this code needs. */
-export const SCHEMA_VERSION = MIGRATIONS.length;
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 
 const CREATE_TABLE = `
   CREATE TABLE IF NOT EXISTS hms_schema_migrations (

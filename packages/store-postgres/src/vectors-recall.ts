@@ -2,32 +2,58 @@
  * Hybrid recall on PostgreSQL, as SQLite's HybridRanker does it: the union of the best BM25
  * candidates and the memories nearest to the query vector (under the same prefix/tag filter),
  * fused by @hms/store's `fuse` with the same parameters. Only where the candidates come from
- * differs: BM25 from recall.ts, nearest neighbours from the dense search (vectors-dense.ts).
+ * differs: BM25 from recall.ts, nearest neighbours from the dense index (the exact scan of
+ * vectors-dense.ts, or pgvector's HNSW index, vectors-pgvector.ts).
  */
 import { type Candidate, DEFAULT_FUSION, type FusionParams, fuse } from "@hms/store";
 import type { RankedId } from "@hms/store/internal";
 import { type Client, whereOf } from "./context.js";
-import type { DenseSearch } from "./vectors-dense.js";
+import type { DenseIndex } from "./vectors-dense.js";
 
+/**
+ * The most BM25 any memory could score for a query whose terms have document frequencies
+ * `dfs` among `n` memories (each term's IDF, floored as FTS5 floors it, times k1 + 1), as
+ * @hms/store's `bm25Ceiling`: `fuse` takes each lexical candidate's BM25 as a share of it.
+ */
+export function bm25Ceiling(dfs: readonly number[], n: number): number {
+  let sum = 0;
+  for (const df of dfs) sum += Math.max(1e-6, Math.log((n - df + 0.5) / (df + 0.5)));
+  return (1.2 + 1) * sum;
+}
+
+/**
+ * `ceiling` is the query's {@link bm25Ceiling}: `fuse` expects BM25 as a share of it, in
+ * [0, 1]. Without it the raw BM25 is passed, which `fuse` clamps to 1 for nearly every lexical
+ * candidate (the ranking SciFact measured at nDCG@10 0.003): the caller must give it.
+ */
 export async function hybridRank(
   client: Client,
   ns: number,
   filter: { prefix: string | undefined; tag: string | undefined },
   k: number,
   vector: Float32Array,
-  dense: DenseSearch,
+  dense: DenseIndex,
   lexicalRank: (depth: number) => Promise<{ id: number; bm25: number }[]>,
   params: FusionParams = DEFAULT_FUSION,
+  ceiling?: number,
 ): Promise<RankedId[]> {
   const lexical = await lexicalRank(Math.max(k, params.lexicalDepth));
-  const scan = await dense.scan(client, ns, vector);
   const allowed = await filtered(client, ns, filter);
-  const nearest = scan.best(
+  const scan = await dense.nearest(
+    client,
+    ns,
+    vector,
     Math.max(k, params.denseDepth),
-    allowed === undefined ? undefined : (id) => allowed.has(id),
+    allowed,
+    lexical.map((hit) => hit.id),
   );
+  const nearest = scan.nearest;
   const byId = new Map<number, Candidate>();
-  for (const hit of lexical) byId.set(hit.id, { id: hit.id, lexical: hit.bm25, dense: undefined });
+  const share = (bm25: number) =>
+    ceiling !== undefined && ceiling > 0 ? Math.min(1, bm25 / ceiling) : bm25;
+  for (const hit of lexical) {
+    byId.set(hit.id, { id: hit.id, lexical: share(hit.bm25), dense: undefined });
+  }
   for (const hit of nearest) {
     const entry = byId.get(hit.id);
     byId.set(hit.id, { id: hit.id, lexical: entry?.lexical, dense: hit });

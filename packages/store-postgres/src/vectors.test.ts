@@ -3,10 +3,17 @@
  * shared by replicas (each memory embedded once), leases taken over, stale vectors refused,
  * the model checked, the dense search never stale across replicas, and fused recall.
  */
-import { EmbeddingModelMismatchError, isStoreError, type PendingMemory } from "@hms/store";
+import {
+  EmbeddingModelMismatchError,
+  isStoreError,
+  MAX_RECALL_K,
+  type PendingMemory,
+} from "@hms/store";
 import { type PostgresServer, startPostgres } from "@hms/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PgEngine } from "./engine.js";
+import { DenseSearch } from "./vectors-dense.js";
+import { bm25Ceiling, hybridRank } from "./vectors-recall.js";
 
 const MODEL = { id: "test-embedder-8", dimensions: 8 };
 let server: PostgresServer;
@@ -163,6 +170,71 @@ describe("embedding queue on PostgreSQL", () => {
     }
   }, 60_000);
 
+  it("a replica's copy applies every change made since it was read, and only those", async () => {
+    const url = server.createDatabase("dense_incremental");
+    const [writer, reader] = (await openEngines(url, 2)) as [PgEngine, PgEngine];
+    const embedQueue = async (limit: number) => {
+      for (;;) {
+        const batch =
+          (await writer.embeddings?.claim({ worker: "w", limit, leaseMs: 60_000 })) ?? [];
+        if (batch.length === 0) return;
+        await writer.embeddings?.save(batch.map(vectorsOf));
+      }
+    };
+    // Every memory's dense similarity and best passage, as the engine's copy gives them, and
+    // as a new copy read whole from the database gives them.
+    const nearest = async (dense: DenseSearch, words: string) => {
+      const { rows } = await reader.pool.query<{ id: number }>(
+        "SELECT id FROM hms_namespaces WHERE name = 'default'",
+      );
+      const client = await reader.pool.connect();
+      try {
+        const scan = await dense.scan(client, rows[0]?.id as number, embed(words));
+        return scan.best(1000);
+      } finally {
+        client.release();
+      }
+    };
+    try {
+      const store = await writer.get("default");
+      for (let i = 0; i < 20; i++) {
+        await store.remember({ key: `/m/${i}`, text: `note ${i} about topic ${i % 5}` });
+      }
+      await embedQueue(50);
+      const dense = reader.embeddings?.dense as DenseSearch;
+      await nearest(dense, "topic 1");
+      expect(dense.counters).toMatchObject({ full: 1, incremental: 0 });
+      let next = 20;
+      for (let round = 0; round < 4; round++) {
+        // New memories, rewritten ones (saved in their own transactions), deletions.
+        for (let j = 0; j < 3; j++) {
+          await store.remember({ key: `/m/${next}`, text: `note ${next} about topic ${next % 5}` });
+          next++;
+        }
+        await store.remember({ key: `/m/${round}`, text: `rewritten ${round} words ${round * 7}` });
+        await store.remember({ key: `/m/${round + 10}`, text: `rewritten topic ${round}` });
+        await store.forget(`/m/${round + 5}`);
+        await embedQueue(round % 2 === 0 ? 1 : 50);
+        for (const words of ["topic 1", `rewritten ${round}`, "note about"]) {
+          const kept = await nearest(dense, words);
+          expect(kept).toEqual(await nearest(new DenseSearch(), words));
+          expect(kept).toHaveLength(20 + 3 * (round + 1) - (round + 1));
+        }
+        // Recall through the store ranks with the same copy.
+        const recalled = await (await reader.get("default")).recall("zzzz", {
+          vector: embed(`rewritten ${round} words ${round * 7}`),
+          k: MAX_RECALL_K,
+        });
+        expect(recalled.hits[0]?.key).toBe(`/m/${round}`);
+      }
+      // Brought up to date from the log, never read whole again; only what changed was read
+      // (3 new, 2 rewritten and 1 deleted memory per round).
+      expect(dense.counters).toEqual({ full: 1, incremental: 4, changedMemories: 4 * 6 });
+    } finally {
+      await Promise.all([writer.close(), reader.close()]);
+    }
+  }, 120_000);
+
   it("hybrid recall fuses BM25 with the nearest vectors, filters both, shows the passage", async () => {
     const url = server.createDatabase("hybrid_recall");
     const [engine] = (await openEngines(url, 1)) as [PgEngine];
@@ -179,6 +251,9 @@ describe("embedding queue on PostgreSQL", () => {
           spans: [{ lineStart: 2, lineEnd: 2 }],
         })),
       );
+      // This server has no pgvector (Debian 12 does not package it): the exact scan serves.
+      expect(engine.embeddings?.pgvector).toBe(false);
+      expect(engine.embeddings?.dense).toBeInstanceOf(DenseSearch);
       const vector = embed("title something entirely else more");
       const lexical = await store.recall("quick fox", {});
       expect(lexical).toMatchObject({ build: "lexical" });
@@ -195,6 +270,55 @@ describe("embedding queue on PostgreSQL", () => {
         model: MODEL.id,
         pending: 0,
       });
+    } finally {
+      await engine.close();
+    }
+  }, 60_000);
+
+  it("fusion takes each lexical candidate's BM25 as a share of the query's ceiling", async () => {
+    const url = server.createDatabase("hybrid_ceiling");
+    const [engine] = (await openEngines(url, 1)) as [PgEngine];
+    try {
+      const store = await engine.get("default");
+      await store.remember({ key: "/a", text: "alpha" });
+      await store.remember({ key: "/b", text: "beta" });
+      const { rows } = await engine.pool.query<{ id: number; key: string }>(
+        "SELECT id, key FROM hms_memories ORDER BY key",
+      );
+      const [a, b] = rows.map((row) => row.id) as [number, number];
+      const client = await engine.pool.connect();
+      try {
+        // Neither memory has vectors: each one's semantic part is its lexical share, so its
+        // fused score is that share. BM25 8 and 4 under a ceiling of 16: 0.5 and 0.25.
+        const lexical = async () => [
+          { id: a, bm25: 8 },
+          { id: b, bm25: 4 },
+        ];
+        const ns = await engine.pool.query<{ id: number }>("SELECT id FROM hms_namespaces");
+        const ranked = await hybridRank(
+          client,
+          ns.rows[0]?.id as number,
+          { prefix: undefined, tag: undefined },
+          5,
+          embed("alpha"),
+          engine.embeddings?.dense as DenseSearch,
+          lexical,
+          undefined,
+          16,
+        );
+        expect(ranked.map((hit) => [hit.id, hit.score])).toEqual([
+          [a, 0.5],
+          [b, 0.25],
+        ]);
+        // The ceiling of one term held by 1 of 2 memories: (k1 + 1) × ln(1.5 / 1.5), floored.
+        expect(bm25Ceiling([1], 2)).toBeCloseTo(2.2e-6, 12);
+        expect(bm25Ceiling([1, 10], 1000)).toBeCloseTo(
+          2.2 * (Math.log(999.5 / 1.5) + Math.log(990.5 / 10.5)),
+          9,
+        );
+      } finally {
+        client.release();
+      }
     } finally {
       await engine.close();
     }
@@ -234,6 +358,12 @@ describe("embedding queue on PostgreSQL", () => {
     await expect(
       PgEngine.open({ url, embeddings: { model: { id: "m", dimensions: 0 } } }),
     ).rejects.toThrow(/1 to 8192 dimensions/);
+    await expect(
+      PgEngine.open({
+        url,
+        embeddings: { model: MODEL, dense: "hnsw" as unknown as "auto" },
+      }),
+    ).rejects.toThrow(/embeddings.dense is "auto" or "exact"/);
     const [engine] = (await openEngines(url, 1)) as [PgEngine];
     try {
       const error = await engine.embeddings

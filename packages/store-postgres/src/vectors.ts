@@ -15,7 +15,13 @@ import type pg from "pg";
 import { transaction } from "./connection.js";
 import type { Client } from "./context.js";
 import { type ClaimedMemory, type ClaimOptions, claim, release } from "./queue.js";
-import { DenseSearch } from "./vectors-dense.js";
+import { type DenseIndex, DenseSearch } from "./vectors-dense.js";
+import {
+  enablePgvector,
+  PgvectorSearch,
+  pgvectorAvailable,
+  writePassages,
+} from "./vectors-pgvector.js";
 
 /** Checks a model at the boundary, as the SQLite store does. */
 export function checkModel(model: EmbeddingModel): EmbeddingModel {
@@ -82,6 +88,7 @@ export async function saveVectors(
   pool: pg.Pool,
   model: EmbeddingModel,
   items: readonly SavedVectors[],
+  pgvector = false,
 ): Promise<number> {
   for (const item of items) {
     if (item.spans.length < 1 || item.vectors.length !== item.spans.length * model.dimensions) {
@@ -123,6 +130,17 @@ export async function saveVectors(
         ),
       ],
     );
+    if (pgvector) {
+      await writePassages(
+        client,
+        model.dimensions,
+        kept.map((item) => ({
+          id: item.id,
+          ns: current.get(item.id) as number,
+          vectors: item.vectors,
+        })),
+      );
+    }
     await client.query("DELETE FROM hms_embedding_queue WHERE memory_id = ANY($1::bigint[])", [
       kept.map((item) => item.id),
     ]);
@@ -130,20 +148,55 @@ export async function saveVectors(
   });
 }
 
+/** Where dense candidates come from: `auto` uses pgvector when the server offers it. */
+export type DenseChoice = "auto" | "exact";
+
 /**
- * An engine's hybrid recall side: its model, the dense search's in-memory copies, and the
- * queue calls of the replica's indexer (claims span every namespace that uses this model).
+ * An engine's hybrid recall side: its model, its dense index (pgvector's, or the exact scan's
+ * in-memory copies), and the queue calls of the replica's indexer (claims span every
+ * namespace that uses this model).
  */
 export class PgEmbeddings {
   readonly model: EmbeddingModel;
   readonly reembed: boolean;
-  readonly dense = new DenseSearch();
+  readonly dense: DenseIndex;
+  /** Whether saved vectors also go to pgvector's table (and recall uses its index). */
+  readonly pgvector: boolean;
   readonly #pool: pg.Pool;
 
-  constructor(pool: pg.Pool, model: EmbeddingModel, reembed: boolean) {
+  constructor(pool: pg.Pool, model: EmbeddingModel, reembed: boolean, pgvector = false) {
     this.#pool = pool;
     this.model = checkModel(model);
     this.reembed = reembed;
+    this.pgvector = pgvector;
+    this.dense = pgvector ? new PgvectorSearch(this.model.dimensions) : new DenseSearch();
+  }
+
+  /**
+   * The engine's embeddings on `pool`: with pgvector (created if needed, vectors saved before
+   * copied to it) when `dense` is `auto` and the server has the extension, else the exact scan.
+   */
+  static async open(
+    pool: pg.Pool,
+    model: EmbeddingModel,
+    reembed: boolean,
+    dense: DenseChoice = "auto",
+  ): Promise<PgEmbeddings> {
+    if (dense !== "auto" && dense !== "exact") {
+      throw new StoreError("INVALID_ARGUMENT", 'embeddings.dense is "auto" or "exact"');
+    }
+    const checked = checkModel(model);
+    let pgvector = false;
+    if (dense === "auto" && (await pgvectorAvailable(pool))) {
+      const client = await pool.connect();
+      try {
+        await enablePgvector(client, checked.dimensions);
+      } finally {
+        client.release();
+      }
+      pgvector = true;
+    }
+    return new PgEmbeddings(pool, checked, reembed, pgvector);
   }
 
   /** Claims queued memories to embed (see queue.ts); one short transaction. */
@@ -159,6 +212,6 @@ export class PgEmbeddings {
 
   /** Saves computed vectors (see {@link saveVectors}); returns how many were stored. */
   async save(items: readonly SavedVectors[]): Promise<number> {
-    return await saveVectors(this.#pool, this.model, items);
+    return await saveVectors(this.#pool, this.model, items, this.pgvector);
   }
 }
