@@ -82,11 +82,18 @@ export async function recall(
     const words = [...new Set([...terms, ...excerptWords])];
     const { n, avgdl, lexemes } = await statistics(client, ns, words);
     const stats = { n, avgdl, terms: terms.map((term) => lexemes.get(term) as Lexeme) };
+    const ceiling = queryCeiling(stats);
     const ranked =
       dense === undefined || vector === undefined
-        ? normalised(await rank(client, ns, filter, k, stats), stats)
-        : await hybridRank(client, ns, filter, k, vector, dense, (depth) =>
-            rank(client, ns, filter, depth, stats),
+        ? (await rank(client, ns, filter, k, stats)).map(({ id, bm25 }) => ({
+            id,
+            score: shareOfCeiling(bm25, ceiling),
+          }))
+        : await hybridRank(client, ns, filter, k, vector, dense, async (depth) =>
+            (await rank(client, ns, filter, depth, stats)).map(({ id, bm25 }) => ({
+              id,
+              share: bm25 / ceiling,
+            })),
           );
     if (ranked.length === 0) return { hits: [], build };
     const found = excerptWords.map((word) => lexemes.get(word) as Lexeme);
@@ -118,16 +125,13 @@ export async function recall(
 }
 
 /**
- * BM25 hits scored as SQLite's lexical recall scores them: each hit's BM25 as a share of the
- * query's ceiling (`bm25Ceiling` over the query words that have a lexeme, the ones scored).
+ * The most BM25 any memory could score for the query (`bm25Ceiling` over the query words that
+ * have a lexeme, the ones scored). A lexical hit scores its BM25 as a share of it
+ * (`shareOfCeiling`), as on SQLite, and hybrid fusion takes that share as the lexical part.
  */
-function normalised(
-  ranked: readonly { id: number; bm25: number }[],
-  stats: { n: number; terms: readonly Lexeme[] },
-): RankedId[] {
+function queryCeiling(stats: { n: number; terms: readonly Lexeme[] }): number {
   const dfs = stats.terms.filter((term) => term.lexeme !== undefined).map((term) => term.df);
-  const ceiling = bm25Ceiling(dfs, stats.n);
-  return ranked.map(({ id, bm25 }) => ({ id, score: shareOfCeiling(bm25, ceiling) }));
+  return bm25Ceiling(dfs, stats.n);
 }
 
 /** The namespace's size and average length, and each word's lexeme and document frequency. */

@@ -11,20 +11,10 @@ import { type Client, whereOf } from "./context.js";
 import type { DenseIndex } from "./vectors-dense.js";
 
 /**
- * The most BM25 any memory could score for a query whose terms have document frequencies
- * `dfs` among `n` memories (each term's IDF, floored as FTS5 floors it, times k1 + 1), as
- * @hms/store's `bm25Ceiling`: `fuse` takes each lexical candidate's BM25 as a share of it.
- */
-export function bm25Ceiling(dfs: readonly number[], n: number): number {
-  let sum = 0;
-  for (const df of dfs) sum += Math.max(1e-6, Math.log((n - df + 0.5) / (df + 0.5)));
-  return (1.2 + 1) * sum;
-}
-
-/**
- * `ceiling` is the query's {@link bm25Ceiling}: `fuse` expects BM25 as a share of it, in
- * [0, 1]. Without it the raw BM25 is passed, which `fuse` clamps to 1 for nearly every lexical
- * candidate (the ranking SciFact measured at nDCG@10 0.003): the caller must give it.
+ * `lexicalRank` gives the best BM25 candidates with each one's BM25 as a share of the query's
+ * ceiling (`bm25 / bm25Ceiling`, as SQLite's HybridRanker passes it): `fuse` puts the lexical
+ * part on that absolute scale. Raw BM25 would be clamped to 1 for nearly every candidate
+ * (SciFact nDCG@10 0.003 when it was).
  */
 export async function hybridRank(
   client: Client,
@@ -33,9 +23,8 @@ export async function hybridRank(
   k: number,
   vector: Float32Array,
   dense: DenseIndex,
-  lexicalRank: (depth: number) => Promise<{ id: number; bm25: number }[]>,
+  lexicalRank: (depth: number) => Promise<{ id: number; share: number }[]>,
   params: FusionParams = DEFAULT_FUSION,
-  ceiling?: number,
 ): Promise<RankedId[]> {
   const lexical = await lexicalRank(Math.max(k, params.lexicalDepth));
   const allowed = await filtered(client, ns, filter);
@@ -49,10 +38,8 @@ export async function hybridRank(
   );
   const nearest = scan.nearest;
   const byId = new Map<number, Candidate>();
-  const share = (bm25: number) =>
-    ceiling !== undefined && ceiling > 0 ? Math.min(1, bm25 / ceiling) : bm25;
   for (const hit of lexical) {
-    byId.set(hit.id, { id: hit.id, lexical: share(hit.bm25), dense: undefined });
+    byId.set(hit.id, { id: hit.id, lexical: hit.share, dense: undefined });
   }
   for (const hit of nearest) {
     const entry = byId.get(hit.id);

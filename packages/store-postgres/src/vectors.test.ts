@@ -13,7 +13,6 @@ import { type PostgresServer, startPostgres } from "@hms/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PgEngine } from "./engine.js";
 import { DenseSearch } from "./vectors-dense.js";
-import { bm25Ceiling, hybridRank } from "./vectors-recall.js";
 
 const MODEL = { id: "test-embedder-8", dimensions: 8 };
 let server: PostgresServer;
@@ -275,50 +274,25 @@ describe("embedding queue on PostgreSQL", () => {
     }
   }, 60_000);
 
-  it("fusion takes each lexical candidate's BM25 as a share of the query's ceiling", async () => {
+  it("hybrid recall takes each lexical candidate's BM25 as a share of the query's ceiling", async () => {
     const url = server.createDatabase("hybrid_ceiling");
     const [engine] = (await openEngines(url, 1)) as [PgEngine];
     try {
       const store = await engine.get("default");
-      await store.remember({ key: "/a", text: "alpha" });
-      await store.remember({ key: "/b", text: "beta" });
-      const { rows } = await engine.pool.query<{ id: number; key: string }>(
-        "SELECT id, key FROM hms_memories ORDER BY key",
-      );
-      const [a, b] = rows.map((row) => row.id) as [number, number];
-      const client = await engine.pool.connect();
-      try {
-        // Neither memory has vectors: each one's semantic part is its lexical share, so its
-        // fused score is that share. BM25 8 and 4 under a ceiling of 16: 0.5 and 0.25.
-        const lexical = async () => [
-          { id: a, bm25: 8 },
-          { id: b, bm25: 4 },
-        ];
-        const ns = await engine.pool.query<{ id: number }>("SELECT id FROM hms_namespaces");
-        const ranked = await hybridRank(
-          client,
-          ns.rows[0]?.id as number,
-          { prefix: undefined, tag: undefined },
-          5,
-          embed("alpha"),
-          engine.embeddings?.dense as DenseSearch,
-          lexical,
-          undefined,
-          16,
-        );
-        expect(ranked.map((hit) => [hit.id, hit.score])).toEqual([
-          [a, 0.5],
-          [b, 0.25],
-        ]);
-        // The ceiling of one term held by 1 of 2 memories: (k1 + 1) × ln(1.5 / 1.5), floored.
-        expect(bm25Ceiling([1], 2)).toBeCloseTo(2.2e-6, 12);
-        expect(bm25Ceiling([1, 10], 1000)).toBeCloseTo(
-          2.2 * (Math.log(999.5 / 1.5) + Math.log(990.5 / 10.5)),
-          9,
-        );
-      } finally {
-        client.release();
-      }
+      await store.remember({ key: "/a", text: "alpha beta gamma" });
+      await store.remember({ key: "/b", text: "beta delta" });
+      for (const key of ["/c", "/d", "/e"]) await store.remember({ key, text: "epsilon zeta" });
+      // No memory has vectors yet, so fusion scores each by its lexical share alone: the same
+      // score lexical recall gives it (fused raw BM25 would be clamped to 1 instead).
+      const lexical = await store.recall("alpha beta", { k: 5 });
+      const hybrid = await store.recall("alpha beta", { k: 5, vector: embed("alpha beta") });
+      expect(hybrid.build).toBe("hybrid");
+      expect(lexical.hits.map((hit) => hit.key)).toEqual(["/a", "/b"]);
+      expect(hybrid.hits.map((hit) => hit.key)).toEqual(["/a", "/b"]);
+      hybrid.hits.forEach((hit, i) => {
+        expect(hit.score).toBeCloseTo(lexical.hits[i]?.score as number, 12);
+      });
+      expect(hybrid.hits[0]?.score).toBeLessThan(0.6);
     } finally {
       await engine.close();
     }
