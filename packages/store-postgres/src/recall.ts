@@ -83,7 +83,7 @@ export async function recall(
     const { n, avgdl, lexemes } = await statistics(client, ns, words);
     const stats = { n, avgdl, terms: terms.map((term) => lexemes.get(term) as Lexeme) };
     const ceiling = queryCeiling(stats);
-    const ranked =
+    const ranked: RankedId[] =
       dense === undefined || vector === undefined
         ? (await rank(client, ns, filter, k, stats)).map(({ id, bm25 }) => ({
             id,
