@@ -85,7 +85,13 @@ export function scoreStatement(input: {
     SELECT m.id, sum(q.idf * (u.tf * ${K1 + 1}) /
                      (u.tf + ${K1} * (${1 - B} + ${B} * m.doc_len / ${length}::float8))) AS bm25
     FROM picked
-    JOIN hms_memories m ON m.id = picked.id
+    -- One primary-key probe per candidate: LIMIT 1 (the id is unique) keeps the planner from
+    -- turning this into a join that scans the table for them.
+    CROSS JOIN LATERAL (
+      SELECT m.id, m.tsv, m.doc_len FROM hms_memories m
+      WHERE m.id = picked.id AND ${where}
+      LIMIT 1
+    ) AS m
     CROSS JOIN LATERAL (
       -- Only the query's lexemes (setweight marks them, ts_filter keeps them; both in C) are
       -- unnested: a memory's whole vector would cost a row per distinct word.
@@ -93,7 +99,6 @@ export function scoreStatement(input: {
       FROM unnest(ts_filter(setweight(m.tsv, 'A', ${lexemes}::text[]), '{a}'))
     ) AS u
     JOIN q ON q.lexeme = u.lexeme
-    WHERE ${where}
     GROUP BY m.id
     ORDER BY bm25 DESC, m.id
     LIMIT ${at(k)}`;
