@@ -121,23 +121,33 @@ function normalised(ranked: readonly { id: number; bm25: number }[]): RankedId[]
 
 /** The namespace's size and average length, and each word's lexeme and document frequency. */
 async function statistics(client: Client, ns: number, words: readonly string[]) {
-  const totals = await client.query<{ n: number; avgdl: number }>(
-    `SELECT docs AS n, CASE WHEN docs > 0 THEN doc_tokens::float8 / docs ELSE 0 END AS avgdl
-     FROM hms_namespaces WHERE id = $1`,
-    [ns],
-  );
-  const { rows } = await client.query<{ i: number; lexeme: string | null; df: number }>(
-    `SELECT w.i::integer AS i, l.lexeme,
-       coalesce((SELECT df FROM hms_terms t WHERE t.ns = $1 AND t.lexeme = l.lexeme), 0) AS df
-     FROM unnest($2::text[]) WITH ORDINALITY AS w (word, i)
-     LEFT JOIN LATERAL (SELECT lexeme FROM unnest(hms_tsv(w.word)) LIMIT 1) AS l ON true`,
+  // One round trip: the namespace's row, joined to one row per word (none when no words).
+  const { rows } = await client.query<{
+    n: number;
+    avgdl: number;
+    i: number | null;
+    lexeme: string | null;
+    df: number | null;
+  }>(
+    `SELECT s.docs AS n,
+       CASE WHEN s.docs > 0 THEN s.doc_tokens::float8 / s.docs ELSE 0 END AS avgdl,
+       w.i, w.lexeme, w.df
+     FROM hms_namespaces s
+     LEFT JOIN LATERAL (
+       SELECT w.i::integer AS i, l.lexeme,
+         coalesce((SELECT df FROM hms_terms t WHERE t.ns = s.id AND t.lexeme = l.lexeme), 0) AS df
+       FROM unnest($2::text[]) WITH ORDINALITY AS w (word, i)
+       LEFT JOIN LATERAL (SELECT lexeme FROM unnest(hms_tsv(w.word)) LIMIT 1) AS l ON true
+     ) AS w ON true
+     WHERE s.id = $1`,
     [ns, words],
   );
   const lexemes = new Map<string, Lexeme>();
   for (const row of rows) {
+    if (row.i === null) continue;
     lexemes.set(words[row.i - 1] as string, { lexeme: row.lexeme ?? undefined, df: row.df ?? 0 });
   }
-  const total = totals.rows[0] ?? { n: 0, avgdl: 0 };
+  const total = rows[0] ?? { n: 0, avgdl: 0 };
   return { n: total.n, avgdl: total.avgdl, lexemes };
 }
 
