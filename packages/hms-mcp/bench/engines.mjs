@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { MemoryStore, storeFileName } from "@hms/store";
 import { relationSizes } from "./postgres.mjs";
-import { call, pool, round, spawnServerOn, summarize, time } from "./support.mjs";
+import { BIN, call, pool, round, spawnServerOn, summarize, time } from "./support.mjs";
 
 /** The namespace both engines' stores are loaded into. */
 export const ENGINES_NAMESPACE = "perf-engines";
@@ -34,7 +34,14 @@ async function openPg(url) {
  * memories, then writes/s (sequential and 16 at once), `get` and recall latency on each.
  * `memoryText()` and `queries` come from perf.mjs's generator.
  */
-export async function engineTable({ sizes, queries, memoryText, dataDir, databaseUrl }) {
+export async function engineTable({
+  sizes,
+  queries,
+  memoryText,
+  dataDir,
+  databaseUrl,
+  compareBin,
+}) {
   mkdirSync(join(dataDir, "namespaces"), { recursive: true });
   const sqliteFile = join(dataDir, "namespaces", storeFileName(ENGINES_NAMESPACE));
   const pg = await openPg(databaseUrl);
@@ -70,17 +77,31 @@ export async function engineTable({ sizes, queries, memoryText, dataDir, databas
         process.stderr.write(`server-perf: engines ${JSON.stringify(row)}\n`);
         rows.push(row);
       }
+      // The other build (--compare) on the same PostgreSQL database, after this build's run
+      // (so its cache is the warmer one), writing keys of its own.
+      if (compareBin !== undefined) {
+        const measured = await measure({ databaseUrl }, size, queries, compareBin, "compare-");
+        const row = { memories: size, engine: "postgres-compare", ...measured };
+        process.stderr.write(`server-perf: engines ${JSON.stringify(row)}\n`);
+        rows.push(row);
+      }
     }
   } finally {
     await pg.close();
   }
   // What the largest store takes in PostgreSQL (tables without TOAST, and each index), and in
   // SQLite (the file), after the writes the measures added.
-  const memories = Math.max(...sizes) + 1500 * sizes.length;
+  const memories = Math.max(...sizes) + 1500 * sizes.length * (compareBin === undefined ? 1 : 2);
   const relations = await relationSizes(databaseUrl);
   return {
     rows,
-    postgres_over_sqlite: ratios(rows),
+    postgres_over_sqlite: ratios(rows, "postgres", "sqlite"),
+    ...(compareBin === undefined
+      ? {}
+      : {
+          compare_build: compareBin,
+          compare_over_this_postgres: ratios(rows, "postgres-compare", "postgres"),
+        }),
     on_disk: {
       memories,
       sqlite_file_mib: round(statSync(sqliteFile).size / 1048576, 1),
@@ -89,15 +110,18 @@ export async function engineTable({ sizes, queries, memoryText, dataDir, databas
   };
 }
 
-/** One engine at one size, through a freshly spawned server. */
-async function measure(target, size, queries) {
-  const server = await spawnServerOn(target, ["--namespace", ENGINES_NAMESPACE]);
+/**
+ * One engine at one size, through a freshly spawned server of build `bin` (this one by
+ * default), its writes under keys that start with `label`.
+ */
+async function measure(target, size, queries, bin = BIN, label = "") {
+  const server = await spawnServerOn(target, ["--namespace", ENGINES_NAMESPACE], bin);
   try {
     // Writes of new keys (they grow the store by 1,500 memories; the next size loads past them).
     const sequential = [];
     const started = performance.now();
     for (let i = 0; i < 500; i++) {
-      const key = `/memories/writes/${size}/seq-${i}.md`;
+      const key = `/memories/writes/${size}/${label}seq-${i}.md`;
       sequential.push(
         (await time(() => call(server.client, "remember", { key, text: `w ${i}` }))).ms,
       );
@@ -109,7 +133,7 @@ async function measure(target, size, queries) {
         16,
         (i) =>
           call(server.client, "remember", {
-            key: `/memories/writes/${size}/par-${i}.md`,
+            key: `/memories/writes/${size}/${label}par-${i}.md`,
             text: `w ${i}`,
           }),
       ),
@@ -146,8 +170,8 @@ async function measure(target, size, queries) {
   }
 }
 
-/** PostgreSQL's figure over SQLite's at each size (above 1: PostgreSQL slower or more). */
-function ratios(rows) {
+/** Engine `top`'s figure over engine `base`'s at each size (above 1: `top` slower or more). */
+function ratios(rows, top, base) {
   const fields = [
     "writes_per_s",
     "concurrent_16_writes_per_s",
@@ -157,11 +181,11 @@ function ratios(rows) {
     "recall_p99_ms",
   ];
   const out = [];
-  for (const row of rows.filter((r) => r.engine === "postgres")) {
-    const base = rows.find((r) => r.engine === "sqlite" && r.memories === row.memories);
+  for (const row of rows.filter((r) => r.engine === top)) {
+    const under = rows.find((r) => r.engine === base && r.memories === row.memories);
     out.push({
       memories: row.memories,
-      ...Object.fromEntries(fields.map((field) => [field, round(row[field] / base[field], 2)])),
+      ...Object.fromEntries(fields.map((field) => [field, round(row[field] / under[field], 2)])),
     });
   }
   return out;

@@ -8,6 +8,10 @@
 //                          [--sizes 1000,10000,100000] [--compare BIN] [--curve-only]
 //   pnpm bench server-perf --database-url postgres://... | --postgres [--sizes 5000,100000]
 //
+// With --postgres (or --database-url) and --compare BIN, the other build's server is measured
+// on the same PostgreSQL database after this build's, at each size (the row
+// "postgres-compare"; both builds must accept the database's schema).
+//
 // The lexical recall curve: recall p50/p99 at each of --sizes memories (the same synthetic
 // memories and queries), for this build and, with --compare, for another build's cli.js
 // (e.g. /work/wt-before/packages/hms-mcp/dist/cli.js) on the same files, one after the
@@ -274,6 +278,7 @@ async function engines() {
       memoryText: () => memoryText(engineRand, engineWord),
       dataDir: data.dir,
       databaseUrl: database.url,
+      compareBin: COMPARE,
     });
     for (const line of formatEngineTable(table.rows)) process.stderr.write(`${line}\n`);
     return {

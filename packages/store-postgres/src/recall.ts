@@ -7,7 +7,7 @@
  *   configuration, a GIN index that leads with the namespace) matches any query term;
  * - the statistics are kept by a trigger as memories change: N and the total length in the
  *   namespace's row, each term's document frequency in `hms_terms`;
- * - each candidate's BM25 is computed in SQL from its vector (`unnest(tsvector)` gives each
+ * - each candidate's BM25 is computed in SQL (scoring.ts) from its vector (`unnest(tsvector)` gives each
  *   term's positions, so its frequency) and its stored length.
  *
  * Query terms, filters, `k`, the hit shape, the score (each hit's BM25 as a share of the
@@ -39,13 +39,11 @@ import {
   selectionOf,
   shareOfCeiling,
 } from "@hms/store/internal";
-import { type Client, type PgContext, whereOf } from "./context.js";
+import type { Client, PgContext } from "./context.js";
+import { type Candidates, scoreStatement } from "./scoring.js";
 import { readText } from "./text.js";
 import { hybridRank } from "./vectors-recall.js";
 
-/** FTS5's bm25() parameters. */
-const K1 = 1.2;
-const B = 0.75;
 /** FTS5's floor for the IDF of a term held by half the memories or more. */
 const IDF_FLOOR = 1e-6;
 
@@ -136,23 +134,33 @@ function queryCeiling(stats: { n: number; terms: readonly Lexeme[] }): number {
 
 /** The namespace's size and average length, and each word's lexeme and document frequency. */
 async function statistics(client: Client, ns: number, words: readonly string[]) {
-  const totals = await client.query<{ n: number; avgdl: number }>(
-    `SELECT docs AS n, CASE WHEN docs > 0 THEN doc_tokens::float8 / docs ELSE 0 END AS avgdl
-     FROM hms_namespaces WHERE id = $1`,
-    [ns],
-  );
-  const { rows } = await client.query<{ i: number; lexeme: string | null; df: number }>(
-    `SELECT w.i::integer AS i, l.lexeme,
-       coalesce((SELECT df FROM hms_terms t WHERE t.ns = $1 AND t.lexeme = l.lexeme), 0) AS df
-     FROM unnest($2::text[]) WITH ORDINALITY AS w (word, i)
-     LEFT JOIN LATERAL (SELECT lexeme FROM unnest(hms_tsv(w.word)) LIMIT 1) AS l ON true`,
+  // One round trip: the namespace's row, joined to one row per word (none when no words).
+  const { rows } = await client.query<{
+    n: number;
+    avgdl: number;
+    i: number | null;
+    lexeme: string | null;
+    df: number | null;
+  }>(
+    `SELECT s.docs AS n,
+       CASE WHEN s.docs > 0 THEN s.doc_tokens::float8 / s.docs ELSE 0 END AS avgdl,
+       w.i, w.lexeme, w.df
+     FROM hms_namespaces s
+     LEFT JOIN LATERAL (
+       SELECT w.i::integer AS i, l.lexeme,
+         coalesce((SELECT df FROM hms_terms t WHERE t.ns = s.id AND t.lexeme = l.lexeme), 0) AS df
+       FROM unnest($2::text[]) WITH ORDINALITY AS w (word, i)
+       LEFT JOIN LATERAL (SELECT lexeme FROM unnest(hms_tsv(w.word)) LIMIT 1) AS l ON true
+     ) AS w ON true
+     WHERE s.id = $1`,
     [ns, words],
   );
   const lexemes = new Map<string, Lexeme>();
   for (const row of rows) {
+    if (row.i === null) continue;
     lexemes.set(words[row.i - 1] as string, { lexeme: row.lexeme ?? undefined, df: row.df ?? 0 });
   }
-  const total = totals.rows[0] ?? { n: 0, avgdl: 0 };
+  const total = rows[0] ?? { n: 0, avgdl: 0 };
   return { n: total.n, avgdl: total.avgdl, lexemes };
 }
 
@@ -198,14 +206,7 @@ async function rank(
   return ranked;
 }
 
-/** Which memories to score: those holding any (or all) of `lexemes`, the newest few if set. */
-interface Candidates {
-  readonly lexemes: readonly string[];
-  readonly all: boolean;
-  readonly newest: number | undefined;
-}
-
-/** BM25 of the memories matching any of `terms`, the best `k`. */
+/** BM25 of the memories matching any of `terms` (among `candidates` if given), the best `k`. */
 async function score(
   client: Client,
   ns: number,
@@ -215,48 +216,19 @@ async function score(
   indexed: readonly { term: string; df: number }[],
   candidates?: Candidates,
 ): Promise<{ id: number; bm25: number }[]> {
-  const idf = indexed.map(({ df }) => {
-    const value = Math.log((stats.n - df + 0.5) / (df + 0.5));
-    return value > 0 ? value : IDF_FLOOR;
+  const terms = indexed.map(({ term, df }) => {
+    const idf = Math.log((stats.n - df + 0.5) / (df + 0.5));
+    return { lexeme: term, idf: idf > 0 ? idf : IDF_FLOOR };
   });
-  const params: unknown[] = [ns];
-  const where = whereOf(params, filter);
-  const at = (value: unknown) => {
-    params.push(value);
-    return `$${params.length}`;
-  };
-  const lexemes = at(indexed.map(({ term }) => term));
-  const weights = at(idf);
-  const avgdl = at(stats.avgdl > 0 ? stats.avgdl : 1);
-  let picked = "";
-  if (candidates !== undefined) {
-    const query = `array_to_string(ARRAY(SELECT quote_literal(l) FROM unnest(${at(candidates.lexemes)}::text[]) AS l), '${candidates.all ? " & " : " | "}')::tsquery`;
-    picked =
-      candidates.newest === undefined
-        ? `AND m.tsv @@ ${query}`
-        : `AND m.id IN (SELECT c.id FROM hms_memories c WHERE c.ns = $1 AND c.tsv @@ ${query}
-                        ORDER BY c.id DESC LIMIT ${at(candidates.newest)})`;
-  }
-  const { rows } = await client.query<{ id: number; bm25: number }>(
-    `WITH q AS (SELECT * FROM unnest(${lexemes}::text[], ${weights}::float8[]) AS q (lexeme, idf))
-     SELECT m.id, sum(q.idf * (u.tf * ${K1 + 1}) /
-                      (u.tf + ${K1} * (${1 - B} + ${B} * m.doc_len / ${avgdl}::float8))) AS bm25
-     FROM hms_memories m
-     CROSS JOIN LATERAL (
-       -- Only the query's lexemes (setweight marks them, ts_filter keeps them; both in C)
-       -- are unnested: a memory's whole vector would cost a row per distinct word.
-       SELECT lexeme, coalesce(array_length(positions, 1), 1) AS tf
-       FROM unnest(ts_filter(setweight(m.tsv, 'A', ${lexemes}::text[]), '{a}'))
-     ) AS u
-     JOIN q ON q.lexeme = u.lexeme
-     WHERE ${where}
-       AND m.tsv @@ (SELECT string_agg(quote_literal(lexeme), ' | ')::tsquery FROM q)
-       ${picked}
-     GROUP BY m.id
-     ORDER BY bm25 DESC, m.id
-     LIMIT ${at(k)}`,
-    params,
-  );
+  const { text, values } = scoreStatement({
+    ns,
+    filter,
+    k,
+    avgdl: stats.avgdl,
+    terms,
+    candidates,
+  });
+  const { rows } = await client.query<{ id: number; bm25: number }>(text, values);
   return rows;
 }
 

@@ -270,8 +270,52 @@ export const MIGRATIONS: readonly PgMigration[] = [
         ON hms_memory_vectors FOR EACH ROW EXECUTE FUNCTION hms_count_vector_change();
     `,
   },
-  // Numbered 4, not 3: migration 3 is being written on another branch (the lead renumbers at
-  // merge if needed). Versions need not be contiguous: SCHEMA_VERSION is the last one's.
+  {
+    version: 3,
+    description:
+      "BM25 statistics: a text update changes only the document frequencies of the lexemes it gains or loses, in one statement",
+    sql: `
+      -- A memory's update used to take 1 off every lexeme of its old text and add 1 to every
+      -- lexeme of its new one: an edit of one word touched two rows per distinct word. Now an
+      -- update applies the difference (+1 gained, -1 lost) in one upsert and leaves the rows of
+      -- the words it kept alone; the namespace's row is updated once. Inserts and deletes are
+      -- as before. Writes of a namespace still hold its row lock, so they never race here.
+      CREATE OR REPLACE FUNCTION hms_statistics() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'UPDATE' AND OLD.ns = NEW.ns THEN
+          IF NEW.doc_len <> OLD.doc_len THEN
+            UPDATE hms_namespaces SET doc_tokens = doc_tokens + NEW.doc_len - OLD.doc_len
+            WHERE id = NEW.ns;
+          END IF;
+          INSERT INTO hms_terms (ns, lexeme, df)
+          SELECT NEW.ns, coalesce(gained.lexeme, lost.lexeme),
+                 CASE WHEN gained.lexeme IS NULL THEN -1 ELSE 1 END
+          FROM unnest(tsvector_to_array(NEW.tsv)) AS gained (lexeme)
+          FULL JOIN unnest(tsvector_to_array(OLD.tsv)) AS lost (lexeme)
+            ON gained.lexeme = lost.lexeme
+          WHERE gained.lexeme IS NULL OR lost.lexeme IS NULL
+          ORDER BY 2
+          ON CONFLICT (ns, lexeme) DO UPDATE SET df = hms_terms.df + EXCLUDED.df;
+          RETURN NULL;
+        END IF;
+        IF TG_OP IN ('UPDATE', 'DELETE') THEN
+          UPDATE hms_namespaces SET docs = docs - 1, doc_tokens = doc_tokens - OLD.doc_len
+          WHERE id = OLD.ns;
+          UPDATE hms_terms SET df = df - 1
+          WHERE ns = OLD.ns AND lexeme = ANY (tsvector_to_array(OLD.tsv));
+        END IF;
+        IF TG_OP IN ('UPDATE', 'INSERT') THEN
+          UPDATE hms_namespaces SET docs = docs + 1, doc_tokens = doc_tokens + NEW.doc_len
+          WHERE id = NEW.ns;
+          INSERT INTO hms_terms (ns, lexeme, df)
+          SELECT NEW.ns, lexeme, 1 FROM unnest(tsvector_to_array(NEW.tsv)) AS lexeme
+          ORDER BY lexeme
+          ON CONFLICT (ns, lexeme) DO UPDATE SET df = hms_terms.df + 1;
+        END IF;
+        RETURN NULL;
+      END $$;
+    `,
+  },
   {
     version: 4,
     description:
