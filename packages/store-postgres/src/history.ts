@@ -6,6 +6,7 @@
  */
 import type {
   Attribution,
+  FileRestoreResult,
   HistoryApi,
   HistoryEntry,
   HistoryPage,
@@ -18,7 +19,6 @@ import {
   checkKey,
   checkPrefix,
   checkTime,
-  type FileRestoreResult,
   type RestoreWrites,
   restoreTargetSteps,
   restoreTreeSteps,

@@ -53,6 +53,7 @@ export { SNIPPET_CHARS } from "./recall/lines.js";
 export { matchExpression, queryTerms, STOPWORDS } from "./recall/query.js";
 export type { RecallBuild, RecallFilter } from "./recall/ranker.js";
 export type { DenseHit } from "./recall/vector-index.js";
+export type { FileRestoreResult } from "./rules/restore.js";
 export { SCHEMA_VERSION } from "./sqlite/schema.js";
 export { MemoryStore } from "./store.js";
 export {
