@@ -19,6 +19,9 @@ const benches = {
   // Cold start, write throughput, get/list latency, recall latency at 100k memories, memory;
   // the lexical recall curve at 1k/10k/100k (--sizes), against another build (--compare BIN).
   "server-perf": { package: "hms-mcp", script: "bench:server-perf" },
+  // Memories/s a hybrid server embeds in the background (SciFact abstracts), this build with
+  // one and two embedding workers, against another build (--compare BIN), alternating rounds.
+  "embed-throughput": { package: "hms-mcp", script: "bench:embed-throughput" },
   // Dense nDCG@10 on SciFact, throughput by batch size, memory (needs `pnpm fetch-model`).
   "embed-scifact": { package: "@hms/embedder", script: "bench:scifact" },
   // The seeded 2,000-command trace through HolographicMemoryTool (stdio) and the SDK's

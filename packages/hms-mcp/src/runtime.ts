@@ -82,6 +82,7 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     try {
       semantic = await Semantic.start({
         modelDir: config.modelDir,
+        workers: config.embedWorkers,
         threads: config.embedThreads,
         reembed: config.reembed ?? false,
         recallWaitMs: config.recallWaitMs ?? DEFAULT_RECALL_WAIT_MS,
@@ -93,7 +94,10 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
       }
       throw error;
     }
-    log.info({ model: semantic.modelId, modelDir: config.modelDir }, "hybrid recall: model loaded");
+    log.info(
+      { model: semantic.modelId, modelDir: config.modelDir, workers: semantic.workers },
+      "hybrid recall: model loaded",
+    );
   }
   const retention = new HistoryRetention(
     {

@@ -9,7 +9,7 @@
 import type { MemoryStore, MemoryVectors, PendingMemory } from "@hms/store";
 import type { Logger } from "pino";
 import type { EmbeddedMemory } from "./protocol.js";
-import type { EmbeddingWorker } from "./worker-client.js";
+import type { Embedding } from "./worker-pool.js";
 
 export interface IndexerOptions {
   /** Most memories in one job for the worker. */
@@ -54,7 +54,7 @@ interface Job {
 }
 
 export class Indexer {
-  readonly #worker: EmbeddingWorker;
+  readonly #worker: Embedding;
   readonly #log: Logger;
   readonly #options: IndexerOptions;
   readonly #watched = new Map<MemoryStore, Watched>();
@@ -64,7 +64,7 @@ export class Indexer {
   #progressListeners: (() => void)[] = [];
   readonly #loop: Promise<void>;
 
-  constructor(worker: EmbeddingWorker, log: Logger, options: IndexerOptions) {
+  constructor(worker: Embedding, log: Logger, options: IndexerOptions) {
     this.#worker = worker;
     this.#log = log;
     this.#options = options;

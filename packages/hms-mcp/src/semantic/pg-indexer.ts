@@ -11,13 +11,13 @@ import type { ClaimedMemory, PgEmbeddings } from "@hms/store-postgres";
 import type { Logger } from "pino";
 import type { IndexerOptions } from "./indexer.js";
 import { RATE_WINDOW_MS, vectorsOf } from "./indexer.js";
-import type { EmbeddingWorker } from "./worker-client.js";
+import type { Embedding } from "./worker-pool.js";
 
 /** How long a claim holds before another replica may take it over, in ms. */
 export const CLAIM_LEASE_MS = 120_000;
 
 export class PgIndexer {
-  readonly #worker: EmbeddingWorker;
+  readonly #worker: Embedding;
   readonly #embeddings: PgEmbeddings;
   readonly #log: Logger;
   readonly #options: IndexerOptions;
@@ -32,12 +32,7 @@ export class PgIndexer {
   #progressListeners: (() => void)[] = [];
   readonly #loop: Promise<void>;
 
-  constructor(
-    worker: EmbeddingWorker,
-    embeddings: PgEmbeddings,
-    log: Logger,
-    options: IndexerOptions,
-  ) {
+  constructor(worker: Embedding, embeddings: PgEmbeddings, log: Logger, options: IndexerOptions) {
     this.#worker = worker;
     this.#embeddings = embeddings;
     this.#log = log;
@@ -136,7 +131,7 @@ export class PgIndexer {
   }
 
   async #job(batch: ClaimedMemory[]): Promise<void> {
-    let results: Awaited<ReturnType<EmbeddingWorker["embedMemories"]>>;
+    let results: Awaited<ReturnType<Embedding["embedMemories"]>>;
     try {
       results = await this.#worker.embedMemories(batch.map((memory) => memory.text));
     } catch (error) {

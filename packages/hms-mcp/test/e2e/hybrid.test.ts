@@ -220,6 +220,56 @@ describe("hybrid recall (hms-mcp --model-dir)", () => {
     expect(result.hits.map((hit) => hit.key)).toEqual(["acme"]);
   });
 
+  it("shares embedding between workers, each memory getting its own vectors", async () => {
+    // Memories of very different lengths (one passage to several), written before the model
+    // is added, so the backfill hands the workers jobs of many memories to share out.
+    const texts = Array.from({ length: 24 }, (_, i) => {
+      const sentence = `Item ${i} is about ${OTHERS[i % 3]?.toLowerCase()} and topic ${i}.`;
+      return Array.from({ length: 1 + ((i * 7) % 23) }, () => sentence).join(" ");
+    });
+    const vectorsWith = async (workers: number) => {
+      const dir = dataDir();
+      const store = MemoryStore.open(storeFile(dir), { namespace: "default" });
+      store.rememberMany(texts.map((text, i) => ({ key: `notes/${i}`, text })));
+      store.close();
+      const hybrid = await server(dir, [
+        ...hybridArgs,
+        "--embed-workers",
+        String(workers),
+        "--log-level",
+        "info",
+      ]);
+      await untilEmbedded(hybrid.client);
+      expect(hybrid.stderr()).toContain(`"workers":${workers}`);
+      await hybrid.close();
+      const db = new Database(storeFile(dir), { readonly: true });
+      const rows = db
+        .prepare(
+          "SELECT m.key, v.spans, v.vectors FROM memory_vectors v JOIN memories m ON m.id = v.memory_id",
+        )
+        .all() as { key: string; spans: Buffer; vectors: Buffer }[];
+      db.close();
+      const floats = (blob: Buffer) =>
+        Array.from(new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4));
+      return new Map(
+        rows.map((row) => [row.key, { spans: row.spans, vectors: floats(row.vectors) }]),
+      );
+    };
+    const one = await vectorsWith(1);
+    const two = await vectorsWith(2);
+    expect([...two.keys()].sort()).toEqual([...one.keys()].sort());
+    expect(one.size).toBe(texts.length);
+    for (const [key, mine] of two) {
+      const reference = one.get(key);
+      expect({ key, spans: mine.spans }).toEqual({ key, spans: reference?.spans });
+      // The same text gives the same vector whichever worker (and batch) embedded it.
+      const worst = Math.max(
+        ...mine.vectors.map((x, i) => Math.abs(x - (reference?.vectors[i] ?? 9))),
+      );
+      expect({ key, close: worst < 1e-4 }).toEqual({ key, close: true });
+    }
+  });
+
   it("answers other calls while a large backfill runs", async () => {
     const dir = dataDir();
     const store = MemoryStore.open(storeFile(dir), { namespace: "default" });
@@ -254,43 +304,51 @@ describe("hybrid recall (hms-mcp --model-dir)", () => {
     }
   });
 
-  it("says when its embedding worker has died, and goes on serving lexical recall", async () => {
-    const dir = dataDir();
-    const hybrid = await server(dir, hybridArgs, ["--import", WORKER_DIES]);
-    await ok(hybrid.client, "remember", { key: "/memories/acme.md", text: ACME });
-    await untilEmbedded(hybrid.client);
-    expect((await ok<Stats>(hybrid.client, "stats")).recall).toMatchObject({
-      build: "hybrid",
-      model: MODEL_ID,
-      pending: 0,
-      failure: null,
-      embedded: 1,
-    });
+  it.each([
+    ["one embedding worker", []],
+    ["two embedding workers", ["--embed-workers", "2"]],
+  ])(
+    "says when its embedding worker has died, and goes on serving lexical recall (%s)",
+    async (_, workers) => {
+      const dir = dataDir();
+      const hybrid = await server(dir, [...hybridArgs, ...workers], ["--import", WORKER_DIES]);
+      await ok(hybrid.client, "remember", { key: "/memories/acme.md", text: ACME });
+      await untilEmbedded(hybrid.client);
+      expect((await ok<Stats>(hybrid.client, "stats")).recall).toMatchObject({
+        build: "hybrid",
+        model: MODEL_ID,
+        pending: 0,
+        failure: null,
+        embedded: 1,
+      });
 
-    await ok(hybrid.client, "remember", { key: "/memories/crash.md", text: DIE_MARKER });
-    let stats = await ok<Stats>(hybrid.client, "stats");
-    while (stats.recall.failure === null) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      stats = await ok<Stats>(hybrid.client, "stats");
-    }
-    expect(stats.recall).toMatchObject({
-      build: "lexical",
-      model: MODEL_ID,
-      pending: 1,
-      failure: "the embedding worker exited (code 7)",
-      embedded: 1,
-    });
-    const text = await hybrid.client.callTool({ name: "stats", arguments: {} });
-    expect(JSON.stringify(text.content)).toContain(
-      "recall lexical (all-MiniLM-L6-v2-int8, 1 pending) because the embedding worker exited (code 7)",
-    );
-    // Recall still answers, lexically, and says so; writes still work.
-    expect(await ok<Recall>(hybrid.client, "recall", { query: "email follow-ups" })).toMatchObject({
-      hits: [{ key: "/memories/acme.md" }],
-      build: "lexical",
-    });
-    await ok(hybrid.client, "remember", { key: "/memories/later.md", text: "still writable" });
-  });
+      await ok(hybrid.client, "remember", { key: "/memories/crash.md", text: DIE_MARKER });
+      let stats = await ok<Stats>(hybrid.client, "stats");
+      while (stats.recall.failure === null) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        stats = await ok<Stats>(hybrid.client, "stats");
+      }
+      expect(stats.recall).toMatchObject({
+        build: "lexical",
+        model: MODEL_ID,
+        pending: 1,
+        failure: "the embedding worker exited (code 7)",
+        embedded: 1,
+      });
+      const text = await hybrid.client.callTool({ name: "stats", arguments: {} });
+      expect(JSON.stringify(text.content)).toContain(
+        "recall lexical (all-MiniLM-L6-v2-int8, 1 pending) because the embedding worker exited (code 7)",
+      );
+      // Recall still answers, lexically, and says so; writes still work.
+      expect(
+        await ok<Recall>(hybrid.client, "recall", { query: "email follow-ups" }),
+      ).toMatchObject({
+        hits: [{ key: "/memories/acme.md" }],
+        build: "lexical",
+      });
+      await ok(hybrid.client, "remember", { key: "/memories/later.md", text: "still writable" });
+    },
+  );
 
   it("refuses to start without a usable model, saying how to get one", () => {
     const dir = dataDir();

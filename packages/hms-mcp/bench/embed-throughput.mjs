@@ -1,0 +1,146 @@
+// Embedding throughput of the server: how many memories per second a hybrid hms-mcp embeds in
+// the background, measured from outside through `stats`. Each round, for each configuration, a
+// lexical server of that build stores the first N SciFact abstracts (title, a newline, the
+// abstract) through `remember`; then a hybrid server of the same build opens the store and
+// embeds them (the backfill), and the bench polls `stats` until nothing is pending. Rounds
+// alternate the configurations, so load on the machine hits each alike; the best round
+// estimates each one's own speed and the median shows the spread.
+//
+//   pnpm bench embed-throughput [--memories N] [--rounds R] [--data DIR] [--model-dir DIR]
+//                               [--compare BIN] [--json FILE]
+//
+// Configurations: this build as it starts by default (one embedding worker using the available
+// cores); this build with two workers (`--embed-workers 2`, one thread each on 2 cores); with
+// --compare BIN, another build's cli.js with its defaults (e.g. the build issue 13 was measured
+// on). Ratios are to the last configuration. Needs the model (`pnpm fetch-model`).
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { defaultModelDir } from "@hms/embedder";
+import {
+  BIN,
+  call,
+  option,
+  pool,
+  readJsonl,
+  round,
+  rssMiB,
+  scifactDir,
+  spawnServer,
+  tempDir,
+} from "./support.mjs";
+
+if (process.argv.includes("--help")) {
+  process.stdout.write(
+    "usage: pnpm bench embed-throughput [--memories N] [--rounds R] [--data DIR]\n" +
+      "                                   [--model-dir DIR] [--compare BIN] [--json FILE]\n" +
+      "Memories/s a hybrid hms-mcp embeds in the background (first N SciFact abstracts,\n" +
+      "default 400; R alternating rounds, default 3), this build by default and with two\n" +
+      "embedding workers, and another build's cli.js with --compare.\n",
+  );
+  process.exit(0);
+}
+
+const memories = Number(option("memories", "HMS_BENCH_MEMORIES", "400"));
+const rounds = Number(option("rounds", "HMS_BENCH_ROUNDS", "3"));
+const modelDir = option("model-dir", "HMS_MCP_MODEL_DIR", defaultModelDir());
+const compare = option("compare", "HMS_BENCH_COMPARE", undefined);
+const jsonFile = option("json", "HMS_BENCH_JSON", undefined);
+for (const [name, value] of [
+  ["--memories", memories],
+  ["--rounds", rounds],
+]) {
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
+}
+const log = (line) => process.stderr.write(`embed-throughput: ${line}\n`);
+
+const corpus = readJsonl(join(scifactDir(), "corpus.jsonl")).slice(0, memories);
+const texts = corpus.map((doc) => `${doc.title}\n${doc.text}`);
+
+const configs = [
+  { name: "this build, default (1 worker)", bin: BIN, args: [] },
+  { name: "this build, 2 workers", bin: BIN, args: ["--embed-workers", "2"] },
+  ...(compare === undefined ? [] : [{ name: `compare (${compare})`, bin: compare, args: [] }]),
+];
+
+/** One round of one configuration: store the texts, then time the backfill. */
+async function measure(config) {
+  const data = tempDir("embed-throughput");
+  try {
+    const lexical = await spawnServer(data.dir, [], config.bin);
+    await pool(
+      texts.map((text, i) => ({ text, key: `scifact/${i}` })),
+      8,
+      (memory) => call(lexical.client, "remember", memory),
+    );
+    await lexical.close();
+
+    const hybrid = await spawnServer(
+      data.dir,
+      ["--model-dir", modelDir, ...config.args],
+      config.bin,
+    );
+    try {
+      const first = await call(hybrid.client, "stats", {});
+      const start = performance.now();
+      const todo = first.recall.pending;
+      let stats = first;
+      while (stats.recall.pending > 0) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        stats = await call(hybrid.client, "stats", {});
+      }
+      const seconds = (performance.now() - start) / 1000;
+      if (stats.recall.build !== "hybrid") {
+        throw new Error(`${config.name}: recall is ${stats.recall.build}, not hybrid`);
+      }
+      return { todo, seconds, perSecond: todo / seconds, ...rssMiB(hybrid.pid) };
+    } finally {
+      await hybrid.close();
+    }
+  } finally {
+    data.remove();
+  }
+}
+
+const results = new Map(configs.map((config) => [config.name, []]));
+for (let r = 1; r <= rounds; r++) {
+  for (const config of configs) {
+    const result = await measure(config);
+    results.get(config.name).push(result);
+    log(
+      `round ${r}/${rounds}, ${config.name}: ${result.todo} memories in ` +
+        `${round(result.seconds, 1)} s, ${round(result.perSecond, 2)}/s, peak RSS ${result.peak_rss_mib} MiB`,
+    );
+  }
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const summary = configs.map((config) => {
+  const runs = results.get(config.name);
+  return {
+    config: config.name,
+    args: config.args,
+    best_per_second: round(Math.max(...runs.map((run) => run.perSecond)), 2),
+    median_per_second: round(median(runs.map((run) => run.perSecond)), 2),
+    peak_rss_mib: Math.max(...runs.map((run) => run.peak_rss_mib ?? 0)),
+    runs,
+  };
+});
+const baseline = summary[summary.length - 1];
+const lines = [
+  `${memories} SciFact abstracts, ${rounds} alternating rounds; ratios to "${baseline.config}"`,
+  "| configuration | best memories/s | median memories/s | best ratio | median ratio | peak RSS MiB |",
+  "|---|---|---|---|---|---|",
+  ...summary.map(
+    (s) =>
+      `| ${s.config} | ${s.best_per_second} | ${s.median_per_second} | ` +
+      `${round(s.best_per_second / baseline.best_per_second, 2)} | ` +
+      `${round(s.median_per_second / baseline.median_per_second, 2)} | ${s.peak_rss_mib} |`,
+  ),
+];
+process.stdout.write(`${lines.join("\n")}\n`);
+if (jsonFile !== undefined)
+  writeFileSync(jsonFile, `${JSON.stringify({ memories, rounds, summary }, null, 2)}\n`);

@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { embeddingThreads } from "./semantic.js";
+import { shareOut } from "./worker-pool.js";
+
+describe("shareOut", () => {
+  it("gives every item to one part, each part in the items' order", () => {
+    const sizes = [5, 90, 12, 40, 40, 3, 77, 8];
+    const parts = shareOut(sizes, 3);
+    expect(parts.flat().sort((a, b) => a - b)).toEqual(sizes.map((_, i) => i));
+    for (const part of parts) expect(part).toEqual([...part].sort((a, b) => a - b));
+  });
+
+  it("balances the parts' total sizes, largest items first", () => {
+    const sizes = [100, 10, 10, 10, 60, 10];
+    const parts = shareOut(sizes, 2);
+    const totals = parts.map((part) => part.reduce((sum, i) => sum + (sizes[i] ?? 0), 0));
+    expect(totals.sort()).toEqual([100, 100]);
+  });
+
+  it("leaves parts empty when there are fewer items than parts", () => {
+    expect(shareOut([7], 2)).toEqual([[0], []]);
+    expect(shareOut([], 2)).toEqual([[], []]);
+  });
+});
+
+describe("embeddingThreads", () => {
+  it("runs one worker with the available cores, at most 4, by default", () => {
+    const defaults = { workers: undefined, threads: undefined };
+    expect(embeddingThreads(defaults, 1)).toEqual({ workers: 1, threads: 1 });
+    expect(embeddingThreads(defaults, 2)).toEqual({ workers: 1, threads: 2 });
+    expect(embeddingThreads(defaults, 16)).toEqual({ workers: 1, threads: 4 });
+  });
+
+  it("shares the threads out between the workers asked for, unless told how many", () => {
+    expect(embeddingThreads({ workers: 2, threads: undefined }, 2)).toEqual({
+      workers: 2,
+      threads: 1,
+    });
+    expect(embeddingThreads({ workers: 2, threads: undefined }, 16)).toEqual({
+      workers: 2,
+      threads: 2,
+    });
+    expect(embeddingThreads({ workers: 3, threads: undefined }, 2)).toEqual({
+      workers: 3,
+      threads: 1,
+    });
+    expect(embeddingThreads({ workers: 2, threads: 6 }, 2)).toEqual({ workers: 2, threads: 6 });
+  });
+});

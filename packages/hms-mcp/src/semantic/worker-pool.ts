@@ -1,0 +1,154 @@
+/**
+ * Several embedding worker threads used as one (one by default; `--embed-workers`). Each thread
+ * holds its own copy of the model and computes on its own: on 2 cores, two sessions of one
+ * thread each embed about a fifth more memories per second than one session of two threads
+ * (the model's products are too small to keep two threads of one session busy), at the cost of
+ * a second copy of the model in memory (`pnpm bench embed-throughput`).
+ *
+ * A job of memories is shared out between the threads by length and put back together in
+ * order; a query goes to the thread with the least work in flight.
+ */
+import type { EmbeddedMemory, WorkerSetup } from "./protocol.js";
+import { EmbeddingWorker } from "./worker-client.js";
+
+/** What the indexers and recall need from the embedding threads. */
+export interface Embedding {
+  readonly modelId: string;
+  readonly dimensions: number;
+  /** Why embedding stopped working (a thread exited or crashed), if it did. */
+  readonly failure: Error | undefined;
+  embedQuery(text: string): Promise<Float32Array>;
+  embedMemories(texts: readonly string[]): Promise<EmbeddedMemory[]>;
+  close(): Promise<void>;
+}
+
+export class EmbeddingPool implements Embedding {
+  readonly modelId: string;
+  readonly dimensions: number;
+  readonly #workers: readonly EmbeddingWorker[];
+  /** Texts in flight per worker, to send a query where it waits least. */
+  readonly #busy: number[];
+
+  private constructor(workers: readonly EmbeddingWorker[]) {
+    const first = workers[0] as EmbeddingWorker;
+    this.#workers = workers;
+    this.#busy = workers.map(() => 0);
+    this.modelId = first.modelId;
+    this.dimensions = first.dimensions;
+  }
+
+  /**
+   * Starts `count` worker threads at `script` and waits until each has loaded the model. When
+   * one cannot, the others are stopped and the first error is thrown (a
+   * `ModelUnavailableError` when the model is missing or broken).
+   */
+  static async start(script: URL, setup: WorkerSetup, count: number): Promise<EmbeddingPool> {
+    if (!Number.isInteger(count) || count < 1) {
+      throw new RangeError(
+        `the number of embedding workers must be a positive integer, got ${count}`,
+      );
+    }
+    const started = await Promise.allSettled(
+      Array.from({ length: count }, () => EmbeddingWorker.start(script, setup)),
+    );
+    const workers = started.flatMap((result) =>
+      result.status === "fulfilled" ? [result.value] : [],
+    );
+    const failed = started.find((result) => result.status === "rejected");
+    if (failed !== undefined) {
+      await Promise.all(workers.map((worker) => worker.close()));
+      throw failed.reason;
+    }
+    return new EmbeddingPool(workers);
+  }
+
+  /** How many worker threads embed. */
+  get size(): number {
+    return this.#workers.length;
+  }
+
+  /** The first failure of any thread: from then on the pool refuses work (recall is lexical). */
+  get failure(): Error | undefined {
+    for (const worker of this.#workers) if (worker.failure !== undefined) return worker.failure;
+    return undefined;
+  }
+
+  embedQuery(text: string): Promise<Float32Array> {
+    const failure = this.failure;
+    if (failure !== undefined) return Promise.reject(failure);
+    return this.#on(this.#idlest(), 1, (worker) => worker.embedQuery(text));
+  }
+
+  /** Each memory's passages, in order; the texts are shared out between the threads. */
+  async embedMemories(texts: readonly string[]): Promise<EmbeddedMemory[]> {
+    const failure = this.failure;
+    if (failure !== undefined) throw failure;
+    const shares = shareOut(
+      texts.map((text) => text.length),
+      this.#workers.length,
+    );
+    const results = await Promise.all(
+      shares.map((indexes, w) =>
+        indexes.length === 0
+          ? []
+          : this.#on(w, indexes.length, (worker) =>
+              worker.embedMemories(indexes.map((i) => texts[i] as string)),
+            ),
+      ),
+    );
+    const memories: EmbeddedMemory[] = new Array(texts.length);
+    shares.forEach((indexes, w) => {
+      indexes.forEach((i, j) => {
+        memories[i] = (results[w] as EmbeddedMemory[])[j] as EmbeddedMemory;
+      });
+    });
+    return memories;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.#workers.map((worker) => worker.close()));
+  }
+
+  #idlest(): number {
+    let best = 0;
+    for (let w = 1; w < this.#busy.length; w++) {
+      if ((this.#busy[w] as number) < (this.#busy[best] as number)) best = w;
+    }
+    return best;
+  }
+
+  async #on<T>(
+    w: number,
+    texts: number,
+    task: (worker: EmbeddingWorker) => Promise<T>,
+  ): Promise<T> {
+    this.#busy[w] = (this.#busy[w] as number) + texts;
+    try {
+      return await task(this.#workers[w] as EmbeddingWorker);
+    } finally {
+      this.#busy[w] = (this.#busy[w] as number) - texts;
+    }
+  }
+}
+
+/**
+ * Shares items of the given sizes out between `count` parts of near-equal total size: the
+ * largest first, each to the part with the least so far. Each part lists its items' indexes in
+ * their original order.
+ */
+export function shareOut(sizes: readonly number[], count: number): number[][] {
+  const parts: number[][] = Array.from({ length: count }, () => []);
+  const totals = new Array<number>(count).fill(0);
+  const largestFirst = sizes
+    .map((_, i) => i)
+    .sort((a, b) => (sizes[b] as number) - (sizes[a] as number) || a - b);
+  for (const i of largestFirst) {
+    let least = 0;
+    for (let p = 1; p < count; p++)
+      if ((totals[p] as number) < (totals[least] as number)) least = p;
+    (parts[least] as number[]).push(i);
+    totals[least] = (totals[least] as number) + (sizes[i] as number);
+  }
+  for (const part of parts) part.sort((a, b) => a - b);
+  return parts;
+}
