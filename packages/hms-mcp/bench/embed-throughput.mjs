@@ -2,7 +2,9 @@
 // the background, measured from outside through `stats`. Each round, for each configuration, a
 // lexical server of that build stores the first N SciFact abstracts (title, a newline, the
 // abstract) through `remember`; then a hybrid server of the same build opens the store and
-// embeds them (the backfill), and the bench polls `stats` until nothing is pending. Rounds
+// embeds them (the backfill), and the bench polls `stats` until nothing is pending. Then each
+// memory is edited once through `remember` (a line appended) and the time until every edit is
+// embedded again is taken, the writes included ("edited memories/s"). Rounds
 // alternate the configurations, so load on the machine hits each alike; the best round
 // estimates each one's own speed and the median shows the spread.
 //
@@ -62,7 +64,22 @@ const configs = [
   ...(compare === undefined ? [] : [{ name: `compare (${compare})`, bin: compare, args: [] }]),
 ];
 
-/** One round of one configuration: store the texts, then time the backfill. */
+/** Polls `stats` until nothing is pending: what was pending at the start, and the seconds. */
+async function untilEmbedded(client, config) {
+  let stats = await call(client, "stats", {});
+  const start = performance.now();
+  const todo = stats.recall.pending;
+  while (stats.recall.pending > 0) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    stats = await call(client, "stats", {});
+  }
+  if (stats.recall.build !== "hybrid") {
+    throw new Error(`${config.name}: recall is ${stats.recall.build}, not hybrid`);
+  }
+  return { todo, seconds: (performance.now() - start) / 1000 };
+}
+
+/** One round of one configuration: store the texts, time the backfill, then edits. */
 async function measure(config) {
   const data = tempDir("embed-throughput");
   try {
@@ -80,19 +97,29 @@ async function measure(config) {
       config.bin,
     );
     try {
-      const first = await call(hybrid.client, "stats", {});
-      const start = performance.now();
-      const todo = first.recall.pending;
-      let stats = first;
-      while (stats.recall.pending > 0) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        stats = await call(hybrid.client, "stats", {});
-      }
-      const seconds = (performance.now() - start) / 1000;
-      if (stats.recall.build !== "hybrid") {
-        throw new Error(`${config.name}: recall is ${stats.recall.build}, not hybrid`);
-      }
-      return { todo, seconds, perSecond: todo / seconds, ...rssMiB(hybrid.pid) };
+      const backfill = await untilEmbedded(hybrid.client, config);
+      // Then every memory is edited once (a line appended, as the memory tool's `insert` at
+      // the end does) and embedded again.
+      const edited = performance.now();
+      await pool(
+        texts.map((text, i) => ({
+          text: `${text}\nFollow-up ${i}: checked again.`,
+          key: `scifact/${i}`,
+        })),
+        8,
+        (memory) => call(hybrid.client, "remember", memory),
+      );
+      const writes = (performance.now() - edited) / 1000;
+      const edits = await untilEmbedded(hybrid.client, config);
+      return {
+        todo: backfill.todo,
+        seconds: backfill.seconds,
+        perSecond: backfill.todo / backfill.seconds,
+        edits: memories,
+        editSeconds: writes + edits.seconds,
+        editsPerSecond: memories / (writes + edits.seconds),
+        ...rssMiB(hybrid.pid),
+      };
     } finally {
       await hybrid.close();
     }
@@ -108,7 +135,9 @@ for (let r = 1; r <= rounds; r++) {
     results.get(config.name).push(result);
     log(
       `round ${r}/${rounds}, ${config.name}: ${result.todo} memories in ` +
-        `${round(result.seconds, 1)} s, ${round(result.perSecond, 2)}/s, peak RSS ${result.peak_rss_mib} MiB`,
+        `${round(result.seconds, 1)} s, ${round(result.perSecond, 2)}/s; ${result.edits} edits ` +
+        `embedded in ${round(result.editSeconds, 1)} s, ${round(result.editsPerSecond, 2)}/s; ` +
+        `peak RSS ${result.peak_rss_mib} MiB`,
     );
   }
 }
@@ -120,27 +149,35 @@ const median = (values) => {
 };
 const summary = configs.map((config) => {
   const runs = results.get(config.name);
+  const rates = runs.map((run) => run.perSecond);
+  const editRates = runs.map((run) => run.editsPerSecond);
   return {
     config: config.name,
     args: config.args,
-    best_per_second: round(Math.max(...runs.map((run) => run.perSecond)), 2),
-    median_per_second: round(median(runs.map((run) => run.perSecond)), 2),
+    best_per_second: round(Math.max(...rates), 2),
+    median_per_second: round(median(rates), 2),
+    best_edits_per_second: round(Math.max(...editRates), 2),
+    median_edits_per_second: round(median(editRates), 2),
     peak_rss_mib: Math.max(...runs.map((run) => run.peak_rss_mib ?? 0)),
     runs,
   };
 });
 const baseline = summary[summary.length - 1];
+const ratio = (a, b) => round(a / b, 2);
 const lines = [
   `${memories} SciFact abstracts, ${rounds} alternating rounds; ratios to "${baseline.config}"`,
-  "| configuration | best memories/s | median memories/s | best ratio | median ratio | peak RSS MiB |",
+  "| configuration | new memories/s, best / median | ratio | edited memories/s, best / median | ratio | peak RSS MiB |",
   "|---|---|---|---|---|---|",
   ...summary.map(
     (s) =>
-      `| ${s.config} | ${s.best_per_second} | ${s.median_per_second} | ` +
-      `${round(s.best_per_second / baseline.best_per_second, 2)} | ` +
-      `${round(s.median_per_second / baseline.median_per_second, 2)} | ${s.peak_rss_mib} |`,
+      `| ${s.config} | ${s.best_per_second} / ${s.median_per_second} | ` +
+      `${ratio(s.best_per_second, baseline.best_per_second)} / ${ratio(s.median_per_second, baseline.median_per_second)} | ` +
+      `${s.best_edits_per_second} / ${s.median_edits_per_second} | ` +
+      `${ratio(s.best_edits_per_second, baseline.best_edits_per_second)} / ${ratio(s.median_edits_per_second, baseline.median_edits_per_second)} | ` +
+      `${s.peak_rss_mib} |`,
   ),
 ];
 process.stdout.write(`${lines.join("\n")}\n`);
-if (jsonFile !== undefined)
+if (jsonFile !== undefined) {
   writeFileSync(jsonFile, `${JSON.stringify({ memories, rounds, summary }, null, 2)}\n`);
+}

@@ -241,6 +241,10 @@ export class Indexer {
       const results = await this.#worker.embedMemories(batch.map((memory) => memory.text));
       if (!store.open) return;
       saved = embeddings.save(batch.map((memory, i) => vectorsOf(memory, results[i])));
+      this.#log.debug(
+        { namespace: watched.namespace, saved, ...passageCounts(results) },
+        "embedded",
+      );
     } catch (error) {
       if (this.#worker.failure !== undefined) {
         this.#log.error(
@@ -339,6 +343,23 @@ export class Indexer {
       `embedding done: ${backfill.done} memories in ${seconds.toFixed(1)} s`,
     );
   }
+}
+
+/**
+ * How many passages a job's memories have, and how many of them the model ran for (the others
+ * were embedded lately and kept): what the debug log says of each job.
+ */
+export function passageCounts(results: readonly EmbeddedMemory[]): {
+  passages: number;
+  model_passages: number;
+} {
+  let passages = 0;
+  let fresh = 0;
+  for (const result of results) {
+    passages += result.spans.length / 2;
+    fresh += result.fresh;
+  }
+  return { passages, model_passages: fresh };
 }
 
 /** The store's form of the worker's answer for one memory. */

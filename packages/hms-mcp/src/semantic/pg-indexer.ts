@@ -10,7 +10,7 @@ import { hostname } from "node:os";
 import type { ClaimedMemory, PgEmbeddings } from "@hms/store-postgres";
 import type { Logger } from "pino";
 import type { IndexerOptions } from "./indexer.js";
-import { RATE_WINDOW_MS, vectorsOf } from "./indexer.js";
+import { passageCounts, RATE_WINDOW_MS, vectorsOf } from "./indexer.js";
 import type { Embedding } from "./worker-pool.js";
 
 /** How long a claim holds before another replica may take it over, in ms. */
@@ -163,7 +163,10 @@ export class PgIndexer {
     const saved = await this.#embeddings.save(
       batch.map((memory, i) => vectorsOf(memory, results[i])),
     );
-    this.#log.debug({ memories: batch.map((memory) => memory.id), saved }, "embedded");
+    this.#log.debug(
+      { memories: batch.map((memory) => memory.id), saved, ...passageCounts(results) },
+      "embedded",
+    );
     if (saved > 0) this.#saves.push({ at: performance.now(), memories: saved });
   }
 }

@@ -34,6 +34,8 @@ export type WorkerRequest =
 export interface EmbeddedMemory {
   readonly spans: Uint32Array;
   readonly vectors: Float32Array;
+  /** How many of the passages the model ran for; the others were embedded lately, unchanged. */
+  readonly fresh: number;
 }
 
 export type WorkerResponse =

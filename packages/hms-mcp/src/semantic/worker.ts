@@ -5,7 +5,8 @@
  *
  * Queries are answered as they arrive; memories are embedded a few passages per model call
  * with a turn of the event loop between calls, so a query waits for at most one call. The
- * passages of a job are sorted by length and grouped, so a call pads little.
+ * passages of a job are sorted by length and grouped, so a call pads little. A passage embedded
+ * lately is not embedded again (an edited memory keeps most of its passages).
  */
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { parentPort, workerData } from "node:worker_threads";
@@ -18,6 +19,7 @@ import type {
   WorkerResponse,
   WorkerSetup,
 } from "./protocol.js";
+import { VectorCache } from "./vector-cache.js";
 
 const port = parentPort;
 if (port === null) throw new Error("embedding-worker.js runs as a worker thread of hms-mcp");
@@ -64,19 +66,42 @@ async function load(): Promise<Loaded | undefined> {
   }
 }
 
+/**
+ * Passages embedded lately, by text: about 10 MiB at most (4,096 vectors of 384 floats, and
+ * their texts), which holds the passages of the memories being edited.
+ */
+const recent = new VectorCache(4096, 2_000_000);
+
 async function embedMemories({ embedder, plan }: Loaded, texts: readonly string[]) {
   const options = { ...setup.passages, countTokens: (text: string) => embedder.countTokens(text) };
   const passages: Passage[][] = texts.map((text) => splitPassages(text, options));
   const flat = passages.flat().map((passage) => passage.text);
-  // Tokens as the model runs them: cut to its length, with [CLS] and [SEP].
-  const lengths = flat.map((text) => Math.min(embedder.countTokens(text) + 2, embedder.maxTokens));
   const vectors: Float32Array[] = new Array(flat.length);
-  const groups = plan(lengths, { maxTexts: flat.length, maxTokens: setup.tokensPerCall });
+  // Only the passages not embedded lately go to the model (an edit changes few of them).
+  const missing: number[] = [];
+  const ranByModel = new Set<number>();
+  flat.forEach((text, k) => {
+    const kept = recent.get(text);
+    if (kept === undefined) missing.push(k);
+    else vectors[k] = kept;
+  });
+  // Tokens as the model runs them: cut to its length, with [CLS] and [SEP].
+  const lengths = missing.map((k) =>
+    Math.min(embedder.countTokens(flat[k] as string) + 2, embedder.maxTokens),
+  );
+  const groups = plan(lengths, {
+    maxTexts: Math.max(1, missing.length),
+    maxTokens: setup.tokensPerCall,
+  });
   for (const [i, group] of groups.entries()) {
     if (i > 0) await nextTurn();
-    const embedded = await embedder.embed(group.map((k) => flat[k] as string));
-    group.forEach((k, j) => {
-      vectors[k] = embedded[j] as Float32Array;
+    const texts = group.map((g) => flat[missing[g] as number] as string);
+    const embedded = await embedder.embed(texts);
+    group.forEach((g, j) => {
+      const vector = embedded[j] as Float32Array;
+      vectors[missing[g] as number] = vector;
+      ranByModel.add(missing[g] as number);
+      recent.set(texts[j] as string, vector);
     });
   }
   const dims = embedder.dimensions;
@@ -84,12 +109,14 @@ async function embedMemories({ embedder, plan }: Loaded, texts: readonly string[
   return passages.map((list): EmbeddedMemory => {
     const spans = new Uint32Array(list.length * 2);
     const packed = new Float32Array(list.length * dims);
+    let fresh = 0;
     list.forEach((passage, i) => {
       spans[i * 2] = passage.lineStart;
       spans[i * 2 + 1] = passage.lineEnd;
+      if (ranByModel.has(next)) fresh++;
       packed.set(vectors[next++] as Float32Array, i * dims);
     });
-    return { spans, vectors: packed };
+    return { spans, vectors: packed, fresh };
   });
 }
 

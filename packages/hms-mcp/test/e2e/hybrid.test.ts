@@ -270,6 +270,69 @@ describe("hybrid recall (hms-mcp --model-dir)", () => {
     }
   });
 
+  it("re-embeds only the passages an edit changed, giving the vectors a fresh embedding would", async () => {
+    // A memory file of many passages (about 126 tokens each); appending a line changes its last.
+    const lines = [
+      "# Project notes",
+      ...Array.from(
+        { length: 24 },
+        (_, i) =>
+          `Meeting ${i}: the team reviewed milestone ${i}, agreed on owners for the open ` +
+          `tasks, and planned the next review of budget line ${i} with the finance group.`,
+      ),
+    ];
+    const before = lines.join("\n");
+    const after = `${before}\nFollow-up: send the revised budget to Acme by email.`;
+    const embeddedLog = (stderr: string) =>
+      stderr
+        .split("\n")
+        .filter((line) => line.includes('"msg":"embedded"'))
+        .map((line) => JSON.parse(line) as { passages: number; model_passages: number });
+
+    const dir = dataDir();
+    const hybrid = await server(dir, [...hybridArgs, "--log-level", "debug"]);
+    await ok(hybrid.client, "remember", { key: "/memories/notes.md", text: before });
+    await untilEmbedded(hybrid.client);
+    const first = embeddedLog(hybrid.stderr());
+    expect(first).toHaveLength(1);
+    expect(first[0]?.passages).toBeGreaterThanOrEqual(6);
+    expect(first[0]?.model_passages).toBe(first[0]?.passages);
+
+    await ok(hybrid.client, "remember", { key: "/memories/notes.md", text: after });
+    await untilEmbedded(hybrid.client);
+    const edit = embeddedLog(hybrid.stderr())[1];
+    expect(edit?.passages).toBeGreaterThanOrEqual(first[0]?.passages ?? 0);
+    expect(edit?.model_passages).toBe(1);
+    await hybrid.close();
+
+    // The kept passages' vectors are those a server that never saw the file computes.
+    const fresh = dataDir();
+    const other = await server(fresh, hybridArgs);
+    await ok(other.client, "remember", { key: "/memories/notes.md", text: after });
+    await untilEmbedded(other.client);
+    await other.close();
+    const stored = (at: string) => {
+      const db = new Database(storeFile(at), { readonly: true });
+      const row = db.prepare("SELECT spans, vectors FROM memory_vectors").get() as {
+        spans: Buffer;
+        vectors: Buffer;
+      };
+      db.close();
+      const v = row.vectors;
+      return {
+        spans: row.spans,
+        vectors: new Float32Array(v.buffer, v.byteOffset, v.byteLength / 4),
+      };
+    };
+    const edited = stored(dir);
+    const reference = stored(fresh);
+    expect(edited.spans).toEqual(reference.spans);
+    const worst = Math.max(
+      ...edited.vectors.map((x, i) => Math.abs(x - (reference.vectors[i] ?? 9))),
+    );
+    expect(worst).toBeLessThan(1e-4);
+  });
+
   it("answers other calls while a large backfill runs", async () => {
     const dir = dataDir();
     const store = MemoryStore.open(storeFile(dir), { namespace: "default" });
