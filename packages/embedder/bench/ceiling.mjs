@@ -80,10 +80,10 @@ const threadCounts = [...new Set([1, defaultThreads])];
 const loadBefore = loadavg();
 
 // --- the model's cost per token -----------------------------------------------------------
-const config = JSON.parse(readFileSync(join(modelDir, "config.json"), "utf8"));
-const layers = config.num_hidden_layers;
-const hidden = config.hidden_size;
-const intermediate = config.intermediate_size;
+const modelConfig = JSON.parse(readFileSync(join(modelDir, "config.json"), "utf8"));
+const layers = modelConfig.num_hidden_layers;
+const hidden = modelConfig.hidden_size;
+const intermediate = modelConfig.intermediate_size;
 for (const [name, value] of Object.entries({ layers, hidden, intermediate })) {
   if (!Number.isInteger(value) || value < 1) fail(`config.json: ${name} is ${value}`);
 }
@@ -129,7 +129,6 @@ for (const threads of threadCounts) {
     kind: "model",
     threads,
     flopPerCall: flopPerToken * TEXT_TOKENS * TEXTS_PER_CALL,
-    tokensPerCall: TEXT_TOKENS * TEXTS_PER_CALL,
     call: () => embedder.embed(texts),
   });
 
@@ -147,7 +146,6 @@ for (const threads of threadCounts) {
     kind: "model",
     threads,
     flopPerCall: flopPerToken * TEXT_TOKENS * TEXTS_PER_CALL,
-    tokensPerCall: TEXT_TOKENS * TEXTS_PER_CALL,
     call: () => session.run(feeds, [output]),
   });
 
