@@ -24,6 +24,9 @@ const benches = {
   "embed-throughput": { package: "hms-mcp", script: "bench:embed-throughput" },
   // Dense nDCG@10 on SciFact, throughput by batch size, memory (needs `pnpm fetch-model`).
   "embed-scifact": { package: "@hms/embedder", script: "bench:scifact" },
+  // The model's tokens/s and GFLOP/s against ONNX Runtime's float and int8 MatMul peaks on
+  // this CPU: how much a faster kernel alone could give (--rounds N, --json FILE).
+  "embed-ceiling": { package: "@hms/embedder", script: "bench:ceiling" },
   // The seeded 2,000-command trace through HolographicMemoryTool (stdio) and the SDK's
   // filesystem tool in one run: p50/p99 per command kind, total ratio, cold connect.
   "memory-tool": { package: "@hms/bench", script: "bench:memory-tool" },
