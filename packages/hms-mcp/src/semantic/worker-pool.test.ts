@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { embeddingThreads } from "./semantic.js";
-import { shareOut } from "./worker-pool.js";
+import { Affinity, shareOut } from "./worker-pool.js";
 
 describe("shareOut", () => {
   it("gives every item to one part, each part in the items' order", () => {
@@ -15,6 +15,16 @@ describe("shareOut", () => {
     const parts = shareOut(sizes, 2);
     const totals = parts.map((part) => part.reduce((sum, i) => sum + (sizes[i] ?? 0), 0));
     expect(totals.sort()).toEqual([100, 100]);
+  });
+
+  it("puts an item with a preferred part there, and balances the others around it", () => {
+    // Items 0 and 1 belong to part 1; the rest fill part 0 first.
+    expect(shareOut([50, 50, 40, 30, 20], 2, [1, 1])).toEqual([
+      [2, 3, 4],
+      [0, 1],
+    ]);
+    // A preference for a part that does not exist is ignored.
+    expect(shareOut([10, 10], 2, [5, undefined])).toEqual([[0], [1]]);
   });
 
   it("leaves parts empty when there are fewer items than parts", () => {
@@ -45,5 +55,23 @@ describe("embeddingThreads", () => {
       threads: 1,
     });
     expect(embeddingThreads({ workers: 2, threads: 6 }, 2)).toEqual({ workers: 2, threads: 6 });
+  });
+});
+
+describe("Affinity", () => {
+  it("knows a memory by its first line, so an edit further down keeps its worker", () => {
+    const affinity = new Affinity(10);
+    affinity.set("# Acme\nPrefers email.", 1);
+    expect(affinity.of("# Acme\nPrefers email.\nFollow up monthly.")).toBe(1);
+    expect(affinity.of("# Globex\nPrefers calls.")).toBeUndefined();
+  });
+
+  it("forgets the least recently set first", () => {
+    const affinity = new Affinity(2);
+    affinity.set("a", 0);
+    affinity.set("b", 1);
+    affinity.set("a", 0);
+    affinity.set("c", 1);
+    expect([affinity.of("a"), affinity.of("b"), affinity.of("c")]).toEqual([0, undefined, 1]);
   });
 });

@@ -6,7 +6,9 @@
  * a second copy of the model in memory (`pnpm bench embed-throughput`).
  *
  * A job of memories is shared out between the threads by length and put back together in
- * order; a query goes to the thread with the least work in flight.
+ * order; a memory embedded before goes back to the same thread (whose recent passages hold its
+ * unchanged ones, see vector-cache.ts). A query goes to the thread with the least work in
+ * flight.
  */
 import type { EmbeddedMemory, WorkerSetup } from "./protocol.js";
 import { EmbeddingWorker } from "./worker-client.js";
@@ -28,6 +30,8 @@ export class EmbeddingPool implements Embedding {
   readonly #workers: readonly EmbeddingWorker[];
   /** Texts in flight per worker, to send a query where it waits least. */
   readonly #busy: number[];
+  /** Where each memory (by first line) was embedded last, to send its edits there. */
+  readonly #affinity = new Affinity(4096);
 
   private constructor(workers: readonly EmbeddingWorker[]) {
     const first = workers[0] as EmbeddingWorker;
@@ -86,7 +90,11 @@ export class EmbeddingPool implements Embedding {
     const shares = shareOut(
       texts.map((text) => text.length),
       this.#workers.length,
+      texts.map((text) => this.#affinity.of(text)),
     );
+    shares.forEach((indexes, w) => {
+      for (const i of indexes) this.#affinity.set(texts[i] as string, w);
+    });
     const results = await Promise.all(
       shares.map((indexes, w) =>
         indexes.length === 0
@@ -132,23 +140,63 @@ export class EmbeddingPool implements Embedding {
 }
 
 /**
- * Shares items of the given sizes out between `count` parts of near-equal total size: the
- * largest first, each to the part with the least so far. Each part lists its items' indexes in
- * their original order.
+ * Shares items of the given sizes out between `count` parts of near-equal total size: an item
+ * with a preferred part goes there, the others go largest first to the part with the least so
+ * far. Each part lists its items' indexes in their original order.
  */
-export function shareOut(sizes: readonly number[], count: number): number[][] {
+export function shareOut(
+  sizes: readonly number[],
+  count: number,
+  preferred: readonly (number | undefined)[] = [],
+): number[][] {
   const parts: number[][] = Array.from({ length: count }, () => []);
   const totals = new Array<number>(count).fill(0);
-  const largestFirst = sizes
-    .map((_, i) => i)
-    .sort((a, b) => (sizes[b] as number) - (sizes[a] as number) || a - b);
-  for (const i of largestFirst) {
+  const place = (i: number, p: number) => {
+    (parts[p] as number[]).push(i);
+    totals[p] = (totals[p] as number) + (sizes[i] as number);
+  };
+  const free: number[] = [];
+  sizes.forEach((_, i) => {
+    const p = preferred[i];
+    if (p !== undefined && p >= 0 && p < count) place(i, p);
+    else free.push(i);
+  });
+  free.sort((a, b) => (sizes[b] as number) - (sizes[a] as number) || a - b);
+  for (const i of free) {
     let least = 0;
     for (let p = 1; p < count; p++)
       if ((totals[p] as number) < (totals[least] as number)) least = p;
-    (parts[least] as number[]).push(i);
-    totals[least] = (totals[least] as number) + (sizes[i] as number);
+    place(i, least);
   }
   for (const part of parts) part.sort((a, b) => a - b);
   return parts;
+}
+
+/**
+ * Which worker last embedded a memory, told by the memory's first line (a title or heading,
+ * which edits rarely change): an edited memory goes back to the worker whose recent passages
+ * hold its unchanged ones. Least recently used first out.
+ */
+export class Affinity {
+  readonly #workers = new Map<string, number>();
+  constructor(readonly maxEntries: number) {}
+
+  of(text: string): number | undefined {
+    return this.#workers.get(firstLine(text));
+  }
+
+  set(text: string, worker: number): void {
+    const key = firstLine(text);
+    this.#workers.delete(key);
+    this.#workers.set(key, worker);
+    for (const oldest of this.#workers.keys()) {
+      if (this.#workers.size <= this.maxEntries) break;
+      this.#workers.delete(oldest);
+    }
+  }
+}
+
+function firstLine(text: string): string {
+  const end = text.indexOf("\n");
+  return end === -1 ? text : text.slice(0, end);
 }

@@ -333,6 +333,51 @@ describe("hybrid recall (hms-mcp --model-dir)", () => {
     expect(worst).toBeLessThan(1e-4);
   });
 
+  it("sends an edited memory back to the embedding worker that holds its passages", async () => {
+    const dir = dataDir();
+    const notes = Array.from({ length: 4 }, (_, n) =>
+      [
+        `# Client ${n}`,
+        ...Array.from(
+          { length: 12 },
+          (_, i) =>
+            `Call ${i} with client ${n}: they asked about invoice ${i}, delivery dates and ` +
+            `the support contract renewal for site ${n}.`,
+        ),
+      ].join("\n"),
+    );
+    const store = MemoryStore.open(storeFile(dir), { namespace: "default" });
+    store.rememberMany(notes.map((text, n) => ({ key: `/memories/client-${n}.md`, text })));
+    store.close();
+    const hybrid = await server(dir, [
+      ...hybridArgs,
+      "--embed-workers",
+      "2",
+      "--log-level",
+      "debug",
+    ]);
+    await untilEmbedded(hybrid.client);
+    const jobs = () =>
+      hybrid
+        .stderr()
+        .split("\n")
+        .filter((line) => line.includes('"msg":"embedded"'))
+        .map((line) => JSON.parse(line) as { passages: number; model_passages: number });
+    const backfill = jobs().length;
+    // One edit at a time: each is a job of one memory, which either worker could take.
+    for (const [n, text] of notes.entries()) {
+      await ok(hybrid.client, "remember", {
+        key: `/memories/client-${n}.md`,
+        text: `${text}\nFollow-up: renewal signed.`,
+      });
+      await untilEmbedded(hybrid.client);
+    }
+    const edits = jobs().slice(backfill);
+    expect(edits).toHaveLength(4);
+    // Each edit appended a line: the model ran for its last passage only.
+    expect(edits.map((job) => job.model_passages)).toEqual([1, 1, 1, 1]);
+  });
+
   it("answers other calls while a large backfill runs", async () => {
     const dir = dataDir();
     const store = MemoryStore.open(storeFile(dir), { namespace: "default" });
