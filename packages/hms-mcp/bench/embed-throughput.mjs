@@ -3,13 +3,14 @@
 // lexical server of that build stores the first N SciFact abstracts (title, a newline, the
 // abstract) through `remember`; then a hybrid server of the same build opens the store and
 // embeds them (the backfill), and the bench polls `stats` until nothing is pending. Then each
-// memory is edited once through `remember` (a line appended) and the time until every edit is
+// memory is edited once through `remember` (--edit: a line appended, the default, or a sentence
+// inserted in the middle of the abstract) and the time until every edit is
 // embedded again is taken, the writes included ("edited memories/s"). Rounds
 // alternate the configurations, so load on the machine hits each alike; the best round
 // estimates each one's own speed and the median shows the spread.
 //
 //   pnpm bench embed-throughput [--memories N] [--rounds R] [--data DIR] [--model-dir DIR]
-//                               [--compare BIN] [--json FILE]
+//                               [--compare BIN] [--edit append|insert-middle] [--json FILE]
 //
 // Configurations: this build as it starts by default (one embedding worker using the available
 // cores); this build with two workers (`--embed-workers 2`, one thread each on 2 cores); with
@@ -34,10 +35,12 @@ import {
 if (process.argv.includes("--help")) {
   process.stdout.write(
     "usage: pnpm bench embed-throughput [--memories N] [--rounds R] [--data DIR]\n" +
-      "                                   [--model-dir DIR] [--compare BIN] [--json FILE]\n" +
+      "                                   [--model-dir DIR] [--compare BIN]\n" +
+      "                                   [--edit append|insert-middle] [--json FILE]\n" +
       "Memories/s a hybrid hms-mcp embeds in the background (first N SciFact abstracts,\n" +
       "default 400; R alternating rounds, default 3), this build by default and with two\n" +
-      "embedding workers, and another build's cli.js with --compare.\n",
+      "embedding workers, and another build's cli.js with --compare; then each memory\n" +
+      "edited once (--edit, default append) and embedded again.\n",
   );
   process.exit(0);
 }
@@ -47,6 +50,25 @@ const rounds = Number(option("rounds", "HMS_BENCH_ROUNDS", "3"));
 const modelDir = option("model-dir", "HMS_MCP_MODEL_DIR", defaultModelDir());
 const compare = option("compare", "HMS_BENCH_COMPARE", undefined);
 const jsonFile = option("json", "HMS_BENCH_JSON", undefined);
+const edit = option("edit", "HMS_BENCH_EDIT", "append");
+if (edit !== "append" && edit !== "insert-middle") {
+  throw new Error(`--edit is append or insert-middle, got ${edit}`);
+}
+
+/**
+ * The edit made to each memory: a line appended (as the memory tool's `insert` at the end
+ * does), or a sentence inserted in the middle of the abstract (as a `str_replace` there).
+ */
+function editOf(text, i) {
+  if (edit === "append") return `${text}\nFollow-up ${i}: checked again.`;
+  const sentences = text.split(/(?<=\. )/);
+  const mid = Math.ceil(sentences.length / 2);
+  return [
+    ...sentences.slice(0, mid),
+    `We also noted follow-up point ${i} here. `,
+    ...sentences.slice(mid),
+  ].join("");
+}
 for (const [name, value] of [
   ["--memories", memories],
   ["--rounds", rounds],
@@ -98,12 +120,11 @@ async function measure(config) {
     );
     try {
       const backfill = await untilEmbedded(hybrid.client, config);
-      // Then every memory is edited once (a line appended, as the memory tool's `insert` at
-      // the end does) and embedded again.
+      // Then every memory is edited once and embedded again.
       const edited = performance.now();
       await pool(
         texts.map((text, i) => ({
-          text: `${text}\nFollow-up ${i}: checked again.`,
+          text: editOf(text, i),
           key: `scifact/${i}`,
         })),
         8,
@@ -165,7 +186,7 @@ const summary = configs.map((config) => {
 const baseline = summary[summary.length - 1];
 const ratio = (a, b) => round(a / b, 2);
 const lines = [
-  `${memories} SciFact abstracts, ${rounds} alternating rounds; ratios to "${baseline.config}"`,
+  `${memories} SciFact abstracts, ${rounds} alternating rounds, edit: ${edit}; ratios to "${baseline.config}"`,
   "| configuration | new memories/s, best / median | ratio | edited memories/s, best / median | ratio | peak RSS MiB |",
   "|---|---|---|---|---|---|",
   ...summary.map(
@@ -179,5 +200,5 @@ const lines = [
 ];
 process.stdout.write(`${lines.join("\n")}\n`);
 if (jsonFile !== undefined) {
-  writeFileSync(jsonFile, `${JSON.stringify({ memories, rounds, summary }, null, 2)}\n`);
+  writeFileSync(jsonFile, `${JSON.stringify({ memories, rounds, edit, summary }, null, 2)}\n`);
 }
