@@ -38,14 +38,14 @@ if (process.argv.includes("--help")) {
       "                                   [--model-dir DIR] [--compare BIN]\n" +
       "                                   [--edit append|insert-middle] [--json FILE]\n" +
       "Memories/s a hybrid hms-mcp embeds in the background (first N SciFact abstracts,\n" +
-      "default 400; R alternating rounds, default 3), this build by default and with two\n" +
+      "default 200; R alternating rounds, default 3), this build by default and with two\n" +
       "embedding workers, and another build's cli.js with --compare; then each memory\n" +
       "edited once (--edit, default append) and embedded again.\n",
   );
   process.exit(0);
 }
 
-const memories = Number(option("memories", "HMS_BENCH_MEMORIES", "400"));
+const memories = Number(option("memories", "HMS_BENCH_MEMORIES", "200"));
 const rounds = Number(option("rounds", "HMS_BENCH_ROUNDS", "3"));
 const modelDir = option("model-dir", "HMS_MCP_MODEL_DIR", defaultModelDir());
 const compare = option("compare", "HMS_BENCH_COMPARE", undefined);
