@@ -15,6 +15,7 @@ export {
   schemaStatus,
 } from "./schema.js";
 export { PgStore } from "./store.js";
+export { DEFAULT_KEEP_CHANGES } from "./vector-changes.js";
 export { type DenseChoice, PgEmbeddings, type SavedVectors } from "./vectors.js";
 export { type DenseIndex, type DenseResult, DenseSearch } from "./vectors-dense.js";
 export {

@@ -354,6 +354,18 @@ export const MIGRATIONS: readonly PgMigration[] = [
       END $$;
     `,
   },
+  {
+    version: 5,
+    description:
+      "pruned change log: the counter value up to which deleted memories' rows were dropped",
+    sql: `
+      -- A deleted memory's row in hms_vector_changes (a tombstone) is needed only by a replica
+      -- whose copy is older than the deletion. pruneVectorChanges (vector-changes.ts) drops the
+      -- tombstones at or below a horizon and raises pruned_through to it in the same statement;
+      -- a copy older than pruned_through cannot tell what was deleted, so it is read whole.
+      ALTER TABLE hms_embedding_models ADD COLUMN pruned_through bigint NOT NULL DEFAULT 0;
+    `,
+  },
 ];
 
 /** The schema version this code needs. */

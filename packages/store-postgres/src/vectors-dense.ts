@@ -6,7 +6,8 @@
  * so a replica never ranks with vectors another replica has replaced or deleted. When it has
  * moved, only what changed is read: the memories whose change log row (hms_vector_changes,
  * migration 4) is newer than the copy's counter, with their vectors as they are now (none:
- * deleted). A copy of another dimension count (the model changed) is read again whole.
+ * deleted). A copy of another dimension count (the model changed), or older than the log's
+ * pruned horizon (vector-changes.ts), is read again whole.
  */
 import type { DenseHit, PassageSpan } from "@hms/store";
 import type { Client } from "./context.js";
@@ -139,8 +140,9 @@ export class DenseSearch implements DenseIndex {
     }
     const kept = this.#copies.get(ns);
     if (kept !== undefined && kept.dimensions === state.dimensions) {
-      if (kept.changes !== state.changes) await this.#applyChanges(client, ns, kept);
-      return kept;
+      if (kept.changes === state.changes || (await this.#applyChanges(client, ns, kept))) {
+        return kept;
+      }
     }
     const copy = await this.#load(client, ns, state.dimensions);
     this.#copies.set(ns, copy);
@@ -167,18 +169,23 @@ export class DenseSearch implements DenseIndex {
 
   /**
    * Applies the changes logged since the copy's counter, in one statement (one snapshot): each
-   * changed memory's vectors as they are now, or its removal when it has none.
+   * changed memory's vectors as they are now, or its removal when it has none. Returns false,
+   * changing nothing, when the log no longer reaches back to the copy's counter (tombstones it
+   * needs were pruned, vector-changes.ts): the copy must then be read whole.
    */
-  async #applyChanges(client: Client, ns: number, copy: Copy): Promise<void> {
-    const { rows } = await client.query<VectorRow & { changed_id: number | null }>(
-      `SELECT e.changes, c.memory_id AS changed_id, v.memory_id, v.line_start, v.line_end,
-              v.vectors
+  async #applyChanges(client: Client, ns: number, copy: Copy): Promise<boolean> {
+    const { rows } = await client.query<
+      VectorRow & { changed_id: number | null; pruned_through: number }
+    >(
+      `SELECT e.changes, e.pruned_through, c.memory_id AS changed_id, v.memory_id, v.line_start,
+              v.line_end, v.vectors
        FROM hms_embedding_models e
        LEFT JOIN hms_vector_changes c ON c.ns = e.ns AND c.changed > $2
        LEFT JOIN hms_memory_vectors v ON v.memory_id = c.memory_id AND v.ns = e.ns
        WHERE e.ns = $1`,
       [ns, copy.changes],
     );
+    if (copy.changes < Number(rows[0]?.pruned_through ?? 0)) return false;
     for (const row of rows) {
       if (row.changed_id === null) continue;
       copy.memories.delete(row.changed_id);
@@ -187,6 +194,7 @@ export class DenseSearch implements DenseIndex {
     }
     copy.changes = rows[0]?.changes ?? copy.changes;
     this.counters.incremental++;
+    return true;
   }
 }
 

@@ -234,6 +234,75 @@ describe("embedding queue on PostgreSQL", () => {
     }
   }, 120_000);
 
+  it("drops old tombstones from the change log; a copy older than that is read whole", async () => {
+    const url = server.createDatabase("dense_pruned");
+    const [writer, reader] = (await openEngines(url, 2)) as [PgEngine, PgEngine];
+    const embedQueue = async () => {
+      for (;;) {
+        const batch =
+          (await writer.embeddings?.claim({ worker: "w", limit: 50, leaseMs: 60_000 })) ?? [];
+        if (batch.length === 0) return;
+        await writer.embeddings?.save(batch.map(vectorsOf));
+      }
+    };
+    const log = async () => {
+      const { rows } = await writer.pool.query<{ tombstones: number; pruned_through: number }>(
+        `SELECT (SELECT count(*)::integer FROM hms_vector_changes c
+                 WHERE NOT EXISTS (SELECT 1 FROM hms_memory_vectors v WHERE v.memory_id = c.memory_id))
+                  AS tombstones,
+                (SELECT pruned_through FROM hms_embedding_models) AS pruned_through`,
+      );
+      return rows[0];
+    };
+    const dense = reader.embeddings?.dense as DenseSearch;
+    const keysNearest = async (search: DenseSearch, words: string) => {
+      const { rows } = await reader.pool.query<{ id: number }>(
+        "SELECT id FROM hms_namespaces WHERE name = 'default'",
+      );
+      const client = await reader.pool.connect();
+      try {
+        return (await search.scan(client, rows[0]?.id as number, embed(words))).best(1000);
+      } finally {
+        client.release();
+      }
+    };
+    try {
+      const store = await writer.get("default");
+      for (let i = 0; i < 10; i++) {
+        await store.remember({ key: `/m/${i}`, text: `note ${i} about topic ${i % 3}` });
+      }
+      await embedQueue();
+      expect(await keysNearest(dense, "topic 1")).toHaveLength(10);
+      expect(dense.counters.full).toBe(1);
+
+      // Deletions leave tombstones; recent ones are kept by the default horizon.
+      for (const i of [2, 5, 7]) await store.forget(`/m/${i}`);
+      await store.remember({ key: "/m/new", text: "a new note about topic 1" });
+      await embedQueue();
+      expect(await log()).toEqual({ tombstones: 3, pruned_through: 0 });
+      expect(await writer.embeddings?.pruneVectorChanges()).toBe(0);
+
+      // Pruned to the counter: the reader's copy predates the horizon, so it is read whole
+      // (its log no longer says which memories were deleted) and ranks none of them.
+      expect(await writer.embeddings?.pruneVectorChanges(0)).toBe(3);
+      expect(await log()).toMatchObject({ tombstones: 0 });
+      expect((await log())?.pruned_through).toBeGreaterThan(0);
+      const after = await keysNearest(dense, "topic 1");
+      expect(after).toEqual(await keysNearest(new DenseSearch(), "topic 1"));
+      expect(after).toHaveLength(8);
+      expect(dense.counters.full).toBe(2);
+
+      // Later changes are applied from the log again.
+      await store.forget("/m/0");
+      const incremental = dense.counters.incremental;
+      expect(await keysNearest(dense, "topic 1")).toHaveLength(7);
+      expect(dense.counters).toMatchObject({ full: 2, incremental: incremental + 1 });
+      await expect(writer.embeddings?.pruneVectorChanges(-1)).rejects.toThrow(/keepChanges/);
+    } finally {
+      await Promise.all([writer.close(), reader.close()]);
+    }
+  }, 120_000);
+
   it("hybrid recall fuses BM25 with the nearest vectors, filters both, shows the passage", async () => {
     const url = server.createDatabase("hybrid_recall");
     const [engine] = (await openEngines(url, 1)) as [PgEngine];

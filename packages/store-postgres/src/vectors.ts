@@ -15,6 +15,7 @@ import type pg from "pg";
 import { transaction } from "./connection.js";
 import type { Client } from "./context.js";
 import { type ClaimedMemory, type ClaimOptions, claim, release } from "./queue.js";
+import { pruneVectorChanges } from "./vector-changes.js";
 import { type DenseIndex, DenseSearch } from "./vectors-dense.js";
 import {
   enablePgvector,
@@ -213,5 +214,14 @@ export class PgEmbeddings {
   /** Saves computed vectors (see {@link saveVectors}); returns how many were stored. */
   async save(items: readonly SavedVectors[]): Promise<number> {
     return await saveVectors(this.#pool, this.model, items, this.pgvector);
+  }
+
+  /**
+   * Drops deleted memories' rows from the vector change log when they are more than
+   * `keepChanges` changes behind their namespace's counter (see vector-changes.ts); a replica
+   * whose copy is older reads it whole. Returns how many rows were dropped.
+   */
+  async pruneVectorChanges(keepChanges?: number): Promise<number> {
+    return await pruneVectorChanges(this.#pool, keepChanges);
   }
 }

@@ -16,6 +16,13 @@ import type { Embedding } from "./worker-pool.js";
 /** How long a claim holds before another replica may take it over, in ms. */
 export const CLAIM_LEASE_MS = 120_000;
 
+/**
+ * How often an idle replica drops old tombstones from the vector change log (@hms/store-postgres
+ * vector-changes.ts), in ms, the first time when it is first idle: any replica may, and doing
+ * it twice does no harm.
+ */
+export const PRUNE_EVERY_MS = 600_000;
+
 export class PgIndexer {
   readonly #worker: Embedding;
   readonly #embeddings: PgEmbeddings;
@@ -28,6 +35,8 @@ export class PgIndexer {
   /** Recent saves (time in ms, memories), for the rate `stats` reports. */
   readonly #saves: { at: number; memories: number }[] = [];
   #stopped = false;
+  /** When this replica last pruned the vector change log (performance.now()); first when idle. */
+  #pruned = Number.NEGATIVE_INFINITY;
   #wake: (() => void) | undefined;
   #progressListeners: (() => void)[] = [];
   readonly #loop: Promise<void>;
@@ -93,8 +102,11 @@ export class PgIndexer {
     while (!this.#stopped) {
       try {
         const batch = await this.#claim();
-        if (batch.length === 0) await this.#idle();
-        else await this.#job(batch);
+        if (batch.length > 0) await this.#job(batch);
+        else {
+          await this.#prune();
+          await this.#idle();
+        }
       } catch (error) {
         // The database out of reach, or a statement refused: log, pause, carry on.
         this.#log.error({ err: error }, "embedding indexer: unexpected error; retrying shortly");
@@ -115,6 +127,14 @@ export class PgIndexer {
       if (urgent.length > 0) return urgent;
     }
     return await this.#embeddings.claim(lease);
+  }
+
+  /** Drops old tombstones from the vector change log, at most every PRUNE_EVERY_MS. */
+  async #prune(): Promise<void> {
+    if (performance.now() - this.#pruned < PRUNE_EVERY_MS) return;
+    this.#pruned = performance.now();
+    const dropped = await this.#embeddings.pruneVectorChanges();
+    this.#log.debug({ dropped }, "pruned the vector change log");
   }
 
   async #idle(): Promise<void> {

@@ -114,6 +114,15 @@ describe("hybrid recall on PostgreSQL (--database-url with --model-dir)", () => 
     const ids = each.flat();
     expect(ids).toHaveLength(memories);
     expect(new Set(ids).size).toBe(memories);
+    // Idle, each replica prunes the vector change log (nothing is old enough to drop here),
+    // without an error.
+    for (const replica of replicas) {
+      while (!replica.stderr().includes('"msg":"pruned the vector change log"')) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(replica.stderr()).toContain('"dropped":0');
+      expect(replica.stderr()).not.toContain("unexpected error");
+    }
     // Each replica answers with every memory's vectors, whichever replica computed them.
     for (const client of clients) {
       const found = await ok<Recall>(client, "recall", { query: CONTACT, k: 1 });
