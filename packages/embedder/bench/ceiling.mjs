@@ -25,7 +25,10 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import ort from "onnxruntime-node";
 import { defaultModelDir, loadEmbedder, verifyModelDir } from "../dist/index.js";
+import { cliOf } from "./cli.mjs";
 import { dynamicQuantizeMatMulModel, matMulModel, quantizePerColumn } from "./onnx-graph.mjs";
+
+const { fail, positive } = cliOf("embed-ceiling");
 
 const HELP = `usage: pnpm bench embed-ceiling [--rounds N] [--json FILE] [--model-dir DIR]
 
@@ -387,16 +390,4 @@ function median(numbers) {
 
 function fmt(value, digits) {
   return value.toFixed(digits);
-}
-
-function positive(flag, text) {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1)
-    fail(`${flag} must be a positive integer, not ${text}`);
-  return value;
-}
-
-function fail(message) {
-  process.stderr.write(`embed-ceiling: ${message}\n`);
-  process.exit(2);
 }

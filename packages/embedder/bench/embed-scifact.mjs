@@ -31,6 +31,9 @@ import {
   loadEmbedder,
   planBatches,
 } from "../dist/index.js";
+import { cliOf } from "./cli.mjs";
+
+const { fail, positive } = cliOf("embed-scifact");
 
 const PUBLISHED_NDCG10 = 0.645;
 const CONFIGS = [
@@ -337,16 +340,4 @@ function findSharedScifact() {
       );
     }
   }
-}
-
-function positive(flag, text) {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1)
-    fail(`${flag} must be a positive integer, not ${text}`);
-  return value;
-}
-
-function fail(message) {
-  process.stderr.write(`embed-scifact: ${message}\n`);
-  process.exit(2);
 }

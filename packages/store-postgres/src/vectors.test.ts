@@ -44,6 +44,28 @@ function vectorsOf(memory: PendingMemory) {
   };
 }
 
+/** Every memory of the default namespace by dense similarity to `words`, as `search` ranks it. */
+async function scanDefault(engine: PgEngine, search: DenseSearch, words: string) {
+  const { rows } = await engine.pool.query<{ id: number }>(
+    "SELECT id FROM hms_namespaces WHERE name = 'default'",
+  );
+  const client = await engine.pool.connect();
+  try {
+    return (await search.scan(client, rows[0]?.id as number, embed(words))).best(1000);
+  } finally {
+    client.release();
+  }
+}
+
+/** Embeds everything queued, `limit` memories per claim, as one replica's indexer would. */
+async function embedQueued(engine: PgEngine, limit: number): Promise<void> {
+  for (;;) {
+    const batch = (await engine.embeddings?.claim({ worker: "w", limit, leaseMs: 60_000 })) ?? [];
+    if (batch.length === 0) return;
+    await engine.embeddings?.save(batch.map(vectorsOf));
+  }
+}
+
 async function openEngines(url: string, n: number, model = MODEL): Promise<PgEngine[]> {
   return await Promise.all(
     Array.from({ length: n }, () => PgEngine.open({ url, poolSize: 3, embeddings: { model } })),
@@ -172,28 +194,10 @@ describe("embedding queue on PostgreSQL", () => {
   it("a replica's copy applies every change made since it was read, and only those", async () => {
     const url = server.createDatabase("dense_incremental");
     const [writer, reader] = (await openEngines(url, 2)) as [PgEngine, PgEngine];
-    const embedQueue = async (limit: number) => {
-      for (;;) {
-        const batch =
-          (await writer.embeddings?.claim({ worker: "w", limit, leaseMs: 60_000 })) ?? [];
-        if (batch.length === 0) return;
-        await writer.embeddings?.save(batch.map(vectorsOf));
-      }
-    };
+    const embedQueue = (limit: number) => embedQueued(writer, limit);
     // Every memory's dense similarity and best passage, as the engine's copy gives them, and
     // as a new copy read whole from the database gives them.
-    const nearest = async (dense: DenseSearch, words: string) => {
-      const { rows } = await reader.pool.query<{ id: number }>(
-        "SELECT id FROM hms_namespaces WHERE name = 'default'",
-      );
-      const client = await reader.pool.connect();
-      try {
-        const scan = await dense.scan(client, rows[0]?.id as number, embed(words));
-        return scan.best(1000);
-      } finally {
-        client.release();
-      }
-    };
+    const nearest = (dense: DenseSearch, words: string) => scanDefault(reader, dense, words);
     try {
       const store = await writer.get("default");
       for (let i = 0; i < 20; i++) {
@@ -237,14 +241,7 @@ describe("embedding queue on PostgreSQL", () => {
   it("drops old tombstones from the change log; a copy older than that is read whole", async () => {
     const url = server.createDatabase("dense_pruned");
     const [writer, reader] = (await openEngines(url, 2)) as [PgEngine, PgEngine];
-    const embedQueue = async () => {
-      for (;;) {
-        const batch =
-          (await writer.embeddings?.claim({ worker: "w", limit: 50, leaseMs: 60_000 })) ?? [];
-        if (batch.length === 0) return;
-        await writer.embeddings?.save(batch.map(vectorsOf));
-      }
-    };
+    const embedQueue = () => embedQueued(writer, 50);
     const log = async () => {
       const { rows } = await writer.pool.query<{ tombstones: number; pruned_through: number }>(
         `SELECT (SELECT count(*)::integer FROM hms_vector_changes c
@@ -255,17 +252,7 @@ describe("embedding queue on PostgreSQL", () => {
       return rows[0];
     };
     const dense = reader.embeddings?.dense as DenseSearch;
-    const keysNearest = async (search: DenseSearch, words: string) => {
-      const { rows } = await reader.pool.query<{ id: number }>(
-        "SELECT id FROM hms_namespaces WHERE name = 'default'",
-      );
-      const client = await reader.pool.connect();
-      try {
-        return (await search.scan(client, rows[0]?.id as number, embed(words))).best(1000);
-      } finally {
-        client.release();
-      }
-    };
+    const keysNearest = (search: DenseSearch, words: string) => scanDefault(reader, search, words);
     try {
       const store = await writer.get("default");
       for (let i = 0; i < 10; i++) {
