@@ -238,7 +238,10 @@ export class Indexer {
     if (batch.length === 0) return;
     let saved = 0;
     try {
-      const results = await this.#worker.embedMemories(batch.map((memory) => memory.text));
+      const results = await this.#worker.embedMemories(
+        batch.map((memory) => memory.text),
+        batch.map((memory) => memoryKey(watched, memory)),
+      );
       if (!store.open) return;
       saved = embeddings.save(batch.map((memory, i) => vectorsOf(memory, results[i])));
       this.#log.debug(
@@ -276,7 +279,10 @@ export class Indexer {
 
   async #single(watched: Watched, memory: PendingMemory): Promise<void> {
     try {
-      const [result] = await this.#worker.embedMemories([memory.text]);
+      const [result] = await this.#worker.embedMemories(
+        [memory.text],
+        [memoryKey(watched, memory)],
+      );
       if (!watched.store.open) return;
       const saved = watched.store.embeddings?.save([vectorsOf(memory, result)]);
       this.#progress(watched, saved ?? 0);
@@ -343,6 +349,11 @@ export class Indexer {
       `embedding done: ${backfill.done} memories in ${seconds.toFixed(1)} s`,
     );
   }
+}
+
+/** A memory's key for the embedding pool: its store's namespace and its row id there. */
+function memoryKey(watched: Watched, memory: PendingMemory): string {
+  return `${watched.namespace}:${memory.id}`;
 }
 
 /**

@@ -153,7 +153,11 @@ export class PgIndexer {
   async #job(batch: ClaimedMemory[]): Promise<void> {
     let results: Awaited<ReturnType<Embedding["embedMemories"]>>;
     try {
-      results = await this.#worker.embedMemories(batch.map((memory) => memory.text));
+      // Row ids are unique across the database's namespaces.
+      results = await this.#worker.embedMemories(
+        batch.map((memory) => memory.text),
+        batch.map((memory) => String(memory.id)),
+      );
     } catch (error) {
       if (this.#worker.failure !== undefined) {
         this.#log.error(

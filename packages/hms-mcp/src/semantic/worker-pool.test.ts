@@ -59,11 +59,11 @@ describe("embeddingThreads", () => {
 });
 
 describe("Affinity", () => {
-  it("knows a memory by its first line, so an edit further down keeps its worker", () => {
+  it("remembers each memory's worker by its key", () => {
     const affinity = new Affinity(10);
-    affinity.set("# Acme\nPrefers email.", 1);
-    expect(affinity.of("# Acme\nPrefers email.\nFollow up monthly.")).toBe(1);
-    expect(affinity.of("# Globex\nPrefers calls.")).toBeUndefined();
+    affinity.set("default:7", 1);
+    expect(affinity.of("default:7")).toBe(1);
+    expect(affinity.of("other:7")).toBeUndefined();
   });
 
   it("forgets the least recently set first", () => {

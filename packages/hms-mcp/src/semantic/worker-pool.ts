@@ -7,7 +7,7 @@
  *
  * A job of memories is shared out between the threads by length and put back together in
  * order; a memory embedded before goes back to the same thread (whose recent passages hold its
- * unchanged ones, see vector-cache.ts). A query goes to the thread with the least work in
+ * unchanged ones, see vector-cache.ts), known by the key its indexer gives it. A query goes to the thread with the least work in
  * flight.
  */
 import type { EmbeddedMemory, WorkerSetup } from "./protocol.js";
@@ -20,7 +20,11 @@ export interface Embedding {
   /** Why embedding stopped working (a thread exited or crashed), if it did. */
   readonly failure: Error | undefined;
   embedQuery(text: string): Promise<Float32Array>;
-  embedMemories(texts: readonly string[]): Promise<EmbeddedMemory[]>;
+  /**
+   * Each memory's passages, in order. `keys` name the memories (stable across edits), so an
+   * edited memory can go back to the thread that embedded it.
+   */
+  embedMemories(texts: readonly string[], keys: readonly string[]): Promise<EmbeddedMemory[]>;
   close(): Promise<void>;
 }
 
@@ -30,7 +34,7 @@ export class EmbeddingPool implements Embedding {
   readonly #workers: readonly EmbeddingWorker[];
   /** Texts in flight per worker, to send a query where it waits least. */
   readonly #busy: number[];
-  /** Where each memory (by first line) was embedded last, to send its edits there. */
+  /** Where each memory (by key) was embedded last, to send its edits there. */
   readonly #affinity = new Affinity(4096);
 
   private constructor(workers: readonly EmbeddingWorker[]) {
@@ -84,16 +88,22 @@ export class EmbeddingPool implements Embedding {
   }
 
   /** Each memory's passages, in order; the texts are shared out between the threads. */
-  async embedMemories(texts: readonly string[]): Promise<EmbeddedMemory[]> {
+  async embedMemories(
+    texts: readonly string[],
+    keys: readonly string[],
+  ): Promise<EmbeddedMemory[]> {
     const failure = this.failure;
     if (failure !== undefined) throw failure;
+    if (keys.length !== texts.length) {
+      throw new RangeError(`${texts.length} texts but ${keys.length} keys`);
+    }
     const shares = shareOut(
       texts.map((text) => text.length),
       this.#workers.length,
-      texts.map((text) => this.#affinity.of(text)),
+      keys.map((key) => this.#affinity.of(key)),
     );
     shares.forEach((indexes, w) => {
-      for (const i of indexes) this.#affinity.set(texts[i] as string, w);
+      for (const i of indexes) this.#affinity.set(keys[i] as string, w);
     });
     const results = await Promise.all(
       shares.map((indexes, w) =>
@@ -173,20 +183,19 @@ export function shareOut(
 }
 
 /**
- * Which worker last embedded a memory, told by the memory's first line (a title or heading,
- * which edits rarely change): an edited memory goes back to the worker whose recent passages
- * hold its unchanged ones. Least recently used first out.
+ * Which worker last embedded each memory, by the memory's key (its store and row id, which
+ * edits keep): an edited memory goes back to the worker whose recent passages hold its
+ * unchanged ones. Least recently used first out.
  */
 export class Affinity {
   readonly #workers = new Map<string, number>();
   constructor(readonly maxEntries: number) {}
 
-  of(text: string): number | undefined {
-    return this.#workers.get(firstLine(text));
+  of(key: string): number | undefined {
+    return this.#workers.get(key);
   }
 
-  set(text: string, worker: number): void {
-    const key = firstLine(text);
+  set(key: string, worker: number): void {
     this.#workers.delete(key);
     this.#workers.set(key, worker);
     for (const oldest of this.#workers.keys()) {
@@ -194,9 +203,4 @@ export class Affinity {
       this.#workers.delete(oldest);
     }
   }
-}
-
-function firstLine(text: string): string {
-  const end = text.indexOf("\n");
-  return end === -1 ? text : text.slice(0, end);
 }

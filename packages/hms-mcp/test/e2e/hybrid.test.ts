@@ -335,9 +335,10 @@ describe("hybrid recall (hms-mcp --model-dir)", () => {
 
   it("sends an edited memory back to the embedding worker that holds its passages", async () => {
     const dir = dataDir();
+    // The same heading on every file: the worker is known by the memory, not its first line.
     const notes = Array.from({ length: 4 }, (_, n) =>
       [
-        `# Client ${n}`,
+        "# Client notes",
         ...Array.from(
           { length: 12 },
           (_, i) =>
