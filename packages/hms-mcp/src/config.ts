@@ -381,7 +381,7 @@ export function buildCommand(version: string): Command {
       new Option(
         "--embed-workers <n>",
         "hybrid recall: embedding threads run side by side, each with its own copy of the " +
-          "model; 2 embed about a quarter faster than 1 on 2 cores for about 220 MiB more " +
+          "model; 2 embed about a fifth faster than 1 on 2 cores for about 220 MiB more " +
           "memory (default: 1)",
       )
         .env("HMS_MCP_EMBED_WORKERS")

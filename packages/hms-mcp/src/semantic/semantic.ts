@@ -229,7 +229,7 @@ export class Semantic {
 
 /**
  * How many embedding workers run, and how many ONNX Runtime threads each uses. One worker by
- * default, with the available cores (at most 4): a second worker embeds about a quarter more
+ * default, with the available cores (at most 4): a second worker embeds about a fifth more
  * memories per second on 2 cores (two sessions of one thread each keep the cores busier than one
  * session of two threads), but holds a second copy of the model, about 220 MiB more at peak, so
  * it is asked for (`--embed-workers 2`). The threads are shared out between the workers.

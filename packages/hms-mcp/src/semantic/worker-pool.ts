@@ -1,7 +1,7 @@
 /**
  * Several embedding worker threads used as one (one by default; `--embed-workers`). Each thread
  * holds its own copy of the model and computes on its own: on 2 cores, two sessions of one
- * thread each embed about a quarter more memories per second than one session of two threads
+ * thread each embed about a fifth more memories per second than one session of two threads
  * (the model's products are too small to keep two threads of one session busy), at the cost of
  * a second copy of the model in memory (`pnpm bench embed-throughput`).
  *
