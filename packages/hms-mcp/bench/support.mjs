@@ -4,8 +4,12 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import { quantile } from "@hms/test-support";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+
+// BEIR files, nDCG@10 and nearest-rank quantiles, shared with the other packages' benchmarks.
+export { ndcgAt10, quantile, readJsonl, readQrels } from "@hms/test-support";
 
 export const BIN =
   process.env.HMS_MCP_BIN ?? resolve(dirname(fileURLToPath(import.meta.url)), "../dist/cli.js");
@@ -55,13 +59,6 @@ export async function time(fn) {
   const start = performance.now();
   const value = await fn();
   return { ms: performance.now() - start, value };
-}
-
-/** The q-quantile (0..1) of a list of numbers. */
-export function quantile(values, q) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
-  return sorted[index];
 }
 
 export function summarize(values) {
@@ -155,44 +152,4 @@ function scifactMissing(where) {
     ].join("\n"),
   );
   process.exit(2);
-}
-
-/** The records of a JSON-lines file. */
-export function readJsonl(file) {
-  return readFileSync(file, "utf8")
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line) => JSON.parse(line));
-}
-
-/**
- * The relevance judgements of one split of a BEIR data set (`qrels/<split>.tsv` under `dir`):
- * query id to the set of relevant document ids (score > 0).
- */
-export function readQrels(dir, split) {
-  const qrels = new Map();
-  const lines = readFileSync(join(dir, "qrels", `${split}.tsv`), "utf8")
-    .split("\n")
-    .slice(1);
-  for (const line of lines) {
-    const [query, doc, score] = line.trim().split("\t");
-    if (!query || Number(score) <= 0) continue;
-    if (!qrels.has(query)) qrels.set(query, new Set());
-    qrels.get(query).add(doc);
-  }
-  return qrels;
-}
-
-/**
- * nDCG@10 of a ranking (document ids, best first) against the relevant ids, as trec_eval
- * computes it: binary gains, log2 discount, the ideal ranking from the relevant documents.
- */
-export function ndcgAt10(ranked, relevant) {
-  let dcg = 0;
-  ranked.slice(0, 10).forEach((id, rank) => {
-    if (relevant.has(id)) dcg += 1 / Math.log2(rank + 2);
-  });
-  let ideal = 0;
-  for (let rank = 0; rank < Math.min(relevant.size, 10); rank++) ideal += 1 / Math.log2(rank + 2);
-  return dcg / ideal;
 }

@@ -15,7 +15,7 @@ import { resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { startPostgres } from "@hms/test-support";
+import { quantile, seededUnitVector, startPostgres } from "@hms/test-support";
 
 const { values } = parseArgs({
   options: {
@@ -41,22 +41,8 @@ if (values.compare === undefined) {
 const DIMS = 384;
 const MODEL = { id: "bench-random-384", dimensions: DIMS };
 const log = (line) => process.stderr.write(`dense-trickle: ${line}\n`);
-
-/** A deterministic unit vector for `seed` (xorshift32, then normalized). */
-function vectorFor(seed) {
-  let x = (seed * 2654435761) >>> 0 || 1;
-  const out = new Float32Array(DIMS);
-  for (let d = 0; d < DIMS; d++) {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    out[d] = x / 4294967296 - 0.5;
-  }
-  const norm = Math.hypot(...out);
-  return out.map((v) => v / norm);
-}
+/** A deterministic unit vector for `seed`. */
+const unitVector = (seed) => seededUnitVector(seed, DIMS);
 
 const textOf = (i, version) =>
   `memory ${i} about topic ${i % 97} and subject ${i % 31} v${version}`;
@@ -75,7 +61,7 @@ async function embedQueue(engine) {
         id: memory.id,
         hash: memory.hash,
         spans: [{ lineStart: 1, lineEnd: 1 }],
-        vectors: vectorFor(seedOf(memory.text)),
+        vectors: unitVector(seedOf(memory.text)),
       })),
     );
   }
@@ -98,10 +84,6 @@ async function seed(PgEngine, url) {
   }
 }
 
-const quantile = (values, q) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
-};
 const round = (value, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
 const summary = (ms) => ({
   n: ms.length,
@@ -123,7 +105,7 @@ async function openBuild(name, dist, url) {
   const readStore = await reader.get("bench");
   const writeStore = await writer.get("bench");
   // The reader's first recall copies the namespace's vectors (not measured).
-  await readStore.recall("topic", { vector: vectorFor(1), k: 10 });
+  await readStore.recall("topic", { vector: unitVector(1), k: 10 });
   return { name, reader, writer, readStore, writeStore, ms: [], writes: 0, version: 0 };
 }
 
@@ -142,7 +124,7 @@ async function measure(build) {
   })();
   try {
     for (let n = 0; n < RECALLS; n++) {
-      const query = vectorFor(7_000_000 + n);
+      const query = unitVector(7_000_000 + n);
       const started = performance.now();
       await build.readStore.recall(`topic ${n % 97}`, { vector: query, k: 10 });
       build.ms.push(performance.now() - started);

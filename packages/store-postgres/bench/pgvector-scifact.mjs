@@ -10,7 +10,6 @@
 //
 //   pnpm --filter @hms/store-postgres bench:pgvector-scifact --store DIR/namespaces/FILE
 //                                                            [--data DIR] [--model-dir DIR]
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { PGlite } from "@electric-sql/pglite";
@@ -18,6 +17,7 @@ import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
 import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import { vector } from "@electric-sql/pglite-pgvector";
 import { defaultModelDir, loadEmbedder } from "@hms/embedder";
+import { ndcgAt10, quantile, readJsonl, readQrels } from "@hms/test-support";
 import Database from "better-sqlite3";
 import { DenseSearch, enablePgvector, MIGRATIONS, PgvectorSearch } from "../dist/index.js";
 
@@ -36,20 +36,6 @@ const DEPTH = Number(values.depth);
 if (!Number.isInteger(DEPTH) || DEPTH < 10) throw new Error("--depth is an integer of 10 or more");
 const log = (line) => process.stderr.write(`pgvector-scifact: ${line}\n`);
 const round = (value, digits = 4) => Math.round(value * 10 ** digits) / 10 ** digits;
-const quantile = (list, q) => {
-  const sorted = [...list].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
-};
-
-function ndcgAt10(ranked, relevant) {
-  let dcg = 0;
-  ranked.slice(0, 10).forEach((id, rank) => {
-    if (relevant.has(id)) dcg += 1 / Math.log2(rank + 2);
-  });
-  let ideal = 0;
-  for (let rank = 0; rank < Math.min(relevant.size, 10); rank++) ideal += 1 / Math.log2(rank + 2);
-  return dcg / ideal;
-}
 
 // --- the embedded store --------------------------------------------------------------------
 const sqlite = new Database(values.store, { readonly: true });
@@ -112,20 +98,10 @@ const passages = Number(
 log(`pgvector: ${passages} passages indexed (HNSW) in ${indexSeconds} s`);
 
 // --- the test claims, embedded by the same model --------------------------------------------
-const qrels = new Map();
-for (const line of readFileSync(join(values.data, "qrels", "test.tsv"), "utf8")
-  .split("\n")
-  .slice(1)) {
-  const [query, doc, score] = line.trim().split("\t");
-  if (!query || Number(score) <= 0) continue;
-  if (!qrels.has(query)) qrels.set(query, new Set());
-  qrels.get(query).add(doc);
-}
-const queries = readFileSync(join(values.data, "queries.jsonl"), "utf8")
-  .split("\n")
-  .filter((line) => line.trim() !== "")
-  .map((line) => JSON.parse(line))
-  .filter((query) => qrels.has(query._id));
+const qrels = readQrels(values.data, "test");
+const queries = readJsonl(join(values.data, "queries.jsonl")).filter((query) =>
+  qrels.has(query._id),
+);
 const embedder = await loadEmbedder(values["model-dir"] ?? defaultModelDir());
 if (embedder.dimensions !== undefined && embedder.dimensions !== dims) {
   throw new Error(`the model has ${embedder.dimensions} dimensions, the store ${dims}`);

@@ -10,13 +10,13 @@
 //                                                   [--database-url postgres://...] [--data DIR]
 //
 // Without --database-url, a temporary PostgreSQL cluster (@hms/test-support) serves the run.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { MemoryStore } from "@hms/store";
-import { startPostgres } from "@hms/test-support";
+import { ndcgAt10, readJsonl, readQrels, startPostgres } from "@hms/test-support";
 import { PgEngine } from "../dist/index.js";
 
 const { values } = parseArgs({
@@ -43,35 +43,6 @@ function dataDir() {
     }
     dir = dirname(dir);
   }
-}
-
-const readJsonl = (file) =>
-  readFileSync(file, "utf8")
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line) => JSON.parse(line));
-
-function readQrels(dir, split) {
-  const qrels = new Map();
-  for (const line of readFileSync(join(dir, "qrels", `${split}.tsv`), "utf8")
-    .split("\n")
-    .slice(1)) {
-    const [query, doc, score] = line.trim().split("\t");
-    if (!query || Number(score) <= 0) continue;
-    if (!qrels.has(query)) qrels.set(query, new Set());
-    qrels.get(query).add(doc);
-  }
-  return qrels;
-}
-
-function ndcgAt10(ranked, relevant) {
-  let dcg = 0;
-  ranked.slice(0, 10).forEach((id, rank) => {
-    if (relevant.has(id)) dcg += 1 / Math.log2(rank + 2);
-  });
-  let ideal = 0;
-  for (let rank = 0; rank < Math.min(relevant.size, 10); rank++) ideal += 1 / Math.log2(rank + 2);
-  return dcg / ideal;
 }
 
 const round = (value, digits = 3) => Math.round(value * 10 ** digits) / 10 ** digits;

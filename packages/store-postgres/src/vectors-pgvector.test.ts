@@ -8,6 +8,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
 import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import { vector } from "@electric-sql/pglite-pgvector";
+import { seededUnitVector } from "@hms/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "./context.js";
 import { MIGRATIONS } from "./schema.js";
@@ -27,20 +28,7 @@ let db: Queryable;
 let ns: number;
 
 /** A deterministic unit vector for `seed`. */
-function unit(seed: number): Float32Array {
-  let x = (seed * 2654435761) >>> 0 || 1;
-  const out = new Float32Array(DIMS);
-  for (let d = 0; d < DIMS; d++) {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    out[d] = x / 4294967296 - 0.5;
-  }
-  const norm = Math.hypot(...out);
-  return out.map((v) => v / norm);
-}
+const unit = (seed: number) => seededUnitVector(seed, DIMS);
 
 /** Memory i's passages: 1 to 3, passage p covering line p + 1. */
 function passagesOf(i: number, version = 0): Float32Array {

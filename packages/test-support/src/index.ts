@@ -2,10 +2,11 @@
  * Helpers for the tests that run hms-mcp (hms-mcp's own and the client packages'): the
  * program as a process, MCP clients of it (over stdio, HTTP, or linked in memory to a server
  * in the test's process), tools/list as the contract defines it, and memory files seeded
- * straight into a store. Private; not published. The one place for such helpers: add new ones
+ * straight into a store, and what the benchmarks read and measure with (BEIR files, nDCG@10, quantiles). Private; not published. The one place for such helpers: add new ones
  * here, not beside a suite.
  */
 
+export { readJsonl, readQrels } from "./beir.js";
 export { type HmsRun, hmsCliBin, runHms } from "./cli-process.js";
 export {
   type ConnectableServer,
@@ -22,6 +23,7 @@ export {
   type TransportKind,
 } from "./client.js";
 export { PARAPHRASES, startHybridWithParaphrases, untilEmbedded } from "./hybrid.js";
+export { ndcgAt10, quantile, seededUnitVector } from "./measures.js";
 export { freePort, type PostgresServer, postgresBinDir, startPostgres } from "./postgres.js";
 export { backdateWrites, seedFilesIn, storeFile, writeSeedFiles } from "./seed-store.js";
 export {

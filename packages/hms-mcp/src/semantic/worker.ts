@@ -79,7 +79,6 @@ async function embedMemories({ embedder, plan }: Loaded, texts: readonly string[
   const vectors: Float32Array[] = new Array(flat.length);
   // Only the passages not embedded lately go to the model (an edit changes few of them).
   const missing: number[] = [];
-  const ranByModel = new Set<number>();
   flat.forEach((text, k) => {
     const kept = recent.get(text);
     if (kept === undefined) missing.push(k);
@@ -100,10 +99,11 @@ async function embedMemories({ embedder, plan }: Loaded, texts: readonly string[
     group.forEach((g, j) => {
       const vector = embedded[j] as Float32Array;
       vectors[missing[g] as number] = vector;
-      ranByModel.add(missing[g] as number);
       recent.set(texts[j] as string, vector);
     });
   }
+  // Every passage missing from the kept ones went to the model.
+  const ranByModel = new Set(missing);
   const dims = embedder.dimensions;
   let next = 0;
   return passages.map((list): EmbeddedMemory => {
