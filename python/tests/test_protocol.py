@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from hms_memory_tool import HmsMcpError
+from hms_memory_tool import HmsMcpError, core
 from hms_memory_tool.hms_backend import check_protocol_version
 from hms_memory_tool.protocol import (
     CAPABILITY_KEY,
@@ -33,6 +33,15 @@ from hms_memory_tool.protocol import (
 from .support.servers import REPO
 
 SOURCE = json.loads((REPO / "packages" / "protocol" / "protocol.json").read_text("utf-8"))
+
+
+def test_the_engine_states_the_recall_bounds_of_the_protocol() -> None:
+    # The engine (core) imports nothing of the protocol; its own copies must agree with it.
+    assert (core.DEFAULT_RECALL_K, core.MAX_RECALL_K, core.MAX_QUERY_BYTES) == (
+        DEFAULT_RECALL_K,
+        MAX_RECALL_K,
+        MAX_QUERY_BYTES,
+    )
 
 
 def test_the_constants_are_those_of_protocol_json() -> None:

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-import { buildCommand, ConfigError, parseConfig } from "./config.js";
-import { redactUrl } from "./database-url.js";
-import { fetchModelCommand } from "./fetch-model.js";
+import { fetchModelCommand } from "./commands/fetch-model.js";
+import { tokenCommand } from "./commands/token.js";
+import { buildCommand, ConfigError, parseConfig } from "./config/config.js";
+import { redactUrl } from "./config/database-url.js";
 import { createLogger } from "./log.js";
 import { startServer } from "./main.js";
-import { tokenCommand } from "./token-command.js";
 import { SERVER_INFO } from "./version.js";
 
 /**
@@ -28,12 +28,12 @@ async function main(): Promise<void> {
   }
   // The subcommands' code is loaded only when they run: a server starts without it.
   if (argv[0] === "copy") {
-    const { copyCommand } = await import("./copy-command.js");
+    const { copyCommand } = await import("./commands/copy.js");
     process.exitCode = await copyCommand(argv.slice(1), SERVER_INFO.version);
     return;
   }
   if (argv[0] === "migrate") {
-    const { migrateCommand } = await import("./migrate-command.js");
+    const { migrateCommand } = await import("./commands/migrate.js");
     process.exitCode = await migrateCommand(argv.slice(1), SERVER_INFO.version);
     return;
   }

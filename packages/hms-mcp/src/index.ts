@@ -4,5 +4,5 @@
  * the contract clients rely on is `@hms/protocol`. Most users run the `hms-mcp` command instead
  * (see README.md).
  */
-export { type Config, ConfigError, parseConfig } from "./config.js";
+export { type Config, ConfigError, parseConfig } from "./config/config.js";
 export { type RunningServer, startServer } from "./main.js";

@@ -1,5 +1,5 @@
 import { type Logger, pino } from "pino";
-import type { LogLevel } from "./config.js";
+import type { LogLevel } from "./config/config.js";
 
 /**
  * The server's logger: JSON lines on stderr (file descriptor 2), written synchronously so

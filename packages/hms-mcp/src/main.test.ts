@@ -2,7 +2,7 @@ import { tempDir } from "@hms/test-support";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, describe, expect, it } from "vitest";
-import { parseConfig } from "./config.js";
+import { parseConfig } from "./config/config.js";
 import { startServer } from "./main.js";
 
 describe("startServer, the library entry point", () => {

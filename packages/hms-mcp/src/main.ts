@@ -1,12 +1,12 @@
 import { type Stats, unwatchFile, watchFile } from "node:fs";
 import type { Logger } from "pino";
-import { type Config, ConfigError } from "./config.js";
-import type { HttpEndpoint } from "./http.js";
+import { Tokens, TokensFileError } from "./auth/tokens.js";
+import { type Config, ConfigError } from "./config/config.js";
+import type { HttpEndpoint } from "./http/server.js";
 import { createLogger } from "./log.js";
-import { createMcpServer } from "./mcp-server.js";
-import { closeRuntime, openRuntime, type Runtime } from "./runtime.js";
-import { LineTransport } from "./stdio.js";
-import { Tokens, TokensFileError } from "./tokens.js";
+import { createMcpServer } from "./mcp/server.js";
+import { LineTransport } from "./mcp/stdio.js";
+import { closeRuntime, openRuntime, type Runtime } from "./runtime/runtime.js";
 
 /** The largest message a client may send, over either transport, in bytes. */
 function maxMessageBytes(config: Config): number {
@@ -41,7 +41,7 @@ export async function startServer(
   if (config.transport === "http") {
     // The HTTP stack (node:http, the SDK's streamable HTTP transport and what it brings) is
     // loaded only here: a server on stdio, the common case, starts without it.
-    const { startHttp } = await import("./http.js");
+    const { startHttp } = await import("./http/server.js");
     endpoint = await listening(config, runtime, () =>
       startHttp(runtime, {
         host: config.host,

@@ -9,9 +9,9 @@
  */
 import { type Connection, connectInMemory, tempDir } from "@hms/test-support";
 import { pino } from "pino";
-import { parseConfig } from "../src/config.js";
-import { createMcpServer } from "../src/mcp-server.js";
-import { closeRuntime, openRuntime } from "../src/runtime.js";
+import { parseConfig } from "../src/config/config.js";
+import { createMcpServer } from "../src/mcp/server.js";
+import { closeRuntime, openRuntime } from "../src/runtime/runtime.js";
 import { SERVER_INFO } from "../src/version.js";
 
 /** A connection to an in-process server, and what the server logged. */

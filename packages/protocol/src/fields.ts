@@ -1,7 +1,7 @@
 /** The argument and answer fields several tools share. */
 import { z } from "zod";
 import { DEFAULT_PAGE, MAX_PAGE } from "./limits.js";
-import type { ToolAnnotations } from "./tools.js";
+import type { ToolAnnotations } from "./tool-schema.js";
 
 export const readOnly: ToolAnnotations = {
   readOnlyHint: true,

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { expectedVersion, key, readOnly, timestamp } from "./fields.js";
-import type { ToolSchema } from "./tools.js";
+import type { ToolSchema } from "./tool-schema.js";
 
 /** The most changes one `history` page returns. */
 export const MAX_HISTORY_PAGE = 1000;

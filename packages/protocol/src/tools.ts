@@ -6,25 +6,9 @@
 import { z } from "zod";
 import { DEFAULT_PAGE, DEFAULT_RECALL_K, MAX_PAGE, MAX_RECALL_K } from "./limits.js";
 
-/** MCP tool annotations (a subset of the MCP type, so this package needs no MCP SDK). */
-export interface ToolAnnotations {
-  readonly readOnlyHint: boolean;
-  readonly destructiveHint: boolean;
-  readonly idempotentHint: boolean;
-}
+import type { ToolAnnotations, ToolSchema } from "./tool-schema.js";
 
-/** One tool of the contract. */
-export interface ToolSchema<
-  Input extends z.ZodObject = z.ZodObject,
-  Output extends z.ZodObject = z.ZodObject,
-> {
-  readonly name: string;
-  readonly title: string;
-  readonly description: string;
-  readonly input: Input;
-  readonly output: Output;
-  readonly annotations: ToolAnnotations;
-}
+export type { ToolAnnotations, ToolSchema };
 
 import {
   cursor,

@@ -7,6 +7,9 @@
 import { StoreError } from "@hms/store";
 import pg from "pg";
 
+/** A connection a query runs on: a pooled client, or a transaction's. */
+export type Client = pg.ClientBase;
+
 /** A pool, or a URL to open a one-off connection to. */
 export type PoolOrUrl = pg.Pool | string;
 

@@ -9,10 +9,10 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { Attribution, Limits } from "@hms/store";
 import { prefixSuccessor } from "@hms/store";
 import type pg from "pg";
-import { read, transaction } from "./connection.js";
+import { type Client, read, transaction } from "./connection.js";
 import type { PgEmbeddings } from "./vectors.js";
 
-export type Client = pg.ClientBase;
+export type { Client } from "./connection.js";
 
 /** The attribution of the writes made inside `history.attributed(who, body)`. */
 export const attribution = new AsyncLocalStorage<Attribution>();

@@ -7,7 +7,7 @@
  */
 import type { EmbeddingModel, PendingMemory } from "@hms/store";
 import { StoreError } from "@hms/store";
-import type { Client } from "./context.js";
+import type { Client } from "./connection.js";
 import { readText } from "./text.js";
 
 /** A claimed memory: what to embed, and its namespace. */

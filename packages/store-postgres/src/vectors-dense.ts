@@ -10,7 +10,7 @@
  * pruned horizon (vector-changes.ts), is read again whole.
  */
 import type { DenseHit, PassageSpan } from "@hms/store";
-import type { Client } from "./context.js";
+import type { Client } from "./connection.js";
 
 /** The nearest memories, and the similarity of the other memories asked about. */
 export interface DenseResult {

@@ -12,8 +12,8 @@ import {
   StoreError,
 } from "@hms/store";
 import type pg from "pg";
+import type { Client } from "./connection.js";
 import { transaction } from "./connection.js";
-import type { Client } from "./context.js";
 import { type ClaimedMemory, type ClaimOptions, claim, release } from "./queue.js";
 import { pruneVectorChanges } from "./vector-changes.js";
 import { type DenseIndex, DenseSearch } from "./vectors-dense.js";

@@ -9,7 +9,12 @@
  * where the data lives.
  */
 import type { UnusedFile } from "./access.js";
-import type { Attribution, HistoryPage, HistoryVersion, TreeRestoreResult } from "./history.js";
+import type {
+  Attribution,
+  HistoryPage,
+  HistoryVersion,
+  TreeRestoreResult,
+} from "./history-types.js";
 import type {
   ExportPage,
   ListPage,

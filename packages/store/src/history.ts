@@ -7,6 +7,13 @@
  */
 import type BetterSqlite3 from "better-sqlite3";
 import type { StoreContext } from "./context.js";
+import type {
+  Attribution,
+  HistoryEntry,
+  HistoryPage,
+  HistoryVersion,
+  TreeRestoreResult,
+} from "./history-types.js";
 import { checkInteger, checkKey, checkPrefix, checkTime } from "./limits.js";
 import { forget, remember } from "./records.js";
 import {
@@ -18,61 +25,16 @@ import {
 } from "./rules/restore.js";
 import { runSync } from "./rules/steps.js";
 
+export type {
+  Attribution,
+  HistoryEntry,
+  HistoryOp,
+  HistoryPage,
+  HistoryVersion,
+  TreeRestoreResult,
+} from "./history-types.js";
+
 type Database = BetterSqlite3.Database;
-
-/** What a change did to the file. */
-export type HistoryOp = "create" | "update" | "move" | "delete";
-
-/** One change of a memory file. */
-export interface HistoryEntry {
-  /** Grows with every change of the store's memory files; orders them. */
-  readonly seq: number;
-  /** The file the change left behind (a move's destination; a delete's deleted file). */
-  readonly key: string;
-  readonly op: HistoryOp;
-  /** A move's source, else null. */
-  readonly from_key: string | null;
-  /** The version the change made (a delete: the version it deleted). */
-  readonly version: number;
-  readonly hash: string;
-  readonly bytes: number;
-  /** ISO 8601 UTC with milliseconds. */
-  readonly at: string;
-  /** Who made it, as the server named the caller (a token's name), else null. */
-  readonly actor: string | null;
-  /** What made it (e.g. the memory tool's command, or `restore`), else null. */
-  readonly command: string | null;
-}
-
-/** A change with the file as it left it (a delete: as it was). */
-export interface HistoryVersion extends HistoryEntry {
-  readonly text: string;
-  readonly tags: string[];
-  readonly metadata: Record<string, unknown>;
-}
-
-/** Who and what a write is recorded as. */
-export interface Attribution {
-  readonly actor?: string | undefined;
-  readonly command?: string | undefined;
-}
-
-/** A page of history, newest change first. */
-export interface HistoryPage {
-  readonly entries: HistoryEntry[];
-  /** Pass as `before` for the next (older) page; null on the last page. */
-  readonly next_before: number | null;
-}
-
-/** What `restoreTree` did, file by file. */
-export interface TreeRestoreResult {
-  /** Files written back (created or replaced) with their new versions. */
-  readonly restored: { key: string; version: number }[];
-  /** Files deleted because they did not exist at that time. */
-  readonly deleted: string[];
-  /** Files whose state at that time the history does not reach (left as they are). */
-  readonly unknown: string[];
-}
 
 const ENTRY_COLUMNS = "seq, key, op, from_key, version, hash, bytes, at, actor, command";
 const VERSION_COLUMNS = `${ENTRY_COLUMNS}, text, tags, metadata`;

@@ -8,7 +8,7 @@
 import { notFound } from "../context.js";
 import type { Awaitable } from "../engine.js";
 import { StoreError } from "../errors.js";
-import type { HistoryVersion, TreeRestoreResult } from "../history.js";
+import type { HistoryVersion, TreeRestoreResult } from "../history-types.js";
 import type { RememberInput, RememberResult } from "../types.js";
 import { type Steps, step } from "./steps.js";
 

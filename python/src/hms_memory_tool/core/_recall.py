@@ -43,7 +43,8 @@ Result text, when there are none::
 Input errors are raised as :class:`~hms_memory_tool.core.MemoryToolError` (code
 ``invalid_argument``, or ``invalid_command`` when the input is not an object) with the
 messages of :func:`parse_recall_input`. The limits (``k`` from 1 to 50, 5 by default, a query
-of at most 16384 bytes) are hms-mcp's, read from its protocol (:mod:`hms_memory_tool.protocol`).
+of at most 16384 bytes) are hms-mcp's; the engine states them itself, so that it imports nothing
+of the protocol with a server (a test holds them equal to :mod:`hms_memory_tool.protocol`'s).
 """
 
 from __future__ import annotations
@@ -54,7 +55,6 @@ from decimal import ROUND_HALF_UP, Context, Decimal
 from typing import Any, Final, cast
 
 from hms_memory_tool.paths import MISSING, utf8_byte_length
-from hms_memory_tool.protocol import DEFAULT_RECALL_K, MAX_QUERY_BYTES, MAX_RECALL_K
 
 from ._backend import RecallHit
 from ._commands import (
@@ -69,6 +69,12 @@ from ._errors import MemoryToolError
 
 #: The companion tool's name.
 RECALL_TOOL_NAME: Final = "memory_recall"
+#: Files a recall returns when ``k`` is not given (hms-mcp's default).
+DEFAULT_RECALL_K: Final = 5
+#: The most files one recall may ask for (hms-mcp's bound).
+MAX_RECALL_K: Final = 50
+#: The longest query, in UTF-8 bytes (hms-mcp's bound).
+MAX_QUERY_BYTES: Final = 16_384
 
 __all__ = [
     "DEFAULT_RECALL_K",

@@ -1,0 +1,174 @@
+/**
+ * `hms-mcp copy --from SOURCE --to DESTINATION`: copies every namespace of a store to another,
+ * between a SQLite data directory and a PostgreSQL database (either way, or like to like).
+ * Each memory keeps its version, tags, metadata and times (`StoreApi.load`). A destination
+ * namespace that already holds memories is refused before anything is copied.
+ */
+import { existsSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import { MAX_TEXT_BYTES_CAP } from "@hms/protocol";
+import { DEFAULT_LIMITS, Namespaces, type StoreEngine } from "@hms/store";
+import { Command, InvalidArgumentError, Option } from "commander";
+import { ConfigError, oneLineError } from "../config/config.js";
+import { databaseUrlProblem, redactUrl } from "../config/database-url.js";
+
+/** Memories read and loaded at a time. */
+const PAGE = 500;
+
+/** A place a store lives: a PostgreSQL URL, or a SQLite data directory. */
+type Place = { kind: "postgres"; url: string } | { kind: "sqlite"; dir: string };
+
+/** How a place is named in messages (a URL without its password). */
+function describe(place: Place): string {
+  return place.kind === "postgres" ? redactUrl(place.url) : place.dir;
+}
+
+/** --from/--to: a postgres:// or postgresql:// URL, else a directory. */
+function placeOf(value: string, flag: string): Place {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
+    const problem = databaseUrlProblem(value);
+    if (problem !== undefined) throw new ConfigError(`${flag} is not usable: ${problem}`);
+    return { kind: "postgres", url: value };
+  }
+  return { kind: "sqlite", dir: resolve(value) };
+}
+
+/**
+ * Opens the engine at `place`. A source is only read: a SQLite source must exist, and a
+ * PostgreSQL source must already be at this hms-mcp's schema (it is not migrated).
+ */
+async function openEngine(
+  place: Place,
+  role: "source" | "destination",
+  maxTextBytes: number,
+): Promise<StoreEngine> {
+  if (place.kind === "sqlite") {
+    if (role === "source" && !(existsSync(place.dir) && statSync(place.dir).isDirectory())) {
+      throw new ConfigError(`--from ${place.dir} is not a directory: name a data directory`);
+    }
+    return new Namespaces({ dataDir: place.dir, maxTextBytes });
+  }
+  const { openCopyEngine } = await import("../runtime/postgres.js");
+  return await openCopyEngine(place.url, { maxTextBytes, migrate: role === "destination" });
+}
+
+/**
+ * Copies every namespace of `from` to `to`, writing progress to `progress`. Refuses (nothing
+ * copied) when a destination namespace already holds memories. Returns the counts.
+ */
+export async function copyStores(
+  from: StoreEngine,
+  to: StoreEngine,
+  progress: (line: string) => void,
+): Promise<{ namespaces: number; memories: number }> {
+  const names = await from.names();
+  const occupied: string[] = [];
+  for (const name of names) {
+    if ((await (await to.read(name)).stats()).memories > 0) occupied.push(name);
+  }
+  if (occupied.length > 0) {
+    throw new ConfigError(
+      `the destination already holds memories in namespace${occupied.length > 1 ? "s" : ""} ` +
+        `${occupied.slice(0, 10).join(", ")}${occupied.length > 10 ? ` and ${occupied.length - 10} more` : ""}; ` +
+        "nothing was copied: copy to an empty destination, or empty those namespaces first",
+    );
+  }
+  let memories = 0;
+  for (const [i, name] of names.entries()) {
+    const source = await from.read(name);
+    const total = (await source.stats()).memories;
+    const destination = await to.get(name);
+    let copied = 0;
+    let cursor: string | undefined;
+    do {
+      const page = await source.export({ cursor, limit: PAGE });
+      if (page.memories.length > 0) copied += (await destination.load(page.memories)).loaded;
+      cursor = page.next_cursor ?? undefined;
+      if (cursor !== undefined) progress(`  ${name}: ${copied} of ${total}`);
+    } while (cursor !== undefined);
+    memories += copied;
+    progress(`namespace ${i + 1}/${names.length} ${name}: ${copied} memories copied`);
+  }
+  return { namespaces: names.length, memories };
+}
+
+/** Runs `hms-mcp copy ...` with `argv` (after `copy`); resolves to the exit status. */
+export async function copyCommand(argv: readonly string[], version: string): Promise<number> {
+  const program = new Command("hms-mcp copy")
+    .description(
+      "Copy every namespace of a store to another: from a SQLite data directory to a " +
+        "PostgreSQL database, back, or like to like. Every memory keeps its version, tags, " +
+        "metadata and times; the history starts anew at the destination. A destination " +
+        "namespace that already holds memories is refused before anything is copied. Stop the " +
+        "servers writing to the source first. Progress goes to stderr. Exits 0 when done, 1 " +
+        "when a store cannot be used or the copy is refused, 2 for a bad flag.",
+    )
+    .version(version, "-V, --version", "print the version and exit")
+    .helpOption("-h, --help", "print this help and exit")
+    .requiredOption(
+      "--from <source>",
+      "the data directory or the database URL (postgres://USER:PASSWORD@HOST:PORT/DB) to copy from",
+    )
+    .requiredOption(
+      "--to <destination>",
+      "the data directory or the database URL to copy to (a database's schema is brought up to date)",
+    )
+    .addOption(
+      new Option(
+        "--max-text-bytes <bytes>",
+        "largest memory text the stores accept: the source server's --max-text-bytes",
+      )
+        .default(DEFAULT_LIMITS.maxTextBytes)
+        .argParser((value: string) => {
+          const n = Number(value);
+          if (!/^\d+$/.test(value) || n < 1 || n > MAX_TEXT_BYTES_CAP) {
+            throw new InvalidArgumentError(`expected an integer from 1 to ${MAX_TEXT_BYTES_CAP}`);
+          }
+          return n;
+        }),
+    )
+    .configureOutput({
+      outputError: oneLineError("hms-mcp copy", "hms-mcp copy --help shows how"),
+    })
+    .allowExcessArguments(false)
+    .exitOverride();
+  try {
+    program.parse([...argv], { from: "user" });
+  } catch (error) {
+    // --help and --version exit 0; a bad flag is a usage error (2), as for the server.
+    return (error as { exitCode?: number }).exitCode === 0 ? 0 : 2;
+  }
+  const options = program.opts<{ from: string; to: string; maxTextBytes: number }>();
+  const say = (line: string) => process.stderr.write(`hms-mcp copy: ${line}\n`);
+  let from: Place;
+  let to: Place;
+  try {
+    from = placeOf(options.from, "--from");
+    to = placeOf(options.to, "--to");
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    say(error.message);
+    return 2;
+  }
+  if (describe(from) === describe(to)) {
+    say("--from and --to name the same store; name two different ones");
+    return 2;
+  }
+  const opened: StoreEngine[] = [];
+  try {
+    const source = await openEngine(from, "source", options.maxTextBytes);
+    opened.push(source);
+    const destination = await openEngine(to, "destination", options.maxTextBytes);
+    opened.push(destination);
+    say(`from ${describe(from)} to ${describe(to)}`);
+    const done = await copyStores(source, destination, say);
+    say(`done: ${done.memories} memories in ${done.namespaces} namespaces`);
+    return 0;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    say(message.split("\n")[0] ?? message);
+    return 1;
+  } finally {
+    for (const engine of opened) await engine.close();
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * Keeps the history of memory files within the configured retention (--keep-versions,
+ * --keep-days): each open store is pruned when it opens and then every few minutes, in steps
+ * of a few hundred rows with the event loop free between steps, so pruning never holds the
+ * write lock for long or delays calls.
+ */
+import { setImmediate as yieldToCalls } from "node:timers/promises";
+import type { StoreApi } from "@hms/store";
+import type { Logger } from "pino";
+import { isClosed } from "../runtime/engines.js";
+
+/** How much history to keep; 0 means no bound of that kind. */
+export interface Retention {
+  readonly keepVersions: number;
+  readonly keepDays: number;
+}
+
+const STEP_ROWS = 500;
+const INTERVAL_MS = 5 * 60_000;
+
+export class HistoryRetention {
+  /** The store of each namespace watched. */
+  readonly #stores = new Map<string, StoreApi>();
+  readonly #retention: Retention;
+  readonly #log: Logger;
+  readonly #timer: NodeJS.Timeout | undefined;
+  #running: Promise<void> | undefined;
+
+  constructor(retention: Retention, log: Logger) {
+    this.#retention = retention;
+    this.#log = log;
+    if (this.#bounded) {
+      this.#timer = setInterval(() => void this.pruneAll(), INTERVAL_MS);
+      this.#timer.unref();
+    }
+  }
+
+  get #bounded(): boolean {
+    return this.#retention.keepVersions > 0 || this.#retention.keepDays > 0;
+  }
+
+  /** Prunes `store` now and with the others from then on. */
+  watch(namespace: string, store: StoreApi): void {
+    if (!this.#bounded || this.#stores.get(namespace) === store) return;
+    this.#stores.set(namespace, store);
+    void this.pruneAll();
+  }
+
+  /** One pass over every open store (a pass already running is awaited instead). */
+  pruneAll(): Promise<void> {
+    this.#running ??= this.#pass().finally(() => {
+      this.#running = undefined;
+    });
+    return this.#running;
+  }
+
+  stop(): void {
+    if (this.#timer !== undefined) clearInterval(this.#timer);
+    this.#stores.clear();
+  }
+
+  async #pass(): Promise<void> {
+    const { keepVersions, keepDays } = this.#retention;
+    const options = {
+      ...(keepVersions > 0 ? { keepVersions } : {}),
+      ...(keepDays > 0 ? { keepDays } : {}),
+      limit: STEP_ROWS,
+    };
+    for (const [namespace, store] of [...this.#stores]) {
+      try {
+        let deleted = 0;
+        for (;;) {
+          await yieldToCalls();
+          if (isClosed(store)) {
+            if (this.#stores.get(namespace) === store) this.#stores.delete(namespace);
+            break;
+          }
+          const step = await store.history.prune(options);
+          deleted += step;
+          if (step < STEP_ROWS) break;
+        }
+        if (deleted > 0) this.#log.debug({ namespace, deleted }, "history pruned");
+      } catch (error) {
+        // A busy store is pruned on the next pass; nothing a caller waits for failed.
+        this.#log.warn({ err: error, namespace }, "history pruning failed; will retry");
+      }
+    }
+  }
+}

@@ -1,0 +1,449 @@
+import { randomUUID } from "node:crypto";
+import {
+  createServer,
+  type Server as HttpServer,
+  type IncomingMessage,
+  type ServerResponse,
+} from "node:http";
+import type { AddressInfo } from "node:net";
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { InitializeRequestSchema, isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { ALL_ACCESS, type Grant } from "../auth/tokens.js";
+import { isLoopback } from "../config/config.js";
+import { createMcpServer } from "../mcp/server.js";
+import type { Runtime } from "../runtime/runtime.js";
+import { Cors, isPreflight } from "./cors.js";
+import { InFlight, type RequestLimits, UnreadAnswers } from "./limits.js";
+import { isProbe, serveProbe } from "./probes.js";
+import { SessionRate } from "./session-rate.js";
+import { type SessionLimits, SessionRegistry } from "./sessions.js";
+import { isUiRequest, serveUi } from "./ui.js";
+
+export interface HttpOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly path: string;
+  /** The grant of a request's Authorization header (undefined: 401); absent: no tokens. */
+  readonly authenticate: ((authorization: string | undefined) => Grant | undefined) | undefined;
+  readonly allowedOrigins: readonly string[];
+  readonly allowedHosts: readonly string[];
+  /** Largest request body in bytes. */
+  readonly maxBodyBytes: number;
+  /** Sessions per client and in all, and their idle timeout. */
+  readonly sessions?: Partial<SessionLimits>;
+  /** Requests in flight and unread answer bytes. */
+  readonly requests?: Partial<RequestLimits>;
+  /** Serve the web inspector's files under /ui (`--ui`). */
+  readonly ui?: boolean;
+  /** New sessions one client (token) may open per second (bursts of twice that). */
+  readonly sessionsPerSecond?: number;
+}
+
+/** The bounds a server has when its options name none. */
+export const DEFAULT_SESSION_LIMITS: SessionLimits = {
+  perClient: 100,
+  total: 1000,
+  idleMs: 30 * 60_000,
+};
+export const DEFAULT_REQUEST_LIMITS: RequestLimits = {
+  inFlightPerClient: 16,
+  inFlightTotal: 64,
+  bufferedBytes: 64 * 1024 * 1024,
+};
+
+/** `defaults`, with each value `given` sets (an undefined value keeps the default). */
+function withDefaults<T extends object>(defaults: T, given: Partial<T> | undefined): T {
+  const merged = { ...defaults };
+  for (const [key, value] of Object.entries(given ?? {})) {
+    if (value !== undefined) (merged as Record<string, unknown>)[key] = value;
+  }
+  return merged;
+}
+
+/** Seconds a refused client is told to wait before it tries again (Retry-After). */
+const RETRY_AFTER_S = 1;
+/** Default of `--max-new-sessions-per-second`. */
+export const DEFAULT_SESSIONS_PER_SECOND = 20;
+
+/** A running HTTP listener. */
+export interface HttpEndpoint {
+  /** The endpoint's URL, with the port actually bound. */
+  readonly url: string;
+  /** Stops accepting connections and closes every session. */
+  close(): Promise<void>;
+}
+
+interface Session {
+  readonly transport: StreamableHTTPServerTransport;
+  readonly server: Server;
+  close(): Promise<void>;
+}
+
+/** A JSON-RPC id, as an error answer echoes it. */
+type JsonRpcId = string | number | null;
+
+function send(res: ServerResponse, status: number, body: unknown, headers = {}): void {
+  res.writeHead(status, { "content-type": "application/json", ...headers });
+  res.end(JSON.stringify(body));
+}
+
+function jsonRpcError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  code = -32000,
+  id: JsonRpcId = null,
+  headers = {},
+) {
+  send(res, status, { jsonrpc: "2.0", error: { code, message }, id }, headers);
+}
+
+/** The id of a parsed JSON-RPC message, when it has a valid one; null otherwise. */
+function idOf(message: unknown): JsonRpcId {
+  if (typeof message !== "object" || message === null || !("id" in message)) return null;
+  const { id } = message as { id: unknown };
+  return typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : null;
+}
+
+/** The body, or undefined once it is over `max` bytes (reading stops there). */
+async function readBody(req: IncomingMessage, max: number): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > max) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** Refuses a body over the bound and closes the connection, so the rest is never read. */
+function tooLarge(res: ServerResponse, max: number): void {
+  res.shouldKeepAlive = false;
+  jsonRpcError(res, 413, `Request body is over ${max} bytes`);
+}
+
+/** What an `initialize` request lacks, in a sentence (it failed InitializeRequestSchema). */
+function initializeProblem(message: unknown): string {
+  const parsed = InitializeRequestSchema.safeParse(message);
+  const issues = parsed.success
+    ? []
+    : parsed.error.issues.map(
+        (issue) => `${issue.path.join(".") || "(message)"}: ${issue.message}`,
+      );
+  return `Invalid params: initialize needs params.protocolVersion, params.capabilities and params.clientInfo (name, version); ${issues.slice(0, 5).join("; ")}`;
+}
+
+/** Host header values a loopback listener answers to (DNS-rebinding protection). */
+function loopbackHosts(host: string, port: number, extra: readonly string[]): Set<string> {
+  const names = new Set([
+    "localhost",
+    "127.0.0.1",
+    "[::1]",
+    host.includes(":") ? `[${host}]` : host,
+  ]);
+  const allowed = new Set<string>();
+  for (const name of names) {
+    allowed.add(`${name}:${port}`);
+    if (port === 80) allowed.add(name);
+  }
+  for (const value of extra) allowed.add(value.toLowerCase());
+  return allowed;
+}
+
+/**
+ * Serves MCP over streamable HTTP: one session (one MCP server) per client session, all
+ * sharing the runtime's stores. A CORS preflight from an allowed page is answered first (a
+ * browser sends no token with it). Every other request is checked in this order: bearer
+ * token (401, with nothing else said), Host and Origin (403), path (404), requests in flight
+ * (429 for this client, 503 for the server), then handed to the session's transport.
+ * Clients are told apart by a hash of their bearer token ("anonymous" without one): each has
+ * its own caps on sessions and requests in flight, so one client can only evict its own
+ * sessions.
+ */
+export async function startHttp(runtime: Runtime, options: HttpOptions): Promise<HttpEndpoint> {
+  const sessions = new SessionRegistry<Session>(
+    withDefaults(DEFAULT_SESSION_LIMITS, options.sessions),
+    (id, _client, why) =>
+      runtime.log.warn(
+        { session: id },
+        why === "idle"
+          ? "closing a session unused for the idle timeout"
+          : "closing this client's least recently used session: it is over its session cap",
+      ),
+  );
+  const limits = withDefaults(DEFAULT_REQUEST_LIMITS, options.requests);
+  const inFlight = new InFlight(limits);
+  const unread = new UnreadAnswers(limits.bufferedBytes, (bytes) =>
+    runtime.log.warn(
+      { bytes },
+      "closing a connection whose client does not read its answer: unread answers are over the bound",
+    ),
+  );
+  const cors = new Cors(options.allowedOrigins);
+  const sessionRate = new SessionRate(options.sessionsPerSecond ?? DEFAULT_SESSIONS_PER_SECOND);
+  let hosts: Set<string> | undefined;
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    // The inspector's files hold no data: they are served without the token, which the page
+    // asks for and sends with its MCP calls like any client (and the Host check still holds).
+    const pathname = new URL(req.url ?? "/", "http://localhost").pathname;
+    if (isProbe(pathname)) {
+      await serveProbe(runtime, pathname, req, res);
+      return;
+    }
+    if (options.ui === true && isUiRequest(pathname)) {
+      if (hosts !== undefined && !hosts.has((req.headers.host ?? "").toLowerCase())) {
+        res.writeHead(403).end();
+      } else if (req.method !== "GET" && req.method !== "HEAD") {
+        res.writeHead(405, { allow: "GET, HEAD" }).end();
+      } else {
+        serveUi(res, pathname, options.path);
+      }
+      return;
+    }
+    const hostHeader = (req.headers.host ?? "").toLowerCase();
+    const hostAllowed = hosts === undefined || hosts.has(hostHeader);
+    const origin = req.headers.origin;
+    const originAllowed = cors.allows(origin, hostHeader);
+    if (isPreflight(req)) {
+      if (!hostAllowed || !originAllowed) {
+        res.writeHead(403).end();
+        return;
+      }
+      cors.grant(req, res);
+      cors.preflight(res);
+      return;
+    }
+    // An allowed page can read every answer, errors included.
+    if (hostAllowed && originAllowed) cors.grant(req, res);
+
+    const grant = options.authenticate
+      ? options.authenticate(req.headers.authorization)
+      : ALL_ACCESS;
+    if (grant === undefined) {
+      send(res, 401, { error: "unauthorized" }, { "www-authenticate": 'Bearer realm="hms-mcp"' });
+      return;
+    }
+    // The MCP SDK hands req.auth to each handler as extra.authInfo: the call's grant.
+    (req as IncomingMessage & { auth?: AuthInfo }).auth = {
+      token: "",
+      clientId: grant.name,
+      scopes: [],
+      extra: { grant },
+    };
+    // Session and request bounds are per token: one token's clients cannot starve another's.
+    const clientKey = grant.name;
+    if (!hostAllowed) {
+      jsonRpcError(res, 403, `Host ${JSON.stringify(hostHeader)} is not allowed`);
+      return;
+    }
+    if (!originAllowed) {
+      jsonRpcError(
+        res,
+        403,
+        `Origin ${JSON.stringify(origin)} is not allowed; start the server with --allowed-origins to accept it`,
+      );
+      return;
+    }
+    const url = new URL(req.url ?? "/", "http://localhost");
+    if (url.pathname !== options.path) {
+      jsonRpcError(res, 404, `Not found: the MCP endpoint is ${options.path}`);
+      return;
+    }
+
+    const admitted = inFlight.admit(clientKey);
+    if (typeof admitted !== "function") {
+      res.shouldKeepAlive = false;
+      jsonRpcError(res, admitted.status, admitted.message, -32000, null, {
+        "retry-after": String(RETRY_AFTER_S),
+      });
+      return;
+    }
+    res.once("close", admitted);
+    // Once the whole answer is handed to the socket (the transport may still be writing it
+    // after its handler returned), what the client has not taken yet is accounted.
+    res.once("prefinish", () => unread.track(res));
+    try {
+      await serve(req, res, clientKey);
+    } finally {
+      admitted();
+    }
+  };
+
+  const serve = async (req: IncomingMessage, res: ServerResponse, clientKey: string) => {
+    let parsedBody: unknown;
+    if (req.method === "POST") {
+      // A declared length over the bound is refused before a byte of the body is read (and,
+      // with Expect: 100-continue, before the client sends it); the connection is closed.
+      const declared = Number(req.headers["content-length"] ?? 0);
+      if (declared > options.maxBodyBytes) {
+        tooLarge(res, options.maxBodyBytes);
+        return;
+      }
+      if (req.headers.expect?.toLowerCase() === "100-continue") res.writeContinue();
+      const body = await readBody(req, options.maxBodyBytes);
+      if (body === undefined) {
+        tooLarge(res, options.maxBodyBytes);
+        return;
+      }
+      try {
+        parsedBody = JSON.parse(body);
+      } catch {
+        jsonRpcError(res, 400, "Parse error: the body is not JSON", -32700);
+        return;
+      }
+      if (Array.isArray(parsedBody)) {
+        // MCP removed JSON-RPC batches in protocol 2025-06-18, and no MCP client sends them.
+        // A batch's answers are held until the last is ready and sent as one string, so one
+        // request could make the server hold a hundred export pages at once.
+        jsonRpcError(
+          res,
+          400,
+          "Invalid Request: JSON-RPC batches are not supported; send one message per request",
+          -32600,
+        );
+        return;
+      }
+    }
+    const id = idOf(parsedBody);
+
+    const sessionId = req.headers["mcp-session-id"];
+    if (typeof sessionId === "string") {
+      // A session is found only with the token that opened it.
+      const session = sessions.use(sessionId, clientKey);
+      if (session === undefined) {
+        jsonRpcError(res, 404, "Session not found; initialize a new session", -32001, id);
+        return;
+      }
+      if (req.method === "GET") {
+        // No server-initiated messages are ever sent, so no standalone SSE stream is offered
+        // (the transport spec allows 405 here); clients then simply POST.
+        res.writeHead(405, { allow: "POST, DELETE" }).end();
+        return;
+      }
+      await session.transport.handleRequest(req, res, parsedBody);
+      return;
+    }
+    if (req.method !== "POST") {
+      jsonRpcError(res, 400, "Bad request: no session; start one with an initialize request");
+      return;
+    }
+    if (!isInitializeRequest(parsedBody)) {
+      if ((parsedBody as { method?: unknown } | null)?.method === "initialize") {
+        jsonRpcError(res, 400, initializeProblem(parsedBody), -32602, id);
+      } else {
+        jsonRpcError(
+          res,
+          400,
+          "Bad request: no session; start one with an initialize request",
+          -32000,
+          id,
+        );
+      }
+      return;
+    }
+    if (runtime.calls.stopping) {
+      jsonRpcError(res, 503, "The server is shutting down", -32000, id);
+      return;
+    }
+    if (!sessionRate.take(clientKey)) {
+      jsonRpcError(
+        res,
+        429,
+        "Too many new sessions from this client: reuse a session, or retry in a moment",
+        -32000,
+        id,
+        { "retry-after": String(sessionRate.retryAfter(clientKey)) },
+      );
+      return;
+    }
+    if (!sessions.hasRoom(clientKey)) {
+      jsonRpcError(
+        res,
+        503,
+        `The server holds the most sessions it keeps (${sessions.size}); retry later`,
+        -32000,
+        id,
+        { "retry-after": String(RETRY_AFTER_S) },
+      );
+      return;
+    }
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      enableJsonResponse: true,
+      maxRequestBodySize: options.maxBodyBytes,
+      onsessioninitialized: (id) => {
+        sessions.add(id, clientKey, { transport, server, close: () => server.close() });
+        runtime.log.debug({ session: id }, "session opened");
+      },
+      onsessionclosed: (id) => {
+        sessions.remove(id);
+        runtime.log.debug({ session: id }, "session closed");
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) sessions.remove(transport.sessionId);
+    };
+    const server = createMcpServer(runtime);
+    await server.connect(transport);
+    await transport.handleRequest(req, res, parsedBody);
+  };
+
+  let active = 0;
+  let drained: (() => void) | undefined;
+  const http: HttpServer = createServer((req, res) => {
+    active++;
+    res.once("close", () => {
+      active--;
+      if (active === 0) drained?.();
+    });
+    handle(req, res).catch((error: unknown) => {
+      runtime.log.error({ err: error }, "HTTP request failed");
+      if (!res.headersSent) jsonRpcError(res, 500, "Internal server error", -32603);
+      else res.end();
+    });
+  });
+
+  // A client that sends Expect: 100-continue is told to go on only once the request passed the
+  // checks above and its declared length is within the bound (Node would otherwise say so at
+  // once, and the client would send its whole body to be refused).
+  http.on("checkContinue", (req, res) => http.emit("request", req, res));
+
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen(options.port, options.host, () => {
+      http.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = http.address() as AddressInfo;
+  if (isLoopback(options.host) || options.allowedHosts.length > 0) {
+    hosts = loopbackHosts(options.host, port, options.allowedHosts);
+    if (!isLoopback(options.host)) {
+      // A remote listener with --allowed-hosts accepts only those names.
+      hosts = new Set(options.allowedHosts.map((h) => h.toLowerCase()));
+    }
+  }
+  const shownHost = options.host.includes(":") ? `[${options.host}]` : options.host;
+
+  return {
+    url: `http://${shownHost}:${port}${options.path}`,
+    async close() {
+      const closed = new Promise<void>((resolve) => http.close(() => resolve()));
+      http.closeIdleConnections();
+      // Let requests in progress finish and send their responses (bounded).
+      if (active > 0) {
+        await new Promise<void>((resolve) => {
+          drained = resolve;
+          setTimeout(resolve, 5000).unref();
+        });
+      }
+      await sessions.closeAll();
+      http.closeAllConnections();
+      await closed;
+    },
+  };
+}

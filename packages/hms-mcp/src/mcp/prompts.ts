@@ -1,0 +1,77 @@
+/** The prompts primitive: one prompt, `recall`, which puts recalled memories in context. */
+import type { RecallHit } from "@hms/store";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  McpError,
+} from "@modelcontextprotocol/sdk/types.js";
+import { grantOf, openStore, type Runtime } from "../runtime/runtime.js";
+import { recallMemories } from "../tools/recall.js";
+
+/** Answers prompts/list and prompts/get on `server`. */
+export function registerPrompts(server: Server, runtime: Runtime): void {
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({
+    prompts: [
+      {
+        name: "recall",
+        title: "Recall memories",
+        description: "Recall the memories most relevant to a query and put them in context.",
+        arguments: [
+          { name: "query", description: "What to recall.", required: true },
+          { name: "k", description: "How many memories (1 to 50, default 5).", required: false },
+        ],
+      },
+    ],
+  }));
+
+  server.setRequestHandler(GetPromptRequestSchema, (request, extra) =>
+    runtime.calls.run(async () => {
+      if (request.params.name !== "recall") {
+        throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${request.params.name}`);
+      }
+      const query = request.params.arguments?.query;
+      const kText = request.params.arguments?.k;
+      const k = kText === undefined || kText === "" ? undefined : Number(kText);
+      if (typeof query !== "string") {
+        throw new McpError(ErrorCode.InvalidParams, "The recall prompt needs a query argument");
+      }
+      let hits: readonly RecallHit[];
+      try {
+        const store = await openStore(runtime, runtime.namespace, {
+          grant: grantOf(extra),
+          write: false,
+        });
+        hits = (
+          await recallMemories({ store, semantic: runtime.semantic, caller: server }, query, {
+            k,
+          })
+        ).hits;
+      } catch (error) {
+        throw new McpError(ErrorCode.InvalidParams, (error as Error).message);
+      }
+      const body =
+        hits.length === 0
+          ? "No stored memory matches this query."
+          : hits
+              .map(
+                (hit) =>
+                  `<memory key=${JSON.stringify(hit.key)} lines="${hit.line_start}-${hit.line_end}">\n${hit.excerpt}\n</memory>`,
+              )
+              .join("\n");
+      return {
+        description: `Memories relevant to: ${query}`,
+        messages: [
+          {
+            role: "user" as const,
+            content: {
+              type: "text" as const,
+              text: `Memories relevant to "${query}" (best first):\n\n${body}`,
+            },
+          },
+        ],
+      };
+    }),
+  );
+}

@@ -1,0 +1,46 @@
+import { ok } from "@hms/test-support";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { connectInProcess } from "../../test/in-process.js";
+import { parseResourceUri, resourceUri } from "./resources.js";
+
+describe("memory resource URIs", () => {
+  it("percent-encode the whole key into one path segment", () => {
+    const uri = resourceUri("default", "/memories/a b/ü?#%.md");
+    expect(uri).toBe("hms-mcp://default/%2Fmemories%2Fa%20b%2F%C3%BC%3F%23%25.md");
+    expect(parseResourceUri(uri)).toEqual({ namespace: "default", key: "/memories/a b/ü?#%.md" });
+  });
+
+  it("reject URIs that are not memory resources", () => {
+    for (const uri of ["file:///etc/passwd", "hms-mcp://default", "hms-mcp://default/%E0%A4%A"]) {
+      expect(parseResourceUri(uri)).toBeUndefined();
+    }
+  });
+});
+
+describe("memory resources", () => {
+  let client: Client;
+
+  beforeAll(async () => {
+    const connection = await connectInProcess();
+    client = connection.client;
+    return connection.close;
+  });
+
+  it("serves memories as resources", async () => {
+    await ok(client, "remember", { key: "/memories/res ü.md", text: "resource body" });
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates[0]?.uriTemplate).toBe("hms-mcp://{namespace}/{key}");
+    const { resources } = await client.listResources();
+    const entry = resources.find((resource) => resource.name === "/memories/res ü.md");
+    expect(entry?.uri).toBe("hms-mcp://default/%2Fmemories%2Fres%20%C3%BC.md");
+    const read = await client.readResource({ uri: entry?.uri ?? "" });
+    expect(read.contents[0]).toMatchObject({ text: "resource body", mimeType: "text/markdown" });
+    await expect(client.readResource({ uri: "hms-mcp://default/missing" })).rejects.toThrow(
+      /No memory/,
+    );
+    await expect(client.readResource({ uri: "hms-mcp://other/x" })).rejects.toThrow(
+      /--namespace-arg/,
+    );
+  });
+});

@@ -1,0 +1,117 @@
+/**
+ * The resources primitive: each memory of the server's namespace is a resource,
+ * `hms-mcp://{namespace}/{percent-encoded key}`.
+ */
+import type { StoreApi } from "@hms/store";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { grantOf, openStore, type Runtime } from "../runtime/runtime.js";
+
+/** MCP's error code for a resource that does not exist. */
+const RESOURCE_NOT_FOUND = -32002;
+
+/** The URI scheme of memory resources: `hms-mcp://{namespace}/{percent-encoded key}`. */
+export const RESOURCE_TEMPLATE = "hms-mcp://{namespace}/{key}";
+
+/** Key of a memory resource URI, or undefined when the URI is not one. */
+export function parseResourceUri(uri: string): { namespace: string; key: string } | undefined {
+  const match = /^hms-mcp:\/\/([^/]+)\/(.+)$/.exec(uri);
+  if (!match) return undefined;
+  try {
+    return { namespace: match[1] as string, key: decodeURIComponent(match[2] as string) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The URI of the memory at `key` in `namespace` (the key percent-encoded as one segment). */
+export function resourceUri(namespace: string, key: string): string {
+  return `hms-mcp://${namespace}/${encodeURIComponent(key)}`;
+}
+
+function mimeTypeOf(key: string): string {
+  return /\.(md|markdown)$/i.test(key) ? "text/markdown" : "text/plain";
+}
+
+/** Answers resources/templates/list, resources/list and resources/read on `server`. */
+export function registerResources(server: Server, runtime: Runtime): void {
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+    resourceTemplates: [
+      {
+        uriTemplate: RESOURCE_TEMPLATE,
+        name: "memory",
+        title: "A memory",
+        description:
+          "The text of the memory with this key (percent-encoded) in this namespace" +
+          (runtime.namespaceArg ? "." : ` (only ${runtime.namespace} on this server).`),
+        mimeType: "text/plain",
+      },
+    ],
+  }));
+
+  server.setRequestHandler(ListResourcesRequestSchema, (request, extra) =>
+    runtime.calls.run(async () => {
+      let store: StoreApi;
+      try {
+        store = await openStore(runtime, runtime.namespace, {
+          grant: grantOf(extra),
+          write: false,
+        });
+      } catch (error) {
+        throw new McpError(RESOURCE_NOT_FOUND, (error as Error).message);
+      }
+      let page: Awaited<ReturnType<StoreApi["list"]>>;
+      try {
+        page = await store.list({ cursor: request.params?.cursor, limit: 1000 });
+      } catch (error) {
+        throw new McpError(ErrorCode.InvalidParams, (error as Error).message);
+      }
+      return {
+        resources: page.items.map((item) => ({
+          uri: resourceUri(runtime.namespace, item.key),
+          name: item.key,
+          mimeType: mimeTypeOf(item.key),
+          size: item.bytes,
+        })),
+        ...(page.next_cursor === null ? {} : { nextCursor: page.next_cursor }),
+      };
+    }),
+  );
+
+  server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
+    runtime.calls.run(async () => {
+      const { uri } = request.params;
+      const parsed = parseResourceUri(uri);
+      if (parsed === undefined) {
+        throw new McpError(RESOURCE_NOT_FOUND, `Not a memory resource: ${uri}`, { uri });
+      }
+      if (parsed.namespace !== runtime.namespace && !runtime.namespaceArg) {
+        throw new McpError(
+          RESOURCE_NOT_FOUND,
+          `This server serves only namespace ${runtime.namespace}; start it with --namespace-arg to read others`,
+          { uri },
+        );
+      }
+      let memory: Awaited<ReturnType<StoreApi["get"]>>;
+      try {
+        const store = await openStore(runtime, parsed.namespace, {
+          grant: grantOf(extra),
+          write: false,
+        });
+        memory = await store.get(parsed.key);
+      } catch (error) {
+        throw new McpError(ErrorCode.InvalidParams, (error as Error).message, { uri });
+      }
+      if (memory === undefined) {
+        throw new McpError(RESOURCE_NOT_FOUND, `No memory at ${uri}`, { uri });
+      }
+      return { contents: [{ uri, mimeType: mimeTypeOf(memory.key), text: memory.text }] };
+    }),
+  );
+}

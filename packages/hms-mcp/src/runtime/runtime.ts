@@ -1,0 +1,313 @@
+/**
+ * What every connection of a server shares: the namespaces' stores, the embedding model of
+ * hybrid recall, the calls in flight. Opened once from the configuration; each call reaches
+ * its namespace's store through it.
+ */
+import {
+  type Awaitable,
+  DEFAULT_LIMITS,
+  EmbeddingModelMismatchError,
+  isStoreError,
+  type Limits,
+  Namespaces,
+  type StoreApi,
+  type StoreEngine,
+} from "@hms/store";
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import type { Logger } from "pino";
+import { ALL_ACCESS, type Grant } from "../auth/tokens.js";
+import {
+  type Config,
+  ConfigError,
+  type DatabaseConfig,
+  DEFAULT_KEEP_VERSIONS,
+  DEFAULT_RECALL_WAIT_MS,
+} from "../config/config.js";
+import { ToolError } from "../errors.js";
+import { HistoryRetention } from "../history/retention.js";
+import type { Semantic } from "../semantic/semantic.js";
+import { SERVER_INFO } from "../version.js";
+import { BUSY_WAIT_MS } from "./busy.js";
+import { CallTracker } from "./call-tracker.js";
+import { after, isClosed } from "./engines.js";
+import { ReadLog } from "./read-log.js";
+import type { Readiness } from "./readiness.js";
+import { upgradeLogger } from "./upgrade-log.js";
+
+/** The part of the server every connection shares. */
+export interface Runtime {
+  /** Where the namespaces live: SQLite files (`Namespaces`) or a PostgreSQL database. */
+  readonly engine: StoreEngine;
+  /** Whether the engine can serve calls now (`/readyz`). */
+  readiness(): Promise<Readiness>;
+  /** The size limits every store of the server applies (`stats` reports them). */
+  readonly limits: Limits;
+  /** The namespace of calls that name none. */
+  readonly namespace: string;
+  /** Whether tools take a `namespace` argument. */
+  readonly namespaceArg: boolean;
+  readonly server: { readonly name: string; readonly version: string };
+  readonly log: Logger;
+  /** Tracks each request that touches a store, and refuses them once the server is stopping. */
+  readonly calls: CallTracker;
+  /** Hybrid recall's model and indexer, when the server runs with --model-dir. */
+  readonly semantic: Semantic | undefined;
+  /** Prunes the history of open stores to --keep-versions and --keep-days. */
+  readonly retention: HistoryRetention;
+  /** Writes the reads the stores noted, for `unused`. */
+  readonly reads: ReadLog;
+  /** How long a call waits for another process's lock on a store (--busy-timeout), in ms. */
+  readonly busyTimeoutMs: number;
+}
+
+/**
+ * Opens the runtime of `config`: loads the embedding model when there is one (hybrid recall)
+ * and opens the default namespace's store, so a broken data directory fails here, not at the
+ * first call. Throws ConfigError when the model cannot be loaded or the store's vectors come
+ * from another model.
+ */
+export async function openRuntime(config: Config, log: Logger): Promise<Runtime> {
+  let semantic: Semantic | undefined;
+  if (config.modelDir !== undefined) {
+    // Hybrid recall's code (the worker thread's client, the indexer) is loaded only with a model:
+    // a lexical server starts without it.
+    const [{ Semantic }, { ModelUnavailableError }] = await Promise.all([
+      import("../semantic/semantic.js"),
+      import("../semantic/worker-client.js"),
+    ]);
+    try {
+      semantic = await Semantic.start({
+        modelDir: config.modelDir,
+        workers: config.embedWorkers,
+        threads: config.embedThreads,
+        reembed: config.reembed ?? false,
+        recallWaitMs: config.recallWaitMs ?? DEFAULT_RECALL_WAIT_MS,
+        log,
+      });
+    } catch (error) {
+      if (error instanceof ModelUnavailableError) {
+        throw new ConfigError(`--model-dir ${config.modelDir}: ${error.message}`);
+      }
+      throw error;
+    }
+    log.info(
+      { model: semantic.modelId, modelDir: config.modelDir, workers: semantic.workers },
+      "hybrid recall: model loaded",
+    );
+  }
+  const retention = new HistoryRetention(
+    {
+      keepVersions: config.keepVersions ?? DEFAULT_KEEP_VERSIONS,
+      keepDays: config.keepDays ?? 0,
+    },
+    log,
+  );
+  const reads = new ReadLog(log);
+  let opened: { engine: StoreEngine; readiness: () => Promise<Readiness> };
+  try {
+    opened =
+      config.database === undefined
+        ? openSqlite(config, { semantic, retention, reads, log })
+        : await openPostgresEngine(config, semantic, log);
+  } catch (error) {
+    retention.stop();
+    reads.stop();
+    await semantic?.close();
+    throw error;
+  }
+  return {
+    ...opened,
+    limits: { ...DEFAULT_LIMITS, maxTextBytes: config.maxTextBytes },
+    namespace: config.namespace,
+    namespaceArg: config.namespaceArg,
+    server: SERVER_INFO,
+    log,
+    calls: new CallTracker(),
+    semantic,
+    retention,
+    reads,
+    busyTimeoutMs: config.busyTimeoutMs,
+  };
+}
+
+/**
+ * The SQLite engine: one file per namespace in the data directory. Opens the default
+ * namespace's store, so a broken data directory fails at start, not at the first call.
+ */
+function openSqlite(
+  config: Config,
+  watchers: {
+    semantic: Semantic | undefined;
+    retention: HistoryRetention;
+    reads: ReadLog;
+    log: Logger;
+  },
+): { engine: StoreEngine; readiness: () => Promise<Readiness> } {
+  const { semantic, retention, reads, log } = watchers;
+  const namespaces = new Namespaces({
+    dataDir: config.dataDir,
+    maxTextBytes: config.maxTextBytes,
+    maxOpen: config.maxOpenNamespaces,
+    maxNamespaces: config.maxNamespaces,
+    busyTimeoutMs: config.busyTimeoutMs,
+    // Calls wait for a lock asynchronously (busy.ts): SQLite itself only briefly.
+    busyWaitMs: BUSY_WAIT_MS,
+    synchronous: config.synchronous,
+    embeddings: semantic?.storeOptions,
+    // A store made by an older version is upgraded at open, which can take long: say so.
+    onUpgrade: upgradeLogger(log),
+    onOpen: (name, store) => {
+      semantic?.watch(name, store);
+      retention.watch(name, store);
+      reads.watch(name, store);
+    },
+  });
+  try {
+    namespaces.get(config.namespace);
+  } catch (error) {
+    namespaces.close();
+    if (error instanceof EmbeddingModelMismatchError) {
+      throw new ConfigError(modelMismatchMessage(config.namespace, error));
+    }
+    if (isStoreError(error, "LIMIT_REACHED")) throw new ConfigError(error.message);
+    throw new ConfigError(dataDirMessage(config, error));
+  }
+  // Ready while the default namespace's store opens (a data directory gone or unreadable is not).
+  const readiness = async (): Promise<Readiness> => {
+    try {
+      return isClosed(namespaces.read(config.namespace))
+        ? { ready: false, reason: "the store is closed" }
+        : { ready: true };
+    } catch {
+      return { ready: false, reason: "the store cannot be opened" };
+    }
+  };
+  return { engine: namespaces, readiness };
+}
+
+/**
+ * The PostgreSQL engine (--database-url). Its module, and node-postgres with it, is loaded
+ * only here: a SQLite server starts without them.
+ */
+async function openPostgresEngine(
+  config: Config,
+  semantic: Semantic | undefined,
+  log: Logger,
+): Promise<{ engine: StoreEngine; readiness: () => Promise<Readiness> }> {
+  const database = config.database as DatabaseConfig;
+  const { openPostgres, postgresReadiness } = await import("./postgres.js");
+  let engine: Awaited<ReturnType<typeof openPostgres>>;
+  try {
+    engine = await openPostgres(
+      database,
+      {
+        maxTextBytes: config.maxTextBytes,
+        maxNamespaces: config.maxNamespaces,
+        namespace: config.namespace,
+        embeddings: semantic?.storeOptions,
+      },
+      log,
+    );
+  } catch (error) {
+    if (error instanceof EmbeddingModelMismatchError) {
+      throw new ConfigError(modelMismatchMessage(config.namespace, error));
+    }
+    throw error;
+  }
+  // Each replica runs one indexer on the database's shared queue.
+  if (semantic !== undefined && engine.embeddings !== undefined) {
+    semantic.watchDatabase(engine.embeddings);
+  }
+  return { engine, readiness: () => postgresReadiness(engine) };
+}
+
+/** Closes the model and the stores; call it once the runtime's calls have finished. */
+export async function closeRuntime(runtime: Runtime): Promise<void> {
+  runtime.retention.stop();
+  runtime.reads.stop();
+  await runtime.semantic?.close();
+  await runtime.engine.close();
+}
+
+/** Why the default namespace's store could not be opened at start, and what to do. */
+function dataDirMessage(config: Config, error: unknown): string {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  const text = String(message ?? error);
+  const named = typeof code === "string" && !isStoreError(error) && !text.startsWith(code);
+  const reason = `${named ? `${code}: ` : ""}${text}`;
+  return (
+    `cannot open namespace ${config.namespace} in the data directory ${config.dataDir} ` +
+    `(${reason.split("\n")[0]}); choose a directory this user can write with --data-dir ` +
+    "(HMS_MCP_DATA_DIR), or fix its permissions"
+  );
+}
+
+/** The grant of a request: what the HTTP layer attached to it, else all access (stdio). */
+export function grantOf(extra: { authInfo?: AuthInfo | undefined }): Grant {
+  return (extra.authInfo?.extra?.grant as Grant | undefined) ?? ALL_ACCESS;
+}
+
+/**
+ * The store of `namespace` for a call of `grant`. A namespace the grant does not cover is
+ * refused alike whether it exists or not (NOT_FOUND), so a token learns no other names; a
+ * read-only grant's writes are refused (FORBIDDEN). Reads never create a namespace. A store
+ * whose vectors another embedding model made cannot be served hybrid; the refusal says what
+ * to do (a server-side configuration matter: INTERNAL).
+ */
+export function openStore(
+  runtime: Runtime,
+  namespace: string,
+  access: { readonly grant: Grant; readonly write: boolean },
+): Awaitable<StoreApi> {
+  if (!access.grant.allows(namespace)) {
+    throw new ToolError(
+      "NOT_FOUND",
+      `namespace ${namespace} does not exist or this token may not use it`,
+      { namespace },
+    );
+  }
+  if (access.write && access.grant.readOnly) {
+    throw new ToolError(
+      "FORBIDDEN",
+      `token ${access.grant.name} is read-only: it may read namespace ${namespace} but not ` +
+        "change it; use a read-write token to write",
+    );
+  }
+  try {
+    const store = access.write ? runtime.engine.get(namespace) : runtime.engine.read(namespace);
+    if (runtime.engine.kind === "sqlite") return store;
+    // SQLite's Namespaces reports each store it opens (onOpen); another engine's stores are
+    // watched as calls reach them (both watchers keep one store per namespace).
+    const watched = after(store, (opened) => {
+      runtime.retention.watch(namespace, opened);
+      runtime.reads.watch(namespace, opened);
+      return opened;
+    });
+    // On PostgreSQL the model is checked when a namespace is first reached (a promise).
+    return watched instanceof Promise
+      ? watched.catch((error: unknown) => {
+          throw mismatchError(namespace, error);
+        })
+      : watched;
+  } catch (error) {
+    throw mismatchError(namespace, error);
+  }
+}
+
+/** A namespace holding another model's vectors as the caller sees it; other errors as they are. */
+function mismatchError(namespace: string, error: unknown): unknown {
+  return error instanceof EmbeddingModelMismatchError
+    ? new ToolError("INTERNAL", modelMismatchMessage(namespace, error))
+    : error;
+}
+
+/** What to say when a namespace's vectors come from another model. */
+function modelMismatchMessage(namespace: string, error: EmbeddingModelMismatchError): string {
+  return (
+    `namespace ${namespace} holds vectors made by the embedding model ${error.stored}, and this ` +
+    `server runs ${error.requested}; vectors of two models cannot be compared, so it is not ` +
+    `served. Run hms-mcp with ${error.stored}'s model directory, or restart it with --reembed ` +
+    `to replace every vector of the namespace with ${error.requested}'s (its memories are ` +
+    "ranked lexically until they are re-embedded)."
+  );
+}
