@@ -16,11 +16,13 @@ export function DiffView({ unified, label }: { unified: string; label: string })
           <tr key={index} class={`diff-line ${line.kind}`}>
             <td class="n">{line.oldLine ?? ""}</td>
             <td class="n">{line.newLine ?? ""}</td>
-            <td class="sign">
+            <td class="sign" aria-hidden="true">
               {SIGN[line.kind]}
-              {SAID[line.kind] ? <span class="visually-hidden">{SAID[line.kind]}</span> : null}
             </td>
-            <td class="t">{line.text}</td>
+            <td class="t">
+              {SAID[line.kind] ? <span class="visually-hidden">{SAID[line.kind]}: </span> : null}
+              {line.text}
+            </td>
           </tr>
         ))}
       </tbody>

@@ -2,7 +2,7 @@
  * The open file: its path and facts, the actions on it, and one of its views: the lines, the
  * markdown preview, the editor (with the conflict screen) or the history.
  */
-import { useRef } from "preact/hooks";
+import { useEffect, useRef } from "preact/hooks";
 import { Kbd, NoticeLine, Time } from "./bits.js";
 import { DiffView } from "./DiffView.js";
 import { useInspector } from "./hooks.js";
@@ -139,6 +139,8 @@ function Editor({ app }: { app: Inspector }) {
   const field = useRef<HTMLTextAreaElement>(null);
   const editing = state.editing;
   const file = state.file;
+  // The person asked to edit: the text gets the focus (autofocus acts only at page load).
+  useEffect(() => field.current?.focus(), []);
   if (editing === undefined || file === undefined) return null;
   const save = () => void app.save(field.current?.value ?? "");
   return (

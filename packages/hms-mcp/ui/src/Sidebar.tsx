@@ -127,7 +127,6 @@ function Recall({ app }: { app: Inspector }) {
                     line: hit.line_start,
                     end: hit.line_end,
                   })}
-                  aria-label={`${hit.key}, lines ${hit.line_start} to ${hit.line_end}`}
                 >
                   <span class="hit-path">
                     {slash >= 0 ? <span class="dir">{path.slice(0, slash + 1)}</span> : null}

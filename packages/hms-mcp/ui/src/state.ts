@@ -507,10 +507,11 @@ export class Inspector {
     });
   }
 
+  /** Leaves the editor; the file is read again, as someone may have changed it meanwhile. */
   cancelEditing(): void {
     this.#set({ editing: undefined, fileNotice: undefined });
     const key = this.#state.file?.key;
-    if (key !== undefined && this.#state.stale) void this.#readFile(key);
+    if (key !== undefined) void this.#readFile(key);
   }
 
   /** Saves `text` if the file is still at the version the editor started from. */
