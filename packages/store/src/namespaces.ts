@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import Database from "better-sqlite3";
 import type { StoreEngine } from "./engine.js";
 import { StoreError } from "./errors.js";
+import { makeDirectory } from "./make-directory.js";
 import { MemoryStore } from "./store.js";
 import type { StoreOptions } from "./types.js";
 
@@ -99,7 +100,7 @@ export class Namespaces implements StoreEngine {
     }
     const file = join(this.#dir, storeFileName(name));
     if (!existsSync(file)) this.#checkRoomFor(name);
-    mkdirSync(this.#dir, { recursive: true, mode: 0o700 });
+    makeDirectory(this.#dir, 0o700);
     const store = MemoryStore.open(file, { ...this.#options, namespace: name });
     this.#empty.get(name)?.close();
     this.#empty.delete(name);
