@@ -33,6 +33,8 @@ export interface Config {
   readonly database?: DatabaseConfig | undefined;
   readonly namespace: string;
   readonly namespaceArg: boolean;
+  /** Never create the data directory or a namespace (--no-create): reads only, of what exists. */
+  readonly noCreate?: boolean | undefined;
   readonly transport: "stdio" | "http";
   readonly host: string;
   readonly port: number;
@@ -240,6 +242,14 @@ export function buildCommand(version: string): Command {
       new Option(
         "--namespace-arg",
         "let every tool take a namespace argument (env: HMS_MCP_NAMESPACE_ARG=1)",
+      ),
+    )
+    .addOption(
+      new Option(
+        "--no-create",
+        "create neither the data directory nor a namespace: one that does not exist reads as " +
+          "empty (stats says exists: false) and writing to it is refused; `hms` reads this way " +
+          "(env: HMS_MCP_NO_CREATE=1)",
       ),
     )
     .addOption(
@@ -490,6 +500,8 @@ interface ParsedOptions {
   migrate: boolean;
   namespace: string;
   namespaceArg?: boolean;
+  /** False with --no-create. */
+  create: boolean;
   transport: "stdio" | "http";
   host: string;
   port: number;
@@ -528,6 +540,7 @@ interface ParsedOptions {
  */
 export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): Config {
   const namespaceArg = flagOrEnv(options.namespaceArg, env, "HMS_MCP_NAMESPACE_ARG");
+  const noCreate = !options.create || flagOrEnv(undefined, env, "HMS_MCP_NO_CREATE");
   const allowRemote = flagOrEnv(options.allowRemote, env, "HMS_MCP_ALLOW_REMOTE");
   const reembed = flagOrEnv(options.reembed, env, "HMS_MCP_REEMBED");
   const ui = flagOrEnv(options.ui, env, "HMS_MCP_UI");
@@ -592,6 +605,7 @@ export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): C
     database,
     namespace: options.namespace,
     namespaceArg,
+    noCreate,
     transport: options.transport,
     host,
     port: options.port,

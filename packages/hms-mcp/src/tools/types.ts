@@ -3,7 +3,7 @@
  * module so that the memory tools and the history tools share it without importing each other.
  */
 import type { ToolArguments, ToolName } from "@hms/protocol";
-import type { Limits, StoreApi } from "@hms/store";
+import type { Awaitable, Limits, StoreApi } from "@hms/store";
 import type { Semantic } from "../semantic/semantic.js";
 
 /** What a tool call runs against. */
@@ -16,6 +16,8 @@ export interface ToolContext {
   /** The size limits of the server's stores. */
   readonly limits: Limits;
   readonly namespace: string;
+  /** Whether the namespace has a store (one nothing was written to reads as empty). */
+  exists(): Awaitable<boolean>;
   readonly server: { readonly name: string; readonly version: string };
   /** The embedding model's side of recall, when the server runs with one. */
   readonly semantic: Semantic | undefined;
