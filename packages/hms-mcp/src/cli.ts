@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { CommanderError } from "commander";
 import { fetchModelCommand } from "./commands/fetch-model.js";
 import { tokenCommand } from "./commands/token.js";
 import { buildCommand, ConfigError, parseConfig } from "./config/config.js";
@@ -45,6 +46,10 @@ async function main(): Promise<void> {
   try {
     config = parseConfig(argv, process.env, SERVER_INFO.version);
   } catch (error) {
+    if (error instanceof CommanderError) {
+      // Commander printed the help or version (0), or its one-line refusal: a usage error.
+      process.exit(error.exitCode === 0 ? 0 : 2);
+    }
     if (error instanceof ConfigError) {
       process.stderr.write(`hms-mcp: ${error.message}\n`);
       process.exit(2);

@@ -190,7 +190,7 @@ export function oneLineError(prefix: string, hint: string) {
 /** The command-line interface: every flag, with its environment variable and default. */
 export function buildCommand(version: string): Command {
   // A bad flag is one line saying what is wrong and where to look, not the help after it.
-  return new Command("hms-mcp")
+  const command = new Command("hms-mcp")
     .description(
       "MCP server for the Holographic Memory store: durable, versioned, searchable memories " +
         "over stdio (default) or streamable HTTP.\n\n" +
@@ -488,7 +488,44 @@ export function buildCommand(version: string): Command {
       ].join("\n"),
     )
     .configureOutput({ outputError: oneLineError("hms-mcp", "hms-mcp --help lists every flag") })
-    .allowExcessArguments(false);
+    .allowExcessArguments(false)
+    // A bad flag throws (cli.ts exits 2) instead of commander's exit 1.
+    .exitOverride();
+  return inHelpGroups(command);
+}
+
+/**
+ * The sections of `hms-mcp --help`, in order, each with the prefix that marks its flags'
+ * descriptions ("HTTP: ..."); every other flag is a common one. A new flag lands in its
+ * section by its description alone.
+ */
+const HELP_GROUPS = [
+  { prefix: "", heading: "Common options:" },
+  { prefix: "HTTP: ", heading: "HTTP and tokens:" },
+  { prefix: "hybrid recall: ", heading: "Hybrid recall:" },
+  { prefix: "history: ", heading: "History:" },
+  { prefix: "PostgreSQL: ", heading: "PostgreSQL:" },
+] as const;
+
+/** Puts each flag of `command` in its help section (without the prefix the heading now says). */
+function inHelpGroups(command: Command): Command {
+  const rank = (option: Option) => {
+    const found = HELP_GROUPS.findIndex(
+      ({ prefix }) => prefix !== "" && option.description.startsWith(prefix),
+    );
+    return Math.max(found, 0);
+  };
+  // Sections appear in the order of their first flag: sort the flags by section (stably).
+  const options = command.options as Option[];
+  options.sort((a, b) => rank(a) - rank(b));
+  for (const option of options) {
+    const group = HELP_GROUPS[rank(option)] ?? HELP_GROUPS[0];
+    option.description = option.description.slice(group.prefix.length);
+    option.helpGroup(group.heading);
+  }
+  return command.addHelpOption(
+    new Option("-h, --help", "print this help and exit").helpGroup(HELP_GROUPS[0].heading),
+  );
 }
 
 /** Options as commander parsed them. */
