@@ -33,6 +33,11 @@ async function main(): Promise<void> {
     process.exitCode = await copyCommand(argv.slice(1), SERVER_INFO.version);
     return;
   }
+  if (argv[0] === "namespaces") {
+    const { namespacesCommand } = await import("./commands/namespaces.js");
+    process.exitCode = await namespacesCommand(argv.slice(1), SERVER_INFO.version);
+    return;
+  }
   if (argv[0] === "migrate") {
     const { migrateCommand } = await import("./commands/migrate.js");
     process.exitCode = await migrateCommand(argv.slice(1), SERVER_INFO.version);

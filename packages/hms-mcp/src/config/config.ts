@@ -482,6 +482,7 @@ export function buildCommand(version: string): Command {
         "  hms-mcp [options]            serve (the default)",
         "  hms-mcp migrate              PostgreSQL: bring --database-url's schema up to date, then exit",
         "  hms-mcp copy                 copy every namespace between a data directory and a database",
+        "  hms-mcp namespaces           list the namespaces by name, with size and last change",
         "  hms-mcp fetch-model          install the embedding model of hybrid recall, print its directory",
         "  hms-mcp token create         make a token and print it once, with the line to add to --tokens-file",
         "  hms-mcp help [command]       print this help, or a command's",
