@@ -266,6 +266,7 @@ describe("hms write and hms edit", () => {
     "todo.md": "- ship the CLI",
     "empty.md": "",
     "deep/a/b/c.md": "nested\n",
+    "bom.md": "\uFEFF# saved by an editor that writes a byte order mark\n",
   };
 
   it("edits a file in $EDITOR as a person would, and round-trips every other byte", async () => {
