@@ -405,6 +405,13 @@ export const NAMESPACE_ARGUMENT = {
 } as const;
 
 /**
+ * The `_meta` key by which a `resources/list` request names its namespace on a server started
+ * with `--namespace-arg` (its params have no room for arguments); the recall prompt takes a
+ * `namespace` argument, and `resources/read` the namespace of its URI.
+ */
+export const NAMESPACE_META_KEY = "hms-mcp/namespace";
+
+/**
  * A tool's schemas as JSON Schema (draft 2020-12 without `$schema`), as `tools/list` shows
  * them: `input` with the `namespace` argument when `namespaceArg` is set.
  */
