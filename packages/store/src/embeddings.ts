@@ -3,7 +3,7 @@
  * memories still waiting for theirs, and the vectors themselves. The store never computes an
  * embedding; whoever holds a model (hms-mcp's indexer) reads the queue, embeds, and saves here.
  */
-import type BetterSqlite3 from "better-sqlite3";
+import { plainRows, type SqliteDatabase, transaction } from "./sqlite/driver.js";
 
 /** The embedding model a store is opened with. */
 export interface EmbeddingModel {
@@ -59,7 +59,7 @@ const MODEL_KEY = "embedding_model";
 const DIMENSIONS_KEY = "embedding_dimensions";
 
 /** The model recorded in a store's database, if any. */
-export function storedModel(db: BetterSqlite3.Database): EmbeddingModel | undefined {
+export function storedModel(db: SqliteDatabase): EmbeddingModel | undefined {
   const rows = db
     .prepare("SELECT name, value FROM store_info WHERE name IN (?, ?)")
     .all(MODEL_KEY, DIMENSIONS_KEY) as { name: string; value: string }[];
@@ -77,7 +77,7 @@ export function storedModel(db: BetterSqlite3.Database): EmbeddingModel | undefi
  * and every memory queued again.
  */
 export function claimModel(
-  db: BetterSqlite3.Database,
+  db: SqliteDatabase,
   file: string,
   model: EmbeddingModel,
   reembed: boolean,
@@ -88,7 +88,7 @@ export function claimModel(
   if (!Number.isInteger(model.dimensions) || model.dimensions < 1 || model.dimensions > 8192) {
     throw new TypeError("an embedding model has 1 to 8192 dimensions");
   }
-  db.transaction(() => {
+  transaction(db, () => {
     const stored = storedModel(db);
     if (stored?.id === model.id && stored.dimensions === model.dimensions) return;
     if (stored !== undefined && !reembed) {
@@ -102,7 +102,7 @@ export function claimModel(
     db.exec(
       "INSERT OR IGNORE INTO embedding_queue (memory_id) SELECT id FROM memories ORDER BY id",
     );
-  }).immediate();
+  });
 }
 
 /**
@@ -111,11 +111,11 @@ export function claimModel(
  */
 export class Embeddings {
   readonly model: EmbeddingModel;
-  readonly #db: BetterSqlite3.Database;
+  readonly #db: SqliteDatabase;
   readonly #sql: ReturnType<typeof prepareEmbeddings>;
 
   /** @internal The store makes it (`MemoryStore.embeddings`) from its database handle. */
-  constructor(db: BetterSqlite3.Database, model: EmbeddingModel) {
+  constructor(db: SqliteDatabase, model: EmbeddingModel) {
     this.#db = db;
     this.model = model;
     this.#sql = prepareEmbeddings(db);
@@ -127,7 +127,7 @@ export class Embeddings {
     const out: PendingMemory[] = [];
     for (const row of this.#sql.pending.iterate() as IterableIterator<PendingMemory>) {
       if (skip.has(row.id)) continue;
-      out.push(row);
+      out.push({ id: row.id, text: row.text, hash: row.hash });
       if (out.length >= limit) break;
     }
     return out;
@@ -149,7 +149,7 @@ export class Embeddings {
   /** Those of the memories `ids` that still wait for vectors, with their texts. */
   pendingAmong(ids: readonly number[]): PendingMemory[] {
     if (ids.length === 0) return [];
-    return this.#sql.pendingAmong.all(JSON.stringify(ids)) as PendingMemory[];
+    return plainRows<PendingMemory>(this.#sql.pendingAmong.all(JSON.stringify(ids)));
   }
 
   /** How many memories have vectors. */
@@ -171,33 +171,31 @@ export class Embeddings {
         );
       }
     }
-    return this.#db
-      .transaction(() => {
-        let saved = 0;
-        for (const item of items) {
-          const current = this.#sql.hashOf.get(item.id) as { hash: string } | undefined;
-          if (current?.hash !== item.hash) continue;
-          this.#sql.deleteVectors.run(item.id);
-          this.#sql.insertVectors.run({
-            id: item.id,
-            hash: item.hash,
-            spans: encodeSpans(item.spans),
-            vectors: Buffer.from(
-              item.vectors.buffer,
-              item.vectors.byteOffset,
-              item.vectors.byteLength,
-            ),
-          });
-          this.#sql.dequeue.run(item.id);
-          saved++;
-        }
-        return saved;
-      })
-      .immediate();
+    return transaction(this.#db, () => {
+      let saved = 0;
+      for (const item of items) {
+        const current = this.#sql.hashOf.get(item.id) as { hash: string } | undefined;
+        if (current?.hash !== item.hash) continue;
+        this.#sql.deleteVectors.run(item.id);
+        this.#sql.insertVectors.run({
+          id: item.id,
+          hash: item.hash,
+          spans: encodeSpans(item.spans),
+          vectors: Buffer.from(
+            item.vectors.buffer,
+            item.vectors.byteOffset,
+            item.vectors.byteLength,
+          ),
+        });
+        this.#sql.dequeue.run(item.id);
+        saved++;
+      }
+      return saved;
+    });
   }
 }
 
-function prepareEmbeddings(db: BetterSqlite3.Database) {
+function prepareEmbeddings(db: SqliteDatabase) {
   return {
     pending: db.prepare(`
       SELECT m.id, m.text, m.hash FROM embedding_queue q JOIN memories m ON m.id = q.memory_id

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import Database from "better-sqlite3";
 import type { StoreEngine } from "./engine.js";
 import { StoreError } from "./errors.js";
+import { openSqlite } from "./sqlite/driver.js";
 import { MemoryStore } from "./store.js";
 import type { StoreOptions } from "./types.js";
 
@@ -146,7 +146,7 @@ export class Namespaces implements StoreEngine {
     }
     const names: string[] = [];
     for (const file of files) {
-      const db = new Database(join(this.#dir, file), { readonly: true, fileMustExist: true });
+      const db = openSqlite(join(this.#dir, file), { readOnly: true });
       try {
         const row = db.prepare("SELECT value FROM store_info WHERE name = 'namespace'").get() as
           | { value: string }

@@ -1,4 +1,4 @@
-import type BetterSqlite3 from "better-sqlite3";
+import type { SqliteDatabase, SqliteStatement } from "../sqlite/driver.js";
 import { MATCH_CLOSE, MATCH_OPEN } from "./excerpt.js";
 import { TermRarity } from "./rarity.js";
 
@@ -8,10 +8,10 @@ import { TermRarity } from "./rarity.js";
  * the store.
  */
 export class Highlighter {
-  readonly #highlight: BetterSqlite3.Statement;
+  readonly #highlight: SqliteStatement;
   readonly #rarity: TermRarity;
 
-  constructor(db: BetterSqlite3.Database) {
+  constructor(db: SqliteDatabase) {
     // One row per term the memory contains: the term's index in @terms and the text with that
     // term's occurrences wrapped in marks. Each term is its own quoted phrase, so the marks of
     // one row belong to one term (stemmed forms included: "paint" marks "painted").

@@ -1,5 +1,5 @@
-import type BetterSqlite3 from "better-sqlite3";
 import { prefixSuccessor } from "../keys.js";
+import type { SqliteDatabase, SqliteStatement } from "../sqlite/driver.js";
 import { queryTerms } from "./query.js";
 import type { RankedId, Ranker, RecallFilter } from "./ranker.js";
 import { TermRarity } from "./rarity.js";
@@ -33,14 +33,14 @@ export class LexicalRanker implements Ranker {
   readonly build = "lexical" as const;
   readonly model = null;
   readonly #rarity: TermRarity;
-  readonly #rank: BetterSqlite3.Statement;
-  readonly #candidates: BetterSqlite3.Statement;
-  readonly #part: BetterSqlite3.Statement;
-  readonly #newest: BetterSqlite3.Statement;
+  readonly #rank: SqliteStatement;
+  readonly #candidates: SqliteStatement;
+  readonly #part: SqliteStatement;
+  readonly #newest: SqliteStatement;
   readonly #budget: number;
 
   /** `budget` is for benchmarks that weigh it; recall uses {@link CANDIDATE_BUDGET}. */
-  constructor(db: BetterSqlite3.Database, budget = CANDIDATE_BUDGET) {
+  constructor(db: SqliteDatabase, budget = CANDIDATE_BUDGET) {
     this.#budget = budget;
     this.#rarity = new TermRarity(db);
     // bm25() is lower-is-better; the score is its negation. Filters are correlated EXISTS
@@ -65,11 +65,9 @@ export class LexicalRanker implements Ranker {
       SELECT rowid AS id, -bm25(memories_fts) AS bm25 FROM memories_fts
       WHERE memories_fts MATCH @expr AND rowid >= @from`);
     // Walking a list newest first without scoring costs little.
-    this.#newest = db
-      .prepare(`
-      SELECT rowid FROM memories_fts WHERE memories_fts MATCH @expr
-      ORDER BY rowid DESC LIMIT 1 OFFSET @offset`)
-      .pluck() as BetterSqlite3.Statement;
+    this.#newest = db.prepare(`
+      SELECT rowid AS id FROM memories_fts WHERE memories_fts MATCH @expr
+      ORDER BY rowid DESC LIMIT 1 OFFSET @offset`);
   }
 
   rank(query: string, filter: RecallFilter, k: number): RankedId[] {
@@ -105,9 +103,12 @@ export class LexicalRanker implements Ranker {
     let ranked: { id: number; bm25: number }[] = [];
     if (picked !== undefined) {
       // The rowid from which the pick's newest `budget` matches start (0: all of them).
-      const from = picked.newest
-        ? ((this.#newest.get({ expr: picked.expr, offset: budget - 1 }) as number | undefined) ?? 0)
-        : 0;
+      const newest = picked.newest
+        ? (this.#newest.get({ expr: picked.expr, offset: budget - 1 }) as
+            | { id: number }
+            | undefined)
+        : undefined;
+      const from = newest?.id ?? 0;
       // A BigInt binds as an INTEGER; FTS5 ignores a rowid constraint given as a REAL.
       ranked = this.#scoreCandidates(all, picked.expr, { ...bind, from: BigInt(from) }, k);
     }

@@ -1,11 +1,11 @@
 /**
  * Every SQL statement the store's operations run, prepared once per open, and the selections
- * (key range, tag, cursor) they share. SQLite's dialect and better-sqlite3's statements: this is
- * the engine side of the store (see database.ts).
+ * (key range, tag, cursor) they share. SQLite's dialect and the driver's statements
+ * (driver.ts): this is the engine side of the store (see database.ts).
  */
-import type BetterSqlite3 from "better-sqlite3";
 import { prefixSuccessor } from "../keys.js";
 import { foldCase } from "../recall/lines.js";
+import type { SqliteDatabase, SqliteStatement } from "./driver.js";
 
 /** A memory as its statements read it: tags and metadata still JSON. */
 export interface Row {
@@ -24,14 +24,8 @@ export interface Row {
 /** What a write checks before it changes a memory. */
 export type Head = Pick<Row, "id" | "version" | "tags" | "metadata">;
 
-/** A row of the listing statement, in its column order. */
-export type ListRow = [
-  key: string,
-  bytes: number,
-  version: number,
-  tags: string,
-  updated_at: string,
-];
+/** A row of the listing statement. */
+export type ListRow = Pick<Row, "key" | "bytes" | "version" | "tags" | "updated_at">;
 
 /** The columns of a Row: not index_text and fts_text, which only the full-text index reads. */
 const ROW_COLUMNS = "id, key, text, tags, metadata, version, hash, bytes, created_at, updated_at";
@@ -66,22 +60,18 @@ function whereOf(shape: Shape): string {
 
 /** Prepares a statement per selection shape on first use, then reuses it. */
 export class ShapedStatements {
-  readonly #cache = new Map<string, BetterSqlite3.Statement>();
+  readonly #cache = new Map<string, SqliteStatement>();
 
   constructor(
-    private readonly db: BetterSqlite3.Database,
+    private readonly db: SqliteDatabase,
     private readonly sql: (where: string) => string,
-    /** Rows as objects (`rows`), as arrays (`raw`), or as their first column (`pluck`). */
-    private readonly mode: "rows" | "raw" | "pluck" = "rows",
   ) {}
 
-  for(shape: Shape): BetterSqlite3.Statement {
+  for(shape: Shape): SqliteStatement {
     const id = `${+shape.hi}${+shape.tag}${+shape.after}`;
     let statement = this.#cache.get(id);
     if (statement === undefined) {
       statement = this.db.prepare(this.sql(whereOf(shape)));
-      if (this.mode === "pluck") statement.pluck();
-      if (this.mode === "raw") statement.raw();
       this.#cache.set(id, statement);
     }
     return statement;
@@ -103,7 +93,7 @@ export function bindSelection(
   return { params, shape };
 }
 
-type Statement = BetterSqlite3.Statement;
+type Statement = SqliteStatement;
 
 /** Every statement the store's operations run, by what it does. */
 export interface Statements {
@@ -137,8 +127,8 @@ export interface Statements {
 }
 
 /** Every statement the store runs, prepared once per open. */
-export function prepare(db: BetterSqlite3.Database): Statements {
-  db.function("hms_contains_folded", { deterministic: true }, (text, needle) =>
+export function prepare(db: SqliteDatabase): Statements {
+  db.function("hms_contains_folded", { deterministic: true }, (text: unknown, needle: unknown) =>
     typeof text === "string" && typeof needle === "string" && foldCase(text).includes(needle)
       ? 1
       : 0,
@@ -169,7 +159,6 @@ export function prepare(db: BetterSqlite3.Database): Statements {
     firstKeyInRange: new ShapedStatements(
       db,
       (where) => `SELECT m.key FROM memories m WHERE ${where} ORDER BY m.key LIMIT 1`,
-      "pluck",
     ),
     deleteRange: new ShapedStatements(db, (where) => `DELETE FROM memories AS m WHERE ${where}`),
     headsInRange: new ShapedStatements(
@@ -182,7 +171,6 @@ export function prepare(db: BetterSqlite3.Database): Statements {
       (where) => `
         SELECT m.key, m.bytes, m.version, m.tags, m.updated_at FROM memories m
         WHERE ${where} ORDER BY m.key LIMIT @limit`,
-      "raw",
     ),
     exportPage: new ShapedStatements(
       db,
