@@ -17,8 +17,7 @@ import type BetterSqlite3 from "better-sqlite3";
 
 /** better-sqlite3's version and its SQLite's, for the benchmark's report. */
 export function betterSqlite3Versions(): { driver: string; sqlite: string } {
-  const Database = loadBetterSqlite3();
-  const db = new Database(":memory:");
+  const db = openBetterSqlite3(":memory:");
   try {
     const { v } = db.prepare("SELECT sqlite_version() AS v").get() as { v: string };
     const require = createRequire(import.meta.url);
@@ -56,8 +55,7 @@ export interface BetterSqlite3Connection {
 
 /** Opens `file` (created if missing) with better-sqlite3, as the store's `SqliteDatabase`. */
 export function openWithBetterSqlite3(file: string): BetterSqlite3Connection {
-  const Database = loadBetterSqlite3();
-  const db = new Database(file);
+  const db = openBetterSqlite3(file);
   return {
     get isOpen(): boolean {
       return db.open;
@@ -78,14 +76,18 @@ export function openWithBetterSqlite3(file: string): BetterSqlite3Connection {
   };
 }
 
-function loadBetterSqlite3(): typeof BetterSqlite3 {
+/** better-sqlite3's own connection; its addon loads with the first one. */
+function openBetterSqlite3(file: string): BetterSqlite3.Database {
   const require = createRequire(import.meta.url);
+  const Database = require("better-sqlite3") as typeof BetterSqlite3;
   try {
-    return require("better-sqlite3") as typeof BetterSqlite3;
+    return new Database(file);
   } catch (error) {
+    const message = error instanceof Error ? error.message : "";
+    if (!/NODE_MODULE_VERSION|did not self-register/.test(message)) throw error;
     throw new Error(
-      `better-sqlite3 does not load in Node ${process.version} (its addon is built for the Node ` +
-        "that ran pnpm install, 24: run this on Node 24)",
+      `better-sqlite3's addon does not load in Node ${process.version}: it is built for the ` +
+        "Node that ran pnpm install (24, scripts/setup.sh); run this on that Node",
       { cause: error },
     );
   }
