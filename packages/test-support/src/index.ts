@@ -3,7 +3,7 @@
  * program as a process, MCP clients of it (over stdio, HTTP, or linked in memory to a server
  * in the test's process), tools/list as the contract defines it, and memory files seeded
  * straight into a store, what the benchmarks read and measure with (BEIR files, nDCG@10,
- * quantiles), and better-sqlite3 in the store's driver shape (the driver benchmark and the
+ * quantiles, synthetic memories), and better-sqlite3 in the store's driver shape (the driver benchmark and the
  * compatibility tests). Private; not published. The one place for such helpers: add new ones
  * here, not beside a suite.
  */
@@ -48,5 +48,6 @@ export {
   tempDir,
   testDatabaseUrl,
 } from "./server-process.js";
+export { seededRandom, syntheticText, zipfVocabulary } from "./synthetic.js";
 export { fillDisk, mountTmpfs } from "./tmpfs.js";
 export { type ListedTool, protocolToolList, toolListAsSent } from "./tool-list.js";
