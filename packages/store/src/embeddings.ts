@@ -3,7 +3,7 @@
  * memories still waiting for theirs, and the vectors themselves. The store never computes an
  * embedding; whoever holds a model (hms-mcp's indexer) reads the queue, embeds, and saves here.
  */
-import { plainRows, type SqliteDatabase, transaction } from "./sqlite/driver.js";
+import { type SqliteDatabase, type TextReads, textReads, transaction } from "./sqlite/driver.js";
 
 /** The embedding model a store is opened with. */
 export interface EmbeddingModel {
@@ -112,22 +112,24 @@ export function claimModel(
 export class Embeddings {
   readonly model: EmbeddingModel;
   readonly #db: SqliteDatabase;
+  readonly #reads: TextReads;
   readonly #sql: ReturnType<typeof prepareEmbeddings>;
 
   /** @internal The store makes it (`MemoryStore.embeddings`) from its database handle. */
   constructor(db: SqliteDatabase, model: EmbeddingModel) {
     this.#db = db;
     this.model = model;
-    this.#sql = prepareEmbeddings(db);
+    this.#reads = textReads(db);
+    this.#sql = prepareEmbeddings(db, this.#reads);
   }
 
   /** Up to `limit` memories waiting for vectors, most recently queued first. */
   pending(limit: number, options: { skip?: ReadonlySet<number> } = {}): PendingMemory[] {
     const skip = options.skip ?? new Set<number>();
     const out: PendingMemory[] = [];
-    for (const row of this.#sql.pending.iterate() as IterableIterator<PendingMemory>) {
+    for (const row of this.#sql.pending.iterate() as IterableIterator<PendingRow>) {
       if (skip.has(row.id)) continue;
-      out.push({ id: row.id, text: row.text, hash: row.hash });
+      out.push(this.#pendingMemory(row));
       if (out.length >= limit) break;
     }
     return out;
@@ -149,7 +151,12 @@ export class Embeddings {
   /** Those of the memories `ids` that still wait for vectors, with their texts. */
   pendingAmong(ids: readonly number[]): PendingMemory[] {
     if (ids.length === 0) return [];
-    return plainRows<PendingMemory>(this.#sql.pendingAmong.all(JSON.stringify(ids)));
+    const rows = this.#sql.pendingAmong.all(JSON.stringify(ids)) as PendingRow[];
+    return rows.map((row) => this.#pendingMemory(row));
+  }
+
+  #pendingMemory(row: PendingRow): PendingMemory {
+    return { id: row.id, text: this.#reads.text(row.text), hash: row.hash };
   }
 
   /** How many memories have vectors. */
@@ -195,17 +202,25 @@ export class Embeddings {
   }
 }
 
-function prepareEmbeddings(db: SqliteDatabase) {
+/** A pending memory as its statements read it (the text through `TextReads`). */
+interface PendingRow {
+  readonly id: number;
+  readonly text: unknown;
+  readonly hash: string;
+}
+
+function prepareEmbeddings(db: SqliteDatabase, reads: TextReads) {
+  const text = `${reads.column("m.text")} AS text`;
   return {
     pending: db.prepare(`
-      SELECT m.id, m.text, m.hash FROM embedding_queue q JOIN memories m ON m.id = q.memory_id
+      SELECT m.id, ${text}, m.hash FROM embedding_queue q JOIN memories m ON m.id = q.memory_id
       ORDER BY q.seq DESC`),
     pendingCount: db.prepare("SELECT count(*) AS n FROM embedding_queue"),
     queuedIdOf: db.prepare(
       "SELECT q.memory_id AS id FROM embedding_queue q JOIN memories m ON m.id = q.memory_id WHERE m.key = ?",
     ),
     pendingAmong: db.prepare(`
-      SELECT m.id, m.text, m.hash FROM embedding_queue q JOIN memories m ON m.id = q.memory_id
+      SELECT m.id, ${text}, m.hash FROM embedding_queue q JOIN memories m ON m.id = q.memory_id
       WHERE q.memory_id IN (SELECT value FROM json_each(?)) ORDER BY q.seq DESC`),
     embeddedCount: db.prepare("SELECT vectors AS n FROM vector_state WHERE id = 1"),
     hashOf: db.prepare("SELECT hash FROM memories WHERE id = ?"),

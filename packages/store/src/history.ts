@@ -27,6 +27,8 @@ import {
   type SqliteDatabase as Database,
   plainRows,
   type SqliteStatement,
+  type TextReads,
+  textReads,
 } from "./sqlite/driver.js";
 
 export type {
@@ -39,10 +41,10 @@ export type {
 } from "./history-types.js";
 
 const ENTRY_COLUMNS = "seq, key, op, from_key, version, hash, bytes, at, actor, command";
-const VERSION_COLUMNS = `${ENTRY_COLUMNS}, text, tags, metadata`;
 const MEMORY_FILES = "substr(%.key, 1, 10) = '/memories/'";
 
-interface VersionRow extends Omit<HistoryVersion, "tags" | "metadata"> {
+interface VersionRow extends Omit<HistoryVersion, "text" | "tags" | "metadata"> {
+  text: unknown;
   tags: string;
   metadata: string;
 }
@@ -130,6 +132,8 @@ export interface StoreHistory {
 export class History implements StoreHistory {
   readonly #db: Database;
   readonly #ctx: StoreContext;
+  /** How this connection reads a text whole (driver.ts). */
+  readonly #reads: TextReads;
   readonly #attribute: SqliteStatement;
   readonly #attribution: SqliteStatement;
   readonly #ofKey: SqliteStatement;
@@ -142,6 +146,8 @@ export class History implements StoreHistory {
   constructor(db: Database, ctx: StoreContext) {
     this.#db = db;
     this.#ctx = ctx;
+    this.#reads = textReads(db);
+    const VERSION_COLUMNS = `${ENTRY_COLUMNS}, ${this.#reads.column("text")} AS text, tags, metadata`;
     installHistoryTriggers(db);
     this.#attribute = db.prepare(
       "UPDATE temp.history_attribution SET actor = ?, command = ? WHERE id = 1",
@@ -219,7 +225,7 @@ export class History implements StoreHistory {
       checked,
       checkInteger(version, "version", 1, Number.MAX_SAFE_INTEGER),
     ) as VersionRow | undefined;
-    return row === undefined ? undefined : toVersion(row);
+    return row === undefined ? undefined : toVersion(row, this.#reads);
   }
 
   /**
@@ -231,7 +237,7 @@ export class History implements StoreHistory {
     const time = checkTime(at, "at");
     const last = this.#lastAtOrBefore.get({ key: checked, at: time }) as VersionRow | undefined;
     if (last !== undefined) {
-      return last.op === "delete" || last.key !== checked ? null : toVersion(last);
+      return last.op === "delete" || last.key !== checked ? null : toVersion(last, this.#reads);
     }
     const next = this.#firstAfter.get({ key: checked, at: time }) as VersionRow | undefined;
     if (next === undefined) {
@@ -342,9 +348,10 @@ export class History implements StoreHistory {
   }
 }
 
-function toVersion(row: VersionRow): HistoryVersion {
+function toVersion(row: VersionRow, reads: TextReads): HistoryVersion {
   return {
     ...row,
+    text: reads.text(row.text),
     tags: JSON.parse(row.tags) as string[],
     metadata: JSON.parse(row.metadata) as Record<string, unknown>,
   };

@@ -37,10 +37,10 @@ import {
   type RememberResult,
 } from "./types.js";
 
-function toRecord(row: Row): MemoryRecord {
+function toRecord(ctx: StoreContext, row: Row): MemoryRecord {
   return {
     key: row.key,
-    text: row.text,
+    text: ctx.sql.readText(row.text),
     tags: JSON.parse(row.tags) as string[],
     metadata: JSON.parse(row.metadata) as Record<string, unknown>,
     version: row.version,
@@ -123,7 +123,7 @@ function prepareRemember(ctx: StoreContext, input: RememberInput): () => Remembe
 /** `MemoryStore.get`: the memory at `key`, or `undefined`. */
 export function get(ctx: StoreContext, key: string): MemoryRecord | undefined {
   const row = ctx.sql.get.get(checkKey(key, ctx.limits)) as Row | undefined;
-  return row === undefined ? undefined : toRecord(row);
+  return row === undefined ? undefined : toRecord(ctx, row);
 }
 
 /** `MemoryStore.list`: a page of keys with sizes, versions and tags. */
@@ -161,7 +161,7 @@ export function exportPage(ctx: StoreContext, options: PageOptions): ExportPage 
       found.return?.();
       break;
     }
-    memories.push(toRecord(row));
+    memories.push(toRecord(ctx, row));
     bytes += size;
   }
   const last = memories[memories.length - 1];

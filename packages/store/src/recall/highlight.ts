@@ -1,4 +1,9 @@
-import type { SqliteDatabase, SqliteStatement } from "../sqlite/driver.js";
+import {
+  type SqliteDatabase,
+  type SqliteStatement,
+  type TextReads,
+  textReads,
+} from "../sqlite/driver.js";
 import { MATCH_CLOSE, MATCH_OPEN } from "./excerpt.js";
 import { TermRarity } from "./rarity.js";
 
@@ -9,14 +14,19 @@ import { TermRarity } from "./rarity.js";
  */
 export class Highlighter {
   readonly #highlight: SqliteStatement;
+  readonly #reads: TextReads;
   readonly #rarity: TermRarity;
 
   constructor(db: SqliteDatabase) {
     // One row per term the memory contains: the term's index in @terms and the text with that
     // term's occurrences wrapped in marks. Each term is its own quoted phrase, so the marks of
     // one row belong to one term (stemmed forms included: "paint" marks "painted").
+    this.#reads = textReads(db);
+    const marked = this.#reads.column(
+      `highlight(memories_fts, 0, '${MATCH_OPEN}', '${MATCH_CLOSE}')`,
+    );
     this.#highlight = db.prepare(`
-      SELECT t.key AS term, highlight(memories_fts, 0, '${MATCH_OPEN}', '${MATCH_CLOSE}') AS text
+      SELECT t.key AS term, ${marked} AS text
       FROM json_each(@terms) AS t, memories_fts
       WHERE memories_fts MATCH '"' || t.value || '"' AND memories_fts.rowid = @id`);
     this.#rarity = new TermRarity(db);
@@ -34,9 +44,9 @@ export class Highlighter {
     // the rowid constraint: the statement would answer with the first matching memory instead.
     const rows = this.#highlight.all({ terms: JSON.stringify(terms), id: BigInt(id) }) as {
       term: number;
-      text: string;
+      text: unknown;
     }[];
-    for (const row of rows) out[row.term] = row.text;
+    for (const row of rows) out[row.term] = this.#reads.text(row.text);
     return out;
   }
 

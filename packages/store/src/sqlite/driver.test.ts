@@ -10,6 +10,7 @@ import {
   pragma,
   type SqliteDatabase,
   sqliteCodeOf,
+  textReads,
   transaction,
 } from "./driver.js";
 
@@ -97,6 +98,29 @@ describe("pragma", () => {
     expect(pragma(db, "journal_mode = WAL")).toBe("wal");
     db.exec("PRAGMA user_version = 7");
     expect(pragma(db, "user_version")).toBe(7);
+  });
+});
+
+describe("textReads", () => {
+  // Node 22's node:sqlite reads a text cut at its first NUL (it writes it whole); the store
+  // reads such texts through textReads, whole on every Node.
+  it("reads a text holding NUL whole, in a row and as a function's argument", () => {
+    const reads = textReads(db);
+    db.exec("CREATE TABLE texts (text TEXT)");
+    const text = "\u0000 starts, a\u0000b in the middle, ends \u0000";
+    db.prepare("INSERT INTO texts VALUES (?)").run(text);
+    const row = db.prepare(`SELECT ${reads.column("text")} AS text FROM texts`).get() as {
+      text: unknown;
+    };
+    expect(reads.text(row.text)).toBe(text);
+    expect(textReads(db)).toBe(reads);
+    const seen: string[] = [];
+    db.function("seen", {}, (value) => {
+      seen.push(reads.text(value));
+      return null;
+    });
+    db.prepare(`SELECT seen(${reads.column("text")}) FROM texts`).get();
+    expect(seen).toEqual([text]);
   });
 });
 

@@ -140,6 +140,39 @@ export function transaction<T>(
 }
 
 /**
+ * How a connection reads TEXT that may hold NUL (U+0000), as a memory's text may. Node 22's
+ * node:sqlite writes such a text whole but reads it cut at its first NUL (so do the arguments
+ * of a function it defines); Node 24's and better-sqlite3 read it whole. On such a connection
+ * the text is read as its UTF-8 bytes (a BLOB) and decoded here; elsewhere it is read as it is.
+ * Found out once per connection, by reading such a text back.
+ */
+export interface TextReads {
+  /** SQL that reads the text expression `sql` (e.g. `m.text`) whole. */
+  column(sql: string): string;
+  /** A value read through {@link column}, as the text it holds. */
+  text(value: unknown): string;
+}
+
+const decoder = new TextDecoder();
+const WHOLE: TextReads = { column: (sql) => sql, text: (value) => value as string };
+const AS_BYTES: TextReads = {
+  column: (sql) => `CAST(${sql} AS BLOB)`,
+  text: (value) => (typeof value === "string" ? value : decoder.decode(value as Uint8Array)),
+};
+const textReadsOf = new WeakMap<SqliteDatabase, TextReads>();
+
+/** How `db` reads a text that may hold NUL (see {@link TextReads}). */
+export function textReads(db: SqliteDatabase): TextReads {
+  let reads = textReadsOf.get(db);
+  if (reads === undefined) {
+    const { t } = db.prepare("SELECT 'a' || char(0) || 'b' AS t").get() as { t: string };
+    reads = t.length === 3 ? WHOLE : AS_BYTES;
+    textReadsOf.set(db, reads);
+  }
+  return reads;
+}
+
+/**
  * Rows as plain objects, for rows the store hands out as they are: `node:sqlite`'s have no
  * prototype, and a caller comparing them with another engine's records would see a difference.
  */

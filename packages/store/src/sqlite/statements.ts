@@ -5,13 +5,13 @@
  */
 import { prefixSuccessor } from "../keys.js";
 import { foldCase } from "../recall/lines.js";
-import type { SqliteDatabase, SqliteStatement } from "./driver.js";
+import { type SqliteDatabase, type SqliteStatement, type TextReads, textReads } from "./driver.js";
 
-/** A memory as its statements read it: tags and metadata still JSON. */
+/** A memory as its statements read it: tags and metadata still JSON, text through `readText`. */
 export interface Row {
   id: number;
   key: string;
-  text: string;
+  text: unknown;
   tags: string;
   metadata: string;
   version: number;
@@ -28,7 +28,9 @@ export type Head = Pick<Row, "id" | "version" | "tags" | "metadata">;
 export type ListRow = Pick<Row, "key" | "bytes" | "version" | "tags" | "updated_at">;
 
 /** The columns of a Row: not index_text and fts_text, which only the full-text index reads. */
-const ROW_COLUMNS = "id, key, text, tags, metadata, version, hash, bytes, created_at, updated_at";
+function rowColumns(reads: TextReads): string {
+  return `id, key, ${reads.column("text")} AS text, tags, metadata, version, hash, bytes, created_at, updated_at`;
+}
 
 /** Which optional conditions a selection has; each combination is its own prepared statement. */
 interface Shape {
@@ -97,6 +99,8 @@ type Statement = SqliteStatement;
 
 /** Every statement the store's operations run, by what it does. */
 export interface Statements {
+  /** A memory's text as a statement here read it (see driver.ts's `TextReads`). */
+  readonly readText: (value: unknown) => string;
   /** A {@link Head} by key. */
   readonly head: Statement;
   /** A {@link Row} by key. */
@@ -128,15 +132,18 @@ export interface Statements {
 
 /** Every statement the store runs, prepared once per open. */
 export function prepare(db: SqliteDatabase): Statements {
+  const reads = textReads(db);
+  const ROW_COLUMNS = rowColumns(reads);
   db.function("hms_contains_folded", { deterministic: true }, (text: unknown, needle: unknown) =>
-    typeof text === "string" && typeof needle === "string" && foldCase(text).includes(needle)
+    text !== null && typeof needle === "string" && foldCase(reads.text(text)).includes(needle)
       ? 1
       : 0,
   );
   return {
+    readText: reads.text,
     head: db.prepare("SELECT id, version, tags, metadata FROM memories WHERE key = ?"),
     get: db.prepare(`SELECT ${ROW_COLUMNS} FROM memories WHERE key = ?`),
-    keyText: db.prepare("SELECT key, text FROM memories WHERE id = ?"),
+    keyText: db.prepare(`SELECT key, ${reads.column("text")} AS text FROM memories WHERE id = ?`),
     insert: db.prepare(`
       INSERT INTO memories (key, text, index_text, tags, metadata, version, hash, bytes,
         created_at, updated_at)
@@ -179,8 +186,9 @@ export function prepare(db: SqliteDatabase): Statements {
     searchRows: new ShapedStatements(
       db,
       (where) => `
-        SELECT m.key, m.text FROM memories m
-        WHERE ${where} AND hms_contains_folded(m.text, @needle) ORDER BY m.key`,
+        SELECT m.key, ${reads.column("m.text")} AS text FROM memories m
+        WHERE ${where} AND hms_contains_folded(${reads.column("m.text")}, @needle)
+        ORDER BY m.key`,
     ),
     totals: db.prepare(
       "SELECT count(*) AS memories, coalesce(sum(bytes), 0) AS bytes FROM memories",
