@@ -63,6 +63,8 @@ let sqlite: Sqlite | undefined;
  * loads (Node 24 does not): a user would read it on every start of a server, about a module
  * the store tests on both lines. That one warning, while this load runs, is dropped; every
  * other warning, and this one for anyone else loading the module, is printed as usual.
+ * A Node without the module (20, or 22 run with --no-experimental-sqlite) gets an error with
+ * Node's own code for it, ERR_UNKNOWN_BUILTIN_MODULE, that says which Node to use.
  */
 function loadSqlite(): Sqlite {
   if (sqlite !== undefined) return sqlite;
@@ -72,9 +74,19 @@ function loadSqlite(): Sqlite {
     return Reflect.apply(emitWarning, this, [warning, ...rest]);
   } as typeof process.emitWarning;
   try {
-    sqlite = process.getBuiltinModule("node:sqlite");
+    // Node 20.16 and later have getBuiltinModule, which answers undefined for a missing module.
+    sqlite = process.getBuiltinModule?.("node:sqlite") as Sqlite | undefined;
   } finally {
     process.emitWarning = emitWarning;
+  }
+  if (sqlite === undefined) {
+    throw Object.assign(
+      new Error(
+        `Node.js ${process.version} has no node:sqlite, the SQLite the store runs on: use ` +
+          "Node.js 22.13 or later (the store is tested on 22 and 24)",
+      ),
+      { code: "ERR_UNKNOWN_BUILTIN_MODULE" },
+    );
   }
   return sqlite;
 }
