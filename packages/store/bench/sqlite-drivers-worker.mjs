@@ -1,7 +1,7 @@
 // One driver's side of `pnpm bench sqlite-drivers` (sqlite-drivers.mjs), in a process of its
 // own, so its memory and its start are that driver's alone:
 //
-//   node sqlite-drivers-worker.mjs <write|read|scifact> <better-sqlite3|node:sqlite> <json>
+//   node sqlite-drivers-worker.mjs <load|round|scifact> <better-sqlite3|node:sqlite> <json>
 //
 // prints one JSON answer on stdout. The memories and queries come from seeded streams, the
 // same for both drivers.
@@ -46,8 +46,8 @@ function words() {
 
 const keyOf = (i) => `/memories/notes/${i}.md`;
 
-/** Writes the memories in bulk, then `writes` more one at a time: memories/s and writes/s. */
-function write({ file, memories, writes }) {
+/** Writes the memories in bulk (`rememberMany`, 1,000 per transaction): memories/s. */
+function load({ file, memories }) {
   const { word, reseed } = words();
   const rand = reseed(7);
   const store = MemoryStore.open(file, options);
@@ -61,26 +61,18 @@ function write({ file, memories, writes }) {
       store.rememberMany(batch);
     }
     const bulkSeconds = (performance.now() - bulk) / 1000;
-    const texts = Array.from({ length: writes }, () => syntheticText(rand, word));
-    const single = performance.now();
-    for (let i = 0; i < writes; i++) {
-      store.remember({ key: `/memories/new/${i}.md`, text: texts[i], tags: ["memory-file"] });
-    }
-    const singleSeconds = (performance.now() - single) / 1000;
-    return {
-      bulk_memories_per_s: Math.round(memories / bulkSeconds),
-      writes_per_s: Math.round(writes / singleSeconds),
-    };
+    return { bulk_memories_per_s: Math.round(memories / bulkSeconds) };
   } finally {
     store.close();
   }
 }
 
 /**
- * A new process's first open (which loads the driver) to its first recall's answer, then
- * `gets` gets and `queries` recalls, each timed, then the resident memory.
+ * A new process's first open (which loads the driver) to its first recall's answer; then
+ * `gets` gets and `queries` recalls, each timed; the resident memory; then `writes` new
+ * memories written one at a time (`remember`, one transaction each), timed together.
  */
-function read({ file, memories, gets, queries, seed }) {
+function round({ file, memories, gets, queries, writes, seed }) {
   const { word, reseed } = words();
   const rand = reseed(seed);
   const queryTexts = Array.from({ length: queries }, () =>
@@ -108,13 +100,21 @@ function read({ file, memories, gets, queries, seed }) {
       hits.push(result.hits.map((hit) => hit.key));
       return ms;
     });
+    const rss = process.memoryUsage().rss / 2 ** 20;
+    const texts = Array.from({ length: writes }, () => syntheticText(rand, word));
+    const single = performance.now();
+    texts.forEach((text, i) => {
+      store.remember({ key: `/memories/new/${seed}/${i}.md`, text, tags: ["memory-file"] });
+    });
     return {
       versions: versions(),
       cold_start_ms: coldStart,
       get_ms: getMs,
       recall_ms: recallMs,
       hits,
-      rss_mib: process.memoryUsage().rss / 2 ** 20,
+      rss_mib: rss,
+      writes,
+      writes_ms: performance.now() - single,
     };
   } finally {
     store.close();
@@ -165,6 +165,6 @@ function versions() {
   }
 }
 
-const TASKS = { write, read, scifact };
+const TASKS = { load, round, scifact };
 if (!(task in TASKS)) throw new Error(`task is one of ${Object.keys(TASKS).join(", ")}`);
 process.stdout.write(JSON.stringify(TASKS[task](args)));

@@ -3,19 +3,19 @@
 // node:sqlite (what the store runs on) and better-sqlite3 12 (the native addon it ran on
 // before; @hms/test-support's openWithBetterSqlite3 puts the store's own code on it).
 //
-//   pnpm bench sqlite-drivers [--memories 100000] [--writes 1000] [--gets 5000]
-//                             [--queries 300] [--rounds 3] [--data DIR] [--json FILE]
+//   pnpm bench sqlite-drivers [--memories 100000] [--writes 500] [--gets 5000]
+//                             [--queries 300] [--rounds 4] [--data DIR] [--json FILE]
 //
-// Each measure runs in a new process per driver (sqlite-drivers-worker.mjs), so memory and
-// cold start are that driver's alone:
-// - writes/s: `remember` one at a time (one transaction each, synchronous FULL, the store's
-//   default), --writes of them into a store of --memories; and the bulk load of those
-//   memories (`rememberMany`, 1,000 per transaction), memories/s;
+// Each driver loads its own store of --memories (`rememberMany`, 1,000 per transaction:
+// memories/s); then, each round, each driver in a new process (sqlite-drivers-worker.mjs), so
+// memory and cold start are that driver's alone, the order alternating:
+// - cold start: from the first open of the store (which loads the driver) to the first
+//   recall's answer, median over the rounds;
 // - get and recall p50/p99 at --memories: --gets gets of random keys and --queries recalls
-//   (2 to 6 words of the memories' vocabulary) per round, over --rounds rounds;
-// - cold start: in a new process, from the first open of the store (which loads the driver)
-//   to the first recall's answer, median over the rounds;
-// - RSS: the process's resident memory after a round's gets and recalls, median;
+//   (2 to 6 words of the memories' vocabulary) per round, over all rounds;
+// - RSS: the process's resident memory after the round's gets and recalls, median;
+// - writes/s: --writes new memories written one at a time (`remember`, one transaction each,
+//   synchronous FULL, the store's default), over all rounds;
 // - SciFact lexical nDCG@10 (test split, k = 10, each abstract one memory as
 //   `pnpm bench recall-quality` stores it), and how many queries got the same ranking on both.
 // The memories are synthetic (seeded, the same for both drivers); the drivers take turns
@@ -36,10 +36,10 @@ const DRIVERS = ["better-sqlite3", "node:sqlite"];
 const { values } = parseArgs({
   options: {
     memories: { type: "string", default: "100000" },
-    writes: { type: "string", default: "1000" },
+    writes: { type: "string", default: "500" },
     gets: { type: "string", default: "5000" },
     queries: { type: "string", default: "300" },
-    rounds: { type: "string", default: "3" },
+    rounds: { type: "string", default: "4" },
     data: { type: "string" },
     json: { type: "string" },
   },
@@ -93,6 +93,7 @@ function worker(task, driver, args) {
 
 const round = (value, digits) => Math.round(value * 10 ** digits) / 10 ** digits;
 const median = (values) => quantile(values, 0.5);
+const sum = (values) => values.reduce((a, b) => a + b, 0);
 
 const work = mkdtempSync(join(tmpdir(), "hms-sqlite-drivers-"));
 const loadBefore = uptime();
@@ -102,10 +103,10 @@ try {
     DRIVERS.map((driver, i) => [driver, join(work, `store-${i}.sqlite`)]),
   );
   for (const driver of DRIVERS) {
-    log(`${driver}: writing ${MEMORIES.toLocaleString("en-US")} memories, then ${WRITES} more`);
+    log(`${driver}: loading ${MEMORIES.toLocaleString("en-US")} memories`);
     Object.assign(
       results[driver],
-      await worker("write", driver, { file: files[driver], memories: MEMORIES, writes: WRITES }),
+      await worker("load", driver, { file: files[driver], memories: MEMORIES }),
     );
   }
   for (let r = 0; r < ROUNDS; r++) {
@@ -113,11 +114,12 @@ try {
     for (const driver of order) {
       log(`round ${r + 1}/${ROUNDS}: ${driver}`);
       results[driver].samples.push(
-        await worker("read", driver, {
+        await worker("round", driver, {
           file: files[driver],
           memories: MEMORIES,
           gets: GETS,
           queries: QUERIES,
+          writes: WRITES,
           seed: 1000 + r,
         }),
       );
@@ -140,7 +142,9 @@ try {
         driver,
         {
           versions: samples[0].versions,
-          writes_per_s: rest.writes_per_s,
+          writes_per_s: Math.round(
+            (1000 * sum(samples.map((s) => s.writes))) / sum(samples.map((s) => s.writes_ms)),
+          ),
           bulk_memories_per_s: rest.bulk_memories_per_s,
           get_p50_ms: round(quantile(gets, 0.5), 4),
           get_p99_ms: round(quantile(gets, 0.99), 4),

@@ -129,12 +129,12 @@ export function get(ctx: StoreContext, key: string): MemoryRecord | undefined {
 /** `MemoryStore.list`: a page of keys with sizes, versions and tags. */
 export function list(ctx: StoreContext, options: PageOptions): ListPage {
   const { statement, params, limit } = pageQuery(ctx, ctx.sql.listPage, options);
-  // All at once: a listing is on the path of every directory view, and that costs less than
-  // rows read one by one.
+  // Rows as arrays (the statement returns arrays) and all at once: a listing is on the path of
+  // every directory view, and both cost less than objects read one by one.
   const rows = statement.all({ ...params, limit: limit + 1 }) as ListRow[];
   const more = rows.length > limit;
   if (more) rows.length = limit;
-  const items = rows.map(({ key, bytes, version, tags, updated_at }) => ({
+  const items = rows.map(([key, bytes, version, tags, updated_at]) => ({
     key,
     bytes,
     version,

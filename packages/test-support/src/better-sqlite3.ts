@@ -30,6 +30,7 @@ export function betterSqlite3Versions(): { driver: string; sqlite: string } {
 
 /** A better-sqlite3 statement, as the store's `SqliteStatement` sees it. */
 export interface BetterSqlite3Statement {
+  setReturnArrays(enabled: boolean): void;
   get(...params: unknown[]): unknown;
   all(...params: unknown[]): unknown[];
   iterate(...params: unknown[]): IterableIterator<unknown>;
@@ -63,7 +64,15 @@ export function openWithBetterSqlite3(file: string): BetterSqlite3Connection {
     get isTransaction(): boolean {
       return db.inTransaction;
     },
-    prepare: (sql: string) => db.prepare(sql),
+    // better-sqlite3's own statement; its raw() is node:sqlite's setReturnArrays().
+    prepare: (sql: string) => {
+      const statement = db.prepare(sql);
+      return Object.assign(statement, {
+        setReturnArrays: (enabled: boolean): void => {
+          statement.raw(enabled);
+        },
+      });
+    },
     exec: (sql: string): void => {
       db.exec(sql);
     },

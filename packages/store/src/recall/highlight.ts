@@ -25,10 +25,12 @@ export class Highlighter {
     const marked = this.#reads.column(
       `highlight(memories_fts, 0, '${MATCH_OPEN}', '${MATCH_CLOSE}')`,
     );
+    // Rows as [term, text] arrays.
     this.#highlight = db.prepare(`
       SELECT t.key AS term, ${marked} AS text
       FROM json_each(@terms) AS t, memories_fts
       WHERE memories_fts MATCH '"' || t.value || '"' AND memories_fts.rowid = @id`);
+    this.#highlight.setReturnArrays(true);
     this.#rarity = new TermRarity(db);
   }
 
@@ -42,11 +44,11 @@ export class Highlighter {
     if (terms.length === 0) return out;
     // A BigInt binds as an INTEGER. A JavaScript number binds as a REAL, and FTS5 then drops
     // the rowid constraint: the statement would answer with the first matching memory instead.
-    const rows = this.#highlight.all({ terms: JSON.stringify(terms), id: BigInt(id) }) as {
-      term: number;
-      text: unknown;
-    }[];
-    for (const row of rows) out[row.term] = this.#reads.text(row.text);
+    const rows = this.#highlight.all({ terms: JSON.stringify(terms), id: BigInt(id) }) as [
+      term: number,
+      text: unknown,
+    ][];
+    for (const [term, text] of rows) out[term] = this.#reads.text(text);
     return out;
   }
 

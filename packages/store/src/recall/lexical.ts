@@ -52,6 +52,7 @@ export class LexicalRanker implements Ranker {
         AND (@lo IS NULL OR EXISTS (
           SELECT 1 FROM memories WHERE id = memories_fts.rowid
             AND key >= @lo AND (@hi IS NULL OR key < @hi)))`;
+    // Each reads [id, bm25] pairs, as arrays: thousands of rows per recall at scale.
     this.#rank = db.prepare(`
       SELECT rowid AS id, -bm25(memories_fts) AS bm25 FROM memories_fts
       WHERE memories_fts MATCH @expr ${filters}
@@ -64,6 +65,9 @@ export class LexicalRanker implements Ranker {
     this.#part = db.prepare(`
       SELECT rowid AS id, -bm25(memories_fts) AS bm25 FROM memories_fts
       WHERE memories_fts MATCH @expr AND rowid >= @from`);
+    for (const statement of [this.#rank, this.#candidates, this.#part]) {
+      statement.setReturnArrays(true);
+    }
     // Walking a list newest first without scoring costs little.
     this.#newest = db.prepare(`
       SELECT rowid AS id FROM memories_fts WHERE memories_fts MATCH @expr
@@ -115,14 +119,11 @@ export class LexicalRanker implements Ranker {
     // No candidate step, or a filter left fewer candidates than asked for while other
     // matches may pass it: every match is scored.
     if (picked === undefined || ranked.length < k) {
-      ranked = this.#rank.all({ expr: all, ...bind, k }) as { id: number; bm25: number }[];
+      ranked = scoresOf(this.#rank.all({ expr: all, ...bind, k }));
     }
     // Still too few (a filter again): the dropped terms' matches count too.
     if (ranked.length < k && weighed.length < terms.length) {
-      ranked = this.#rank.all({ expr: anyOf(terms), ...bind, k }) as {
-        id: number;
-        bm25: number;
-      }[];
+      ranked = scoresOf(this.#rank.all({ expr: anyOf(terms), ...bind, k }));
     }
     return {
       hits: ranked,
@@ -145,23 +146,23 @@ export class LexicalRanker implements Ranker {
     bind: { lo: string | null; hi: string | null; tag: string | null; from: bigint },
     k: number,
   ): { id: number; bm25: number }[] {
-    const both = this.#candidates.all({ expr: `(${all}) AND (${candidates})`, ...bind }) as {
-      id: number;
-      bm25: number;
-    }[];
+    const both = this.#candidates.all({ expr: `(${all}) AND (${candidates})`, ...bind }) as [
+      id: number,
+      bm25: number,
+    ][];
     if (both.length === 0) return [];
-    const twice = new Map<number, number>();
-    for (const row of this.#part.iterate({ expr: candidates, from: bind.from }) as Iterable<{
-      id: number;
-      bm25: number;
-    }>) {
-      twice.set(row.id, row.bm25);
-    }
+    const part = this.#part.all({ expr: candidates, from: bind.from }) as [number, number][];
+    const twice = new Map<number, number>(part);
     return both
-      .map(({ id, bm25 }) => ({ id, bm25: bm25 - (twice.get(id) ?? 0) }))
+      .map(([id, bm25]) => ({ id, bm25: bm25 - (twice.get(id) ?? 0) }))
       .sort((a, b) => b.bm25 - a.bm25 || a.id - b.id)
       .slice(0, k);
   }
+}
+
+/** [id, bm25] rows as matches. */
+function scoresOf(rows: unknown[]): { id: number; bm25: number }[] {
+  return (rows as [number, number][]).map(([id, bm25]) => ({ id, bm25 }));
 }
 
 /** Matches with their raw BM25 (higher is better), and the query's {@link bm25Ceiling}. */

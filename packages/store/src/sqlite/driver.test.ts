@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { MemoryStore } from "../store.js";
+import { CACHE_SIZE } from "./database.js";
 import {
   isBusy,
   isDiskFull,
@@ -121,6 +123,25 @@ describe("textReads", () => {
     });
     db.prepare(`SELECT seen(${reads.column("text")}) FROM texts`).get();
     expect(seen).toEqual([text]);
+  });
+});
+
+describe("a store's connection", () => {
+  // better-sqlite3 was built with a 16 MiB page cache; node:sqlite's SQLite keeps SQLite's
+  // 2 MiB, which made recall at 100,000 memories read its pages again.
+  it("has the 16 MiB page cache better-sqlite3 gave it, whichever driver opens it", () => {
+    let opened: SqliteDatabase | undefined;
+    const store = MemoryStore.open(join(dir, "store.sqlite"), {
+      openFile: (file) => {
+        opened = openSqlite(file);
+        return opened;
+      },
+    });
+    try {
+      expect(opened && pragma(opened, "cache_size")).toBe(CACHE_SIZE);
+    } finally {
+      store.close();
+    }
   });
 });
 

@@ -24,10 +24,13 @@ export type SqliteOutput = null | number | bigint | string | Uint8Array;
 export type SqliteBinding = SqliteInput | Readonly<Record<string, SqliteInput>>;
 
 /**
- * A prepared statement. Rows are objects keyed by column name (blobs as `Uint8Array`s);
- * `get` gives undefined when there is no row.
+ * A prepared statement. Rows are objects keyed by column name (blobs as `Uint8Array`s), or
+ * arrays of the columns in order after `setReturnArrays(true)`; `get` gives undefined when there
+ * is no row.
  */
 export interface SqliteStatement {
+  /** Rows as arrays: cheaper to make than objects, for statements that read many rows. */
+  setReturnArrays(enabled: boolean): void;
   get(...params: SqliteBinding[]): unknown;
   all(...params: SqliteBinding[]): unknown[];
   iterate(...params: SqliteBinding[]): IterableIterator<unknown>;

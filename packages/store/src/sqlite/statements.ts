@@ -24,8 +24,14 @@ export interface Row {
 /** What a write checks before it changes a memory. */
 export type Head = Pick<Row, "id" | "version" | "tags" | "metadata">;
 
-/** A row of the listing statement. */
-export type ListRow = Pick<Row, "key" | "bytes" | "version" | "tags" | "updated_at">;
+/** A row of the listing statement, in its column order. */
+export type ListRow = [
+  key: string,
+  bytes: number,
+  version: number,
+  tags: string,
+  updated_at: string,
+];
 
 /** The columns of a Row: not index_text and fts_text, which only the full-text index reads. */
 function rowColumns(reads: TextReads): string {
@@ -67,6 +73,8 @@ export class ShapedStatements {
   constructor(
     private readonly db: SqliteDatabase,
     private readonly sql: (where: string) => string,
+    /** Rows as objects (`rows`) or as arrays of the columns in order (`arrays`). */
+    private readonly mode: "rows" | "arrays" = "rows",
   ) {}
 
   for(shape: Shape): SqliteStatement {
@@ -74,6 +82,7 @@ export class ShapedStatements {
     let statement = this.#cache.get(id);
     if (statement === undefined) {
       statement = this.db.prepare(this.sql(whereOf(shape)));
+      if (this.mode === "arrays") statement.setReturnArrays(true);
       this.#cache.set(id, statement);
     }
     return statement;
@@ -178,6 +187,7 @@ export function prepare(db: SqliteDatabase): Statements {
       (where) => `
         SELECT m.key, m.bytes, m.version, m.tags, m.updated_at FROM memories m
         WHERE ${where} ORDER BY m.key LIMIT @limit`,
+      "arrays",
     ),
     exportPage: new ShapedStatements(
       db,
