@@ -6,8 +6,10 @@
  * too (`StoreOptions.openFile`), so one store code runs on both.
  *
  * What `node:sqlite` lacks beside better-sqlite3 is here: pragmas read back as a value
- * ({@link pragma}), transactions that nest ({@link transaction}), and SQLite's result code
- * read from its errors ({@link isBusy}, {@link isDiskFull}).
+ * ({@link pragma}), transactions that nest ({@link transaction}), SQLite's result code read
+ * from its errors ({@link isBusy}, {@link isDiskFull}), plain-object rows ({@link plainRows});
+ * and what Node 22's build does differently: its load warning (dropped) and its reads of a
+ * text holding NUL ({@link textReads}).
  */
 import type * as NodeSqlite from "node:sqlite";
 
@@ -65,7 +67,7 @@ let sqlite: Sqlite | undefined;
  * `node:sqlite`, loaded on first use. Node 22 prints an ExperimentalWarning when the module
  * loads (Node 24 does not): a user would read it on every start of a server, about a module
  * the store tests on both lines. That one warning, while this load runs, is dropped; every
- * other warning, and this one for anyone else loading the module, is printed as usual.
+ * other warning is printed as usual.
  * A Node without the module (20, or 22 run with --no-experimental-sqlite) gets an error with
  * Node's own code for it, ERR_UNKNOWN_BUILTIN_MODULE, that says which Node to use.
  */
