@@ -21,7 +21,10 @@ NODE22_VERSION="22.23.5"
 # Where the binaries are: `export PATH="$(scripts/setup.sh --node-bin 22):$PATH"`.
 node_bin() { echo "$root/.tools/node$1/node_modules/.bin"; }
 if [ "${1:-}" = "--node-bin" ]; then
-  node_bin "$2"
+  case "${2:-}" in
+    22 | 24) node_bin "$2" ;;
+    *) echo "setup: --node-bin takes 22 or 24, the lines installed" >&2 && exit 2 ;;
+  esac
   exit 0
 fi
 install_node() {
