@@ -29,6 +29,7 @@ import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { defaultModelDir } from "@hms/embedder";
 import { MemoryStore, storeFileName } from "@hms/store";
+import { seededRandom, syntheticText, zipfVocabulary } from "@hms/test-support";
 import { engineTable, formatEngineTable } from "./engines.mjs";
 import { benchDatabase, checkDatabaseUrl } from "./postgres.mjs";
 import {
@@ -78,62 +79,8 @@ for (const size of SIZES) {
   if (!Number.isInteger(size) || size < 1) throw new Error(`--sizes: ${size} is not a count`);
 }
 
-/** Deterministic pseudo-random numbers (mulberry32). */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** A vocabulary of pronounceable words with Zipf-distributed frequencies, like prose. */
-function vocabulary(rand, size) {
-  const syllables = "ka ri to me sa lu no pe vi da go chi ran tel mor vin sul bex qua zor".split(
-    " ",
-  );
-  const words = new Set();
-  while (words.size < size) {
-    const n = 1 + Math.floor(rand() * 3);
-    let word = "";
-    for (let i = 0; i < n; i++) word += syllables[Math.floor(rand() * syllables.length)];
-    words.add(word + (rand() < 0.3 ? String(Math.floor(rand() * 100)) : ""));
-  }
-  const list = [...words];
-  const cdf = [];
-  let total = 0;
-  for (let rank = 1; rank <= list.length; rank++) {
-    total += 1 / rank;
-    cdf.push(total);
-  }
-  return () => {
-    const x = rand() * total;
-    let lo = 0;
-    let hi = cdf.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (cdf[mid] < x) lo = mid + 1;
-      else hi = mid;
-    }
-    return list[lo];
-  };
-}
-
-function memoryText(rand, word) {
-  const lines = 3 + Math.floor(rand() * 8);
-  const out = [];
-  for (let l = 0; l < lines; l++) {
-    const n = 5 + Math.floor(rand() * 10);
-    out.push(Array.from({ length: n }, word).join(" "));
-  }
-  return out.join("\n");
-}
-
-const rand = random(42);
-const word = vocabulary(rand, 30000);
+const rand = seededRandom(42);
+const word = zipfVocabulary(rand, 30000);
 const data = tempDir("perf");
 const results = { benchmark: "server-perf (hms-mcp tools over stdio)", memories: MEMORIES };
 try {
@@ -165,7 +112,7 @@ try {
     // Writes, gets and lists through the tools on a fresh store.
     {
       const server = await spawnServer(data.dir, ["--namespace", "writes"]);
-      const texts = Array.from({ length: 1000 }, () => memoryText(rand, word));
+      const texts = Array.from({ length: 1000 }, () => syntheticText(rand, word));
       const sequential = [];
       const started = performance.now();
       for (let i = 0; i < texts.length; i++) {
@@ -228,7 +175,7 @@ try {
         for (let i = start; i < Math.min(MEMORIES, start + 5000); i++) {
           batch.push({
             key: `/memories/notes/${i}.md`,
-            text: memoryText(rand, word),
+            text: syntheticText(rand, word),
             tags: ["memory-file"],
           });
         }
@@ -267,15 +214,15 @@ try {
 async function engines() {
   const database = await benchDatabase(DATABASE_URL);
   try {
-    const engineRand = random(99);
-    const engineWord = vocabulary(engineRand, 30000);
+    const engineRand = seededRandom(99);
+    const engineWord = zipfVocabulary(engineRand, 30000);
     const queries = Array.from({ length: QUERIES }, () =>
       Array.from({ length: 2 + Math.floor(engineRand() * 5) }, engineWord).join(" "),
     );
     const table = await engineTable({
       sizes: SIZES,
       queries,
-      memoryText: () => memoryText(engineRand, engineWord),
+      memoryText: () => syntheticText(engineRand, engineWord),
       dataDir: data.dir,
       databaseUrl: database.url,
       compareBin: COMPARE,
@@ -298,8 +245,8 @@ async function engines() {
  * size queried by this build and, with --compare, by the other build, on the same file.
  */
 async function recallCurve() {
-  const curveRand = random(1234);
-  const curveWord = vocabulary(curveRand, 30000);
+  const curveRand = seededRandom(1234);
+  const curveWord = zipfVocabulary(curveRand, 30000);
   const queries = Array.from({ length: QUERIES }, () =>
     Array.from({ length: 2 + Math.floor(curveRand() * 5) }, curveWord).join(" "),
   );
@@ -319,7 +266,7 @@ async function recallCurve() {
     while (loaded < size) {
       const batch = [];
       for (let i = loaded; i < Math.min(size, loaded + 5000); i++) {
-        batch.push({ key: `/memories/notes/${i}.md`, text: memoryText(curveRand, curveWord) });
+        batch.push({ key: `/memories/notes/${i}.md`, text: syntheticText(curveRand, curveWord) });
       }
       for (const store of stores) store.rememberMany(batch);
       loaded += batch.length;
@@ -391,7 +338,7 @@ async function hybridLarge(file, queries, lexicalRecall) {
   const model = { id: "all-MiniLM-L6-v2-int8", dimensions: 384 };
   const store = MemoryStore.open(file, { namespace: "large", embeddings: { model } });
   const synthetic = performance.now();
-  const vectorRand = random(7);
+  const vectorRand = seededRandom(7);
   for (;;) {
     // Newest first: skip the EMBEDDED newest, which the server embeds itself.
     const batch = store.embeddings.pending(EMBEDDED + 2000).slice(EMBEDDED);

@@ -5,7 +5,6 @@
  * its history commit together, whichever operation made the change. Read, restore and prune
  * are here; retention is the caller's choice (`prune`).
  */
-import type BetterSqlite3 from "better-sqlite3";
 import type { StoreContext } from "./context.js";
 import type {
   Attribution,
@@ -24,6 +23,13 @@ import {
   restoreTreeSteps,
 } from "./rules/restore.js";
 import { runSync } from "./rules/steps.js";
+import {
+  type SqliteDatabase as Database,
+  plainRows,
+  type SqliteStatement,
+  type TextReads,
+  textReads,
+} from "./sqlite/driver.js";
 
 export type {
   Attribution,
@@ -34,13 +40,11 @@ export type {
   TreeRestoreResult,
 } from "./history-types.js";
 
-type Database = BetterSqlite3.Database;
-
 const ENTRY_COLUMNS = "seq, key, op, from_key, version, hash, bytes, at, actor, command";
-const VERSION_COLUMNS = `${ENTRY_COLUMNS}, text, tags, metadata`;
 const MEMORY_FILES = "substr(%.key, 1, 10) = '/memories/'";
 
-interface VersionRow extends Omit<HistoryVersion, "tags" | "metadata"> {
+interface VersionRow extends Omit<HistoryVersion, "text" | "tags" | "metadata"> {
+  text: unknown;
   tags: string;
   metadata: string;
 }
@@ -128,18 +132,22 @@ export interface StoreHistory {
 export class History implements StoreHistory {
   readonly #db: Database;
   readonly #ctx: StoreContext;
-  readonly #attribute: BetterSqlite3.Statement;
-  readonly #attribution: BetterSqlite3.Statement;
-  readonly #ofKey: BetterSqlite3.Statement;
-  readonly #under: BetterSqlite3.Statement;
-  readonly #version: BetterSqlite3.Statement;
-  readonly #lastAtOrBefore: BetterSqlite3.Statement;
-  readonly #firstAfter: BetterSqlite3.Statement;
-  readonly #keysUnder: BetterSqlite3.Statement;
+  /** How this connection reads a text whole (driver.ts). */
+  readonly #reads: TextReads;
+  readonly #attribute: SqliteStatement;
+  readonly #attribution: SqliteStatement;
+  readonly #ofKey: SqliteStatement;
+  readonly #under: SqliteStatement;
+  readonly #version: SqliteStatement;
+  readonly #lastAtOrBefore: SqliteStatement;
+  readonly #firstAfter: SqliteStatement;
+  readonly #keysUnder: SqliteStatement;
 
   constructor(db: Database, ctx: StoreContext) {
     this.#db = db;
     this.#ctx = ctx;
+    this.#reads = textReads(db);
+    const VERSION_COLUMNS = `${ENTRY_COLUMNS}, ${this.#reads.column("text")} AS text, tags, metadata`;
     installHistoryTriggers(db);
     this.#attribute = db.prepare(
       "UPDATE temp.history_attribution SET actor = ?, command = ? WHERE id = 1",
@@ -217,7 +225,7 @@ export class History implements StoreHistory {
       checked,
       checkInteger(version, "version", 1, Number.MAX_SAFE_INTEGER),
     ) as VersionRow | undefined;
-    return row === undefined ? undefined : toVersion(row);
+    return row === undefined ? undefined : toVersion(row, this.#reads);
   }
 
   /**
@@ -229,7 +237,7 @@ export class History implements StoreHistory {
     const time = checkTime(at, "at");
     const last = this.#lastAtOrBefore.get({ key: checked, at: time }) as VersionRow | undefined;
     if (last !== undefined) {
-      return last.op === "delete" || last.key !== checked ? null : toVersion(last);
+      return last.op === "delete" || last.key !== checked ? null : toVersion(last, this.#reads);
     }
     const next = this.#firstAfter.get({ key: checked, at: time }) as VersionRow | undefined;
     if (next === undefined) {
@@ -286,23 +294,27 @@ export class History implements StoreHistory {
       if (options.keepDays !== undefined) {
         const days = checkInteger(options.keepDays, "keepDays", 0, 1_000_000);
         const cutoff = new Date(Date.now() - days * 86_400_000).toISOString();
-        deleted += this.#db
-          .prepare(
-            "DELETE FROM memory_history WHERE seq IN (SELECT seq FROM memory_history WHERE at < ? ORDER BY at LIMIT ?)",
-          )
-          .run(cutoff, limit).changes;
+        deleted += Number(
+          this.#db
+            .prepare(
+              "DELETE FROM memory_history WHERE seq IN (SELECT seq FROM memory_history WHERE at < ? ORDER BY at LIMIT ?)",
+            )
+            .run(cutoff, limit).changes,
+        );
       }
       if (options.keepVersions !== undefined && deleted < limit) {
         const keep = checkInteger(options.keepVersions, "keepVersions", 1, 1_000_000);
-        deleted += this.#db
-          .prepare(
-            `DELETE FROM memory_history WHERE seq IN (
+        deleted += Number(
+          this.#db
+            .prepare(
+              `DELETE FROM memory_history WHERE seq IN (
                SELECT seq FROM (
                  SELECT seq, row_number() OVER (PARTITION BY key ORDER BY seq DESC) AS n
                  FROM memory_history)
                WHERE n > ? LIMIT ?)`,
-          )
-          .run(keep, limit - deleted).changes;
+            )
+            .run(keep, limit - deleted).changes,
+        );
       }
       return deleted;
     });
@@ -319,7 +331,7 @@ export class History implements StoreHistory {
   };
 
   #page(
-    statement: BetterSqlite3.Statement,
+    statement: SqliteStatement,
     params: Record<string, string>,
     options: { limit?: number; before?: number },
   ): HistoryPage {
@@ -328,7 +340,7 @@ export class History implements StoreHistory {
       options.before === undefined
         ? Number.MAX_SAFE_INTEGER
         : checkInteger(options.before, "before", 1, Number.MAX_SAFE_INTEGER);
-    const rows = statement.all({ ...params, before, limit: limit + 1 }) as HistoryEntry[];
+    const rows = plainRows<HistoryEntry>(statement.all({ ...params, before, limit: limit + 1 }));
     const more = rows.length > limit;
     if (more) rows.length = limit;
     const last = rows[rows.length - 1];
@@ -336,9 +348,10 @@ export class History implements StoreHistory {
   }
 }
 
-function toVersion(row: VersionRow): HistoryVersion {
+function toVersion(row: VersionRow, reads: TextReads): HistoryVersion {
   return {
     ...row,
+    text: reads.text(row.text),
     tags: JSON.parse(row.tags) as string[],
     metadata: JSON.parse(row.metadata) as Record<string, unknown>,
   };

@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import Database from "better-sqlite3";
 import type { NamespaceSummary, StoreEngine } from "./engine.js";
 import { StoreError } from "./errors.js";
 import { makeDirectory } from "./make-directory.js";
+import { openSqlite, type SqliteDatabase } from "./sqlite/driver.js";
 import { MemoryStore } from "./store.js";
 import type { StoreOptions } from "./types.js";
 
@@ -162,7 +162,7 @@ export class Namespaces implements StoreEngine {
    * `read` of every store file of the data directory (opened read-only), with the name the
    * store keeps inside it, in name order.
    */
-  #readEach<T>(read: (db: Database.Database, file: string) => T): ({ name: string } & T)[] {
+  #readEach<T>(read: (db: SqliteDatabase, file: string) => T): ({ name: string } & T)[] {
     let files: string[];
     try {
       files = readdirSync(this.#dir).filter((file) => STORE_FILE.test(file));
@@ -173,7 +173,7 @@ export class Namespaces implements StoreEngine {
     const found: ({ name: string } & T)[] = [];
     for (const file of files) {
       const path = join(this.#dir, file);
-      const db = new Database(path, { readonly: true, fileMustExist: true });
+      const db = openSqlite(path, { readOnly: true });
       try {
         const row = db.prepare("SELECT value FROM store_info WHERE name = 'namespace'").get() as
           | { value: string }

@@ -122,7 +122,7 @@ export class MemoryStore implements StoreApi {
 
   /** True until {@link close}. */
   get open(): boolean {
-    return this.#db.open;
+    return this.#db.isOpen;
   }
 
   /** The durability setting in force (read back from SQLite). */
@@ -132,7 +132,7 @@ export class MemoryStore implements StoreApi {
 
   /** Closes the database (the WAL is checkpointed), first writing the reads noted. Idempotent. */
   close(): void {
-    if (!this.#db.open) return;
+    if (!this.#db.isOpen) return;
     try {
       this.access.flush();
     } catch {

@@ -2,11 +2,11 @@
  * The store's public shapes: records, the options and results of its calls, and the bounds
  * those calls accept. `MemoryStore` (store.ts) implements them.
  */
-import type BetterSqlite3 from "better-sqlite3";
 import type { EmbeddingModel } from "./embeddings.js";
 import type { FusionParams } from "./recall/hybrid.js";
 import type { LineHit } from "./recall/lines.js";
 import type { Ranker, RecallBuild } from "./recall/ranker.js";
+import type { SqliteDatabase } from "./sqlite/driver.js";
 
 /** A stored memory, as the hms-mcp contract names its fields. */
 export interface MemoryRecord {
@@ -166,9 +166,10 @@ export interface StoreOptions {
   readonly busyTimeoutMs?: number | undefined;
   /**
    * How long one call waits for another process's lock once the store is open, in ms
-   * (default: `busyTimeoutMs`; opening always waits `busyTimeoutMs`). better-sqlite3 waits
+   * (default: `busyTimeoutMs`; opening always waits `busyTimeoutMs`). SQLite waits
    * synchronously, blocking the process's event loop: a server that serves other callers sets
-   * this short and retries a call refused with `SQLITE_BUSY` asynchronously (hms-mcp does).
+   * this short and retries a call refused with SQLITE_BUSY ({@link isBusy}) asynchronously
+   * (hms-mcp does).
    */
   readonly busyWaitMs?: number | undefined;
   /**
@@ -187,9 +188,14 @@ export interface StoreOptions {
   readonly embeddings?: EmbeddingOptions | undefined;
   /**
    * @internal Builds the recall ranker (default: lexical BM25, or hybrid with `embeddings`)
-   * from the store's better-sqlite3 handle; for tuning (see `@hms/store/internal`).
+   * from the store's SQLite connection; for tuning (see `@hms/store/internal`).
    */
-  readonly ranker?: ((db: BetterSqlite3.Database) => Ranker) | undefined;
+  readonly ranker?: ((db: SqliteDatabase) => Ranker) | undefined;
+  /**
+   * @internal Opens the store's SQLite file (default: `node:sqlite`). The driver benchmark and
+   * the compatibility tests pass better-sqlite3 here, to run the same store on both drivers.
+   */
+  readonly openFile?: ((file: string) => SqliteDatabase) | undefined;
   /**
    * Told what opening an existing store does when its file needs an upgrade (schema
    * migrations, the one-time compaction to incremental auto-vacuum), which can take long on

@@ -2,11 +2,19 @@
  * Helpers for the tests that run hms-mcp (hms-mcp's own and the client packages'): the
  * program as a process, MCP clients of it (over stdio, HTTP, or linked in memory to a server
  * in the test's process), tools/list as the contract defines it, and memory files seeded
- * straight into a store, and what the benchmarks read and measure with (BEIR files, nDCG@10, quantiles). Private; not published. The one place for such helpers: add new ones
+ * straight into a store, what the benchmarks read and measure with (BEIR files, nDCG@10,
+ * quantiles, synthetic memories), and better-sqlite3 in the store's driver shape (the driver benchmark and the
+ * compatibility tests). Private; not published. The one place for such helpers: add new ones
  * here, not beside a suite.
  */
 
 export { readJsonl, readQrels } from "./beir.js";
+export {
+  type BetterSqlite3Connection,
+  type BetterSqlite3Statement,
+  betterSqlite3Versions,
+  openWithBetterSqlite3,
+} from "./better-sqlite3.js";
 export { type HmsRun, hmsCliBin, runHms, startHms } from "./cli-process.js";
 export {
   type ConnectableServer,
@@ -41,5 +49,6 @@ export {
   tempDir,
   testDatabaseUrl,
 } from "./server-process.js";
+export { seededRandom, syntheticText, zipfVocabulary } from "./synthetic.js";
 export { fillDisk, mountTmpfs } from "./tmpfs.js";
 export { type ListedTool, protocolToolList, toolListAsSent } from "./tool-list.js";

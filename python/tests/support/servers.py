@@ -34,7 +34,7 @@ SCRIPTED_MODEL_CLI = REPO / "packages" / "scripted-model" / "dist" / "cli.js"
 def node() -> str:
     found = shutil.which("node")
     if found is None:
-        pytest.fail("Node.js 20+ must be on PATH to run hms-mcp")
+        pytest.fail("Node.js 22 or 24 must be on PATH to run hms-mcp")
     return found
 
 

@@ -252,6 +252,14 @@ export async function closeRuntime(runtime: Runtime): Promise<void> {
 /** Why the default namespace's store could not be opened at start, and what to do. */
 function dataDirMessage(config: Config, error: unknown): string {
   const { code, message } = error as { code?: unknown; message?: unknown };
+  // No node:sqlite in this Node (20, or 22 with --no-experimental-sqlite): not the directory.
+  if (code === "ERR_UNKNOWN_BUILTIN_MODULE") {
+    return (
+      `cannot open namespace ${config.namespace}: Node.js ${process.version} has no ` +
+      "node:sqlite, the SQLite hms-mcp runs on; start hms-mcp with Node.js 24 or 22 (22.13 or " +
+      "later)"
+    );
+  }
   const text = String(message ?? error);
   const named = typeof code === "string" && !isStoreError(error) && !text.startsWith(code);
   const reason = `${named ? `${code}: ` : ""}${text}`;

@@ -9,6 +9,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { MemoryStore, storeFileName } from "@hms/store";
+import { openSqlite } from "@hms/store/internal";
 import {
   cleanEnv,
   hmsMcpBin,
@@ -20,7 +21,6 @@ import {
   tempDir,
   untilEmbedded,
 } from "@hms/test-support";
-import Database from "better-sqlite3";
 import { afterEach, describe, expect, inject, it } from "vitest";
 
 const MODEL_ID = "all-MiniLM-L6-v2-int8";
@@ -194,7 +194,7 @@ describe("hybrid recall (hms-mcp --model-dir)", { timeout: 240_000 }, () => {
     await ok(first.client, "remember", { key: "acme", text: ACME });
     await untilEmbedded(first.client);
     await first.close();
-    const db = new Database(storeFile(dir));
+    const db = openSqlite(storeFile(dir));
     db.prepare(
       "UPDATE store_info SET value = 'some-other-model' WHERE name = 'embedding_model'",
     ).run();
@@ -244,7 +244,7 @@ describe("hybrid recall (hms-mcp --model-dir)", { timeout: 240_000 }, () => {
       await untilEmbedded(hybrid.client);
       expect(hybrid.stderr()).toContain(`"workers":${workers}`);
       await hybrid.close();
-      const db = new Database(storeFile(dir), { readonly: true });
+      const db = openSqlite(storeFile(dir), { readOnly: true });
       const rows = db
         .prepare(
           "SELECT m.key, v.spans, v.vectors FROM memory_vectors v JOIN memories m ON m.id = v.memory_id",
@@ -314,7 +314,7 @@ describe("hybrid recall (hms-mcp --model-dir)", { timeout: 240_000 }, () => {
     await untilEmbedded(other.client);
     await other.close();
     const stored = (at: string) => {
-      const db = new Database(storeFile(at), { readonly: true });
+      const db = openSqlite(storeFile(at), { readOnly: true });
       const row = db.prepare("SELECT spans, vectors FROM memory_vectors").get() as {
         spans: Buffer;
         vectors: Buffer;

@@ -8,8 +8,8 @@ import { join } from "node:path";
 import { cleanEnv, hmsMcpBin, startHttpServer, tempDir } from "@hms/test-support";
 import { afterAll, describe, expect, it } from "vitest";
 
-function run(args: string[], env: Record<string, string> = {}) {
-  const result = spawnSync(process.execPath, [hmsMcpBin(), ...args], {
+function run(args: string[], env: Record<string, string> = {}, nodeArgs: string[] = []) {
+  const result = spawnSync(process.execPath, [...nodeArgs, hmsMcpBin(), ...args], {
     env: cleanEnv(env),
     encoding: "utf8",
     input: "",
@@ -47,6 +47,16 @@ describe("a server that cannot start", () => {
     } finally {
       await first.stop();
     }
+  });
+
+  it("says in one line that this Node has no node:sqlite, and which Node to start it with", () => {
+    // Node 20 has no node:sqlite; Node 22 and 24 run without it when asked to.
+    const result = run(["--data-dir", data.dir], {}, ["--no-experimental-sqlite"]);
+    expect(result.status).toBe(2);
+    expectOneLine(
+      result,
+      /cannot open namespace default: Node\.js v\d+\.\d+\.\d+ has no node:sqlite, the SQLite hms-mcp runs on; start hms-mcp with Node\.js 24 or 22 \(22\.13 or later\)$/m,
+    );
   });
 
   it("says in one line that the data directory cannot be used", () => {

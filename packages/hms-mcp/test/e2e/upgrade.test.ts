@@ -5,9 +5,8 @@
  */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { migrate } from "@hms/store/internal";
+import { migrate, openSqlite, transaction } from "@hms/store/internal";
 import { startHttpServer, storeFile, tempDir } from "@hms/test-support";
-import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 
 const MEMORIES = 3000;
@@ -16,16 +15,16 @@ const MEMORIES = 3000;
 function writeOldStore(dataDir: string): void {
   const file = storeFile(dataDir);
   mkdirSync(dirname(file), { recursive: true });
-  const db = new Database(file);
+  const db = openSqlite(file);
   try {
     migrate(db, 4);
     const insert = db.prepare(
       `INSERT INTO memories (key, text, tags, metadata, version, hash, bytes, created_at, updated_at)
        VALUES (?, ?, '[]', '{}', 1, 'sha256:x', 1, '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z')`,
     );
-    db.transaction(() => {
+    transaction(db, () => {
       for (let i = 0; i < MEMORIES; i++) insert.run(`/memories/n${i}.md`, `note ${i} term${i}`);
-    })();
+    });
   } finally {
     db.close();
   }

@@ -405,7 +405,7 @@ describe("finding hms-mcp when no connection is given", () => {
         "PATH. Install it in your project with `npm install hms-mcp` (then it is found in " +
         "node_modules); or pass connection: { command, args } to start one, or connection: " +
         "{ url } to use a running one; or set HMS_MCP_BIN to the hms-mcp executable. hms-mcp " +
-        "needs Node.js 20.11+; ./scripts/setup.sh in the Holographic Memory for Claude " +
+        "needs Node.js 22 or 24; ./scripts/setup.sh in the Holographic Memory for Claude " +
         "repository builds it as packages/hms-mcp/dist/cli.js.",
     );
   });

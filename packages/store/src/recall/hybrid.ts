@@ -8,8 +8,8 @@
  * convexly (see {@link fuse}), so a score does not depend on the other candidates. A memory
  * whose vectors are still pending has no semantic score; its lexical score stands in for it.
  */
-import type BetterSqlite3 from "better-sqlite3";
 import { prefixSuccessor } from "../keys.js";
+import type { SqliteDatabase, SqliteStatement } from "../sqlite/driver.js";
 import { LexicalRanker } from "./lexical.js";
 import type { RankContext, RankedId, Ranker, RecallFilter } from "./ranker.js";
 import type { DenseHit, Scan, VectorIndex } from "./vector-index.js";
@@ -104,13 +104,13 @@ export class HybridRanker implements Ranker {
   readonly #lexical: LexicalRanker;
   readonly #index: VectorIndex;
   readonly #params: FusionParams;
-  readonly #inRange: BetterSqlite3.Statement;
-  readonly #hasTag: BetterSqlite3.Statement;
-  readonly #rangeIds: BetterSqlite3.Statement;
-  readonly #tagIds: BetterSqlite3.Statement;
+  readonly #inRange: SqliteStatement;
+  readonly #hasTag: SqliteStatement;
+  readonly #rangeIds: SqliteStatement;
+  readonly #tagIds: SqliteStatement;
 
   constructor(
-    db: BetterSqlite3.Database,
+    db: SqliteDatabase,
     model: string,
     index: VectorIndex,
     params: FusionParams = DEFAULT_FUSION,
@@ -126,10 +126,10 @@ export class HybridRanker implements Ranker {
       "SELECT 1 FROM memories WHERE id = @id AND key >= @lo AND (@hi IS NULL OR key < @hi)",
     );
     this.#hasTag = db.prepare("SELECT 1 FROM memory_tags WHERE tag = @tag AND memory_id = @id");
-    this.#rangeIds = db
-      .prepare("SELECT id FROM memories WHERE key >= @lo AND (@hi IS NULL OR key < @hi)")
-      .pluck();
-    this.#tagIds = db.prepare("SELECT memory_id FROM memory_tags WHERE tag = @tag").pluck();
+    this.#rangeIds = db.prepare(
+      "SELECT id FROM memories WHERE key >= @lo AND (@hi IS NULL OR key < @hi)",
+    );
+    this.#tagIds = db.prepare("SELECT memory_id AS id FROM memory_tags WHERE tag = @tag");
   }
 
   rank(query: string, filter: RecallFilter, k: number, context: RankContext = {}): RankedId[] {
@@ -180,9 +180,9 @@ export class HybridRanker implements Ranker {
     const kept = wide.filter((hit) => passes(hit.id));
     if (kept.length >= n || wide.length < n * 4) return kept.slice(0, n);
     let allowed: Set<number> | undefined;
-    if (prefix !== undefined) allowed = new Set(this.#rangeIds.all({ lo, hi }) as number[]);
+    if (prefix !== undefined) allowed = new Set(idsOf(this.#rangeIds.all({ lo, hi })));
     if (tag !== undefined) {
-      const tagged = this.#tagIds.all({ tag }) as number[];
+      const tagged = idsOf(this.#tagIds.all({ tag }));
       allowed =
         allowed === undefined
           ? new Set(tagged)
@@ -191,4 +191,8 @@ export class HybridRanker implements Ranker {
     const set = allowed ?? new Set<number>();
     return scan.best(n, (id) => set.has(id));
   }
+}
+
+function idsOf(rows: unknown[]): number[] {
+  return (rows as { id: number }[]).map((row) => row.id);
 }

@@ -1,5 +1,5 @@
-import type BetterSqlite3 from "better-sqlite3";
 import { prefixSuccessor } from "../keys.js";
+import type { SqliteDatabase, SqliteStatement } from "../sqlite/driver.js";
 import { queryTerms } from "./query.js";
 import type { RankedId, Ranker, RecallFilter } from "./ranker.js";
 import { TermRarity } from "./rarity.js";
@@ -33,14 +33,14 @@ export class LexicalRanker implements Ranker {
   readonly build = "lexical" as const;
   readonly model = null;
   readonly #rarity: TermRarity;
-  readonly #rank: BetterSqlite3.Statement;
-  readonly #candidates: BetterSqlite3.Statement;
-  readonly #part: BetterSqlite3.Statement;
-  readonly #newest: BetterSqlite3.Statement;
+  readonly #rank: SqliteStatement;
+  readonly #candidates: SqliteStatement;
+  readonly #part: SqliteStatement;
+  readonly #newest: SqliteStatement;
   readonly #budget: number;
 
   /** `budget` is for benchmarks that weigh it; recall uses {@link CANDIDATE_BUDGET}. */
-  constructor(db: BetterSqlite3.Database, budget = CANDIDATE_BUDGET) {
+  constructor(db: SqliteDatabase, budget = CANDIDATE_BUDGET) {
     this.#budget = budget;
     this.#rarity = new TermRarity(db);
     // bm25() is lower-is-better; the score is its negation. Filters are correlated EXISTS
@@ -52,6 +52,7 @@ export class LexicalRanker implements Ranker {
         AND (@lo IS NULL OR EXISTS (
           SELECT 1 FROM memories WHERE id = memories_fts.rowid
             AND key >= @lo AND (@hi IS NULL OR key < @hi)))`;
+    // Each reads [id, bm25] pairs, as arrays: thousands of rows per recall at scale.
     this.#rank = db.prepare(`
       SELECT rowid AS id, -bm25(memories_fts) AS bm25 FROM memories_fts
       WHERE memories_fts MATCH @expr ${filters}
@@ -64,12 +65,13 @@ export class LexicalRanker implements Ranker {
     this.#part = db.prepare(`
       SELECT rowid AS id, -bm25(memories_fts) AS bm25 FROM memories_fts
       WHERE memories_fts MATCH @expr AND rowid >= @from`);
+    for (const statement of [this.#rank, this.#candidates, this.#part]) {
+      statement.setReturnArrays(true);
+    }
     // Walking a list newest first without scoring costs little.
-    this.#newest = db
-      .prepare(`
-      SELECT rowid FROM memories_fts WHERE memories_fts MATCH @expr
-      ORDER BY rowid DESC LIMIT 1 OFFSET @offset`)
-      .pluck() as BetterSqlite3.Statement;
+    this.#newest = db.prepare(`
+      SELECT rowid AS id FROM memories_fts WHERE memories_fts MATCH @expr
+      ORDER BY rowid DESC LIMIT 1 OFFSET @offset`);
   }
 
   rank(query: string, filter: RecallFilter, k: number): RankedId[] {
@@ -105,23 +107,23 @@ export class LexicalRanker implements Ranker {
     let ranked: { id: number; bm25: number }[] = [];
     if (picked !== undefined) {
       // The rowid from which the pick's newest `budget` matches start (0: all of them).
-      const from = picked.newest
-        ? ((this.#newest.get({ expr: picked.expr, offset: budget - 1 }) as number | undefined) ?? 0)
-        : 0;
+      const newest = picked.newest
+        ? (this.#newest.get({ expr: picked.expr, offset: budget - 1 }) as
+            | { id: number }
+            | undefined)
+        : undefined;
+      const from = newest?.id ?? 0;
       // A BigInt binds as an INTEGER; FTS5 ignores a rowid constraint given as a REAL.
       ranked = this.#scoreCandidates(all, picked.expr, { ...bind, from: BigInt(from) }, k);
     }
     // No candidate step, or a filter left fewer candidates than asked for while other
     // matches may pass it: every match is scored.
     if (picked === undefined || ranked.length < k) {
-      ranked = this.#rank.all({ expr: all, ...bind, k }) as { id: number; bm25: number }[];
+      ranked = scoresOf(this.#rank.all({ expr: all, ...bind, k }));
     }
     // Still too few (a filter again): the dropped terms' matches count too.
     if (ranked.length < k && weighed.length < terms.length) {
-      ranked = this.#rank.all({ expr: anyOf(terms), ...bind, k }) as {
-        id: number;
-        bm25: number;
-      }[];
+      ranked = scoresOf(this.#rank.all({ expr: anyOf(terms), ...bind, k }));
     }
     return {
       hits: ranked,
@@ -144,23 +146,23 @@ export class LexicalRanker implements Ranker {
     bind: { lo: string | null; hi: string | null; tag: string | null; from: bigint },
     k: number,
   ): { id: number; bm25: number }[] {
-    const both = this.#candidates.all({ expr: `(${all}) AND (${candidates})`, ...bind }) as {
-      id: number;
-      bm25: number;
-    }[];
+    const both = this.#candidates.all({ expr: `(${all}) AND (${candidates})`, ...bind }) as [
+      id: number,
+      bm25: number,
+    ][];
     if (both.length === 0) return [];
-    const twice = new Map<number, number>();
-    for (const row of this.#part.iterate({ expr: candidates, from: bind.from }) as Iterable<{
-      id: number;
-      bm25: number;
-    }>) {
-      twice.set(row.id, row.bm25);
-    }
+    const part = this.#part.all({ expr: candidates, from: bind.from }) as [number, number][];
+    const twice = new Map<number, number>(part);
     return both
-      .map(({ id, bm25 }) => ({ id, bm25: bm25 - (twice.get(id) ?? 0) }))
+      .map(([id, bm25]) => ({ id, bm25: bm25 - (twice.get(id) ?? 0) }))
       .sort((a, b) => b.bm25 - a.bm25 || a.id - b.id)
       .slice(0, k);
   }
+}
+
+/** [id, bm25] rows as matches. */
+function scoresOf(rows: unknown[]): { id: number; bm25: number }[] {
+  return (rows as [number, number][]).map(([id, bm25]) => ({ id, bm25 }));
 }
 
 /** Matches with their raw BM25 (higher is better), and the query's {@link bm25Ceiling}. */

@@ -43,14 +43,15 @@ export function recall(
   const terms = ranked.length === 0 ? [] : excerptTerms(query);
   const weights = highlighter.weights(terms);
   const hits = ranked.flatMap(({ id, score, passage }) => {
-    const row = ctx.sql.keyText.get(id) as { key: string; text: string } | undefined;
+    const row = ctx.sql.keyText.get(id) as { key: string; text: unknown } | undefined;
     if (row === undefined) return [];
     const highlighted = highlighter.highlight(id, terms);
     const matches = terms.map((_, i) => ({
       highlighted: highlighted[i],
       weight: weights[i] ?? 0,
     }));
-    return [{ key: row.key, score, ...excerptOf(row.text, matches, passage) }];
+    const text = ctx.sql.readText(row.text);
+    return [{ key: row.key, score, ...excerptOf(text, matches, passage) }];
   });
   return { hits, build };
 }

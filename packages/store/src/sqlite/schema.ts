@@ -1,7 +1,5 @@
-import type BetterSqlite3 from "better-sqlite3";
 import { indexText } from "../recall/cjk.js";
-
-type Database = BetterSqlite3.Database;
+import { type SqliteDatabase as Database, pragma, transaction } from "./driver.js";
 
 /**
  * One step of the schema. Migrations run in order, each in its own transaction, and the
@@ -308,11 +306,9 @@ function fillIndex(db: Database, column: "text" | "fts_text", report: MigrationR
   const total = memoryCount(db);
   const task = `rebuilding the full-text index of ${count(total)}`;
   report.step(task);
-  const batchEnd = db
-    .prepare(
-      `SELECT max(id) FROM (SELECT id FROM memories WHERE id > ? ORDER BY id LIMIT ${batchOf(total)})`,
-    )
-    .pluck();
+  const batchEnd = db.prepare(
+    `SELECT max(id) AS end FROM (SELECT id FROM memories WHERE id > ? ORDER BY id LIMIT ${batchOf(total)})`,
+  );
   const fill = db.prepare(
     `INSERT INTO memories_fts (rowid, ${column}) SELECT id, ${column} FROM memories WHERE id > ? AND id <= ?`,
   );
@@ -320,9 +316,9 @@ function fillIndex(db: Database, column: "text" | "fts_text", report: MigrationR
   let after: number | bigint = -(2n ** 63n);
   let done = 0;
   for (;;) {
-    const end = batchEnd.get(after) as number | null;
+    const { end } = batchEnd.get(after) as { end: number | null };
     if (end === null) break;
-    done += fill.run(after, end).changes;
+    done += Number(fill.run(after, end).changes);
     report.progress(task, done, total);
     after = end;
   }
@@ -333,7 +329,7 @@ export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 
 /** The schema version recorded in the database file. */
 export function schemaVersion(db: Database): number {
-  return db.pragma("user_version", { simple: true }) as number;
+  return pragma(db, "user_version") as number;
 }
 
 /**
@@ -350,11 +346,11 @@ export function migrate(db: Database, target = SCHEMA_VERSION, report = SILENT):
   }
   for (const migration of MIGRATIONS) {
     if (migration.version <= current || migration.version > target) continue;
-    db.transaction(() => {
+    transaction(db, () => {
       // Another process may have migrated while this one waited for the write lock.
       if (schemaVersion(db) >= migration.version) return;
       migration.up(db, report);
-      db.pragma(`user_version = ${migration.version}`);
-    }).immediate();
+      db.exec(`PRAGMA user_version = ${migration.version}`);
+    });
   }
 }

@@ -4,7 +4,8 @@
  * pages a write freed given back, and the WAL trimmed once the store is idle (growth.ts).
  */
 import { type SqliteDatabase, writeTransaction } from "./database.js";
-import { isDiskFull, Reserve, storageFull } from "./disk-full.js";
+import { Reserve, storageFull } from "./disk-full.js";
+import { isDiskFull } from "./driver.js";
 import { reclaimFreePages, WalTrimmer } from "./growth.js";
 
 export class Writes {
