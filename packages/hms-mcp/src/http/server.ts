@@ -15,6 +15,7 @@ import { isLoopback } from "../config/config.js";
 import { createMcpServer } from "../mcp/server.js";
 import type { Runtime } from "../runtime/runtime.js";
 import { Cors, isPreflight } from "./cors.js";
+import { EventStream } from "./event-stream.js";
 import { InFlight, type RequestLimits, UnreadAnswers } from "./limits.js";
 import { isProbe, serveProbe } from "./probes.js";
 import { SessionRate } from "./session-rate.js";
@@ -80,7 +81,11 @@ export interface HttpEndpoint {
 interface Session {
   readonly transport: StreamableHTTPServerTransport;
   readonly server: Server;
+  /** The session's GET stream, where change notifications go. */
+  readonly events: EventStream;
   close(): Promise<void>;
+  /** A session with an event stream open is in use, though it sends no request. */
+  streaming(): boolean;
 }
 
 /** A JSON-RPC id, as an error answer echoes it. */
@@ -279,13 +284,18 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
     // after its handler returned), what the client has not taken yet is accounted.
     res.once("prefinish", () => unread.track(res));
     try {
-      await serve(req, res, clientKey);
+      await serve(req, res, clientKey, admitted);
     } finally {
       admitted();
     }
   };
 
-  const serve = async (req: IncomingMessage, res: ServerResponse, clientKey: string) => {
+  const serve = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    clientKey: string,
+    release: () => void,
+  ) => {
     let parsedBody: unknown;
     if (req.method === "POST") {
       // A declared length over the bound is refused before a byte of the body is read (and,
@@ -331,10 +341,10 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
         return;
       }
       if (req.method === "GET") {
-        // No server-initiated messages are ever sent, so no standalone SSE stream is offered
-        // (the transport spec allows 405 here); clients then simply POST.
-        res.writeHead(405, { allow: "POST, DELETE" }).end();
-        return;
+        // The session's event stream (change notifications): open for as long as the client
+        // keeps it, so it is not a request in flight.
+        release();
+        session.events.watch(res);
       }
       await session.transport.handleRequest(req, res, parsedBody);
       return;
@@ -383,12 +393,19 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
       );
       return;
     }
+    const events = new EventStream();
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: true,
       maxRequestBodySize: options.maxBodyBytes,
       onsessioninitialized: (id) => {
-        sessions.add(id, clientKey, { transport, server, close: () => server.close() });
+        sessions.add(id, clientKey, {
+          transport,
+          server,
+          events,
+          close: () => server.close(),
+          streaming: () => events.open,
+        });
         runtime.log.debug({ session: id }, "session opened");
       },
       onsessionclosed: (id) => {
@@ -399,7 +416,11 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
     transport.onclose = () => {
       if (transport.sessionId !== undefined) sessions.remove(transport.sessionId);
     };
-    const server = createMcpServer(runtime);
+    // A client that lets its change notifications pile up unread loses its session.
+    const server = createMcpServer(
+      runtime,
+      events.outlet(() => void server.close().catch(() => {})),
+    );
     await server.connect(transport);
     await transport.handleRequest(req, res, parsedBody);
   };
