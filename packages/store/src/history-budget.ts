@@ -32,6 +32,7 @@ interface Usage {
 export class HistoryBudget {
   readonly #bytes: number;
   readonly #onDropped: ((event: HistoryDropEvent) => void) | undefined;
+  readonly #namespace: string | undefined;
   readonly #usage: BetterSqlite3.Statement;
   readonly #oldest: BetterSqlite3.Statement;
   readonly #dropThrough: BetterSqlite3.Statement;
@@ -40,14 +41,16 @@ export class HistoryBudget {
   /** Drops made in the transaction running now, told once it commits. */
   #pending: HistoryDropEvent[] = [];
 
-  /** `bytes`: the budget (0: none), checked by the caller. */
+  /** `bytes`: the budget (0: none), checked by the caller; `namespace` is told with each drop. */
   constructor(
     db: Database,
     bytes: number,
     onDropped: ((event: HistoryDropEvent) => void) | undefined,
+    namespace?: string,
   ) {
     this.#bytes = bytes;
     this.#onDropped = onDropped;
+    this.#namespace = namespace;
     this.#usage = db.prepare(
       "SELECT live_bytes, history_bytes, history_rows FROM history_usage WHERE id = 1",
     );
@@ -126,7 +129,7 @@ export class HistoryBudget {
   record(reason: DropReason, changes: number, through: string, bytes = 0): void {
     if (changes <= 0) return;
     this.#record.run(reason, changes, through, now());
-    this.#pending.push({ reason, changes, bytes, through });
+    this.#pending.push({ namespace: this.#namespace, reason, changes, bytes, through });
   }
 
   /** The bytes the history takes, all of which a full disk may take back. */

@@ -69,6 +69,8 @@ export interface HistoryDrop {
 
 /** What a store tells its owner when its history dropped changes (`StoreOptions.onHistoryDropped`). */
 export interface HistoryDropEvent {
+  /** The store's namespace, when it was opened with one. */
+  readonly namespace: string | undefined;
   readonly reason: DropReason;
   /** Changes dropped this time, and the bytes of history they took. */
   readonly changes: number;

@@ -100,7 +100,7 @@ export class MemoryStore implements StoreApi {
         `onHistoryDropped must be a function (it is told what the history dropped), got ${typeof onDropped}`,
       );
     }
-    const budget = new HistoryBudget(db, historyBytes, onDropped);
+    const budget = new HistoryBudget(db, historyBytes, onDropped, options.namespace);
     const writes = new Writes(db, file, budget);
     this.#writes = writes;
     // Every write ends by bringing the history back within its budget, in its own transaction.
