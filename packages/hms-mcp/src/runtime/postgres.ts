@@ -58,6 +58,8 @@ export async function openPostgres(
   options: {
     maxTextBytes: number;
     maxNamespaces: number | undefined;
+    /** The byte budget of each namespace's history (--keep-mib). */
+    historyBytes: number;
     namespace: string;
     /** Hybrid recall's model (--model-dir), checked against the default namespace's. */
     embeddings?: EmbeddingOptions | undefined;
@@ -71,6 +73,7 @@ export async function openPostgres(
       poolSize: database.poolSize,
       maxTextBytes: options.maxTextBytes,
       maxNamespaces: options.maxNamespaces,
+      historyBytes: options.historyBytes,
       migrate: database.migrate,
       onUpgrade: migrationLogger(log),
       embeddings: options.embeddings,
