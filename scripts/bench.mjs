@@ -38,6 +38,10 @@ const benches = {
   // What keeping the history of memory files costs a write, against other keys, with
   // another build's store in the same run (--compare DIR: its packages/store/dist).
   "history-cost": { package: "@hms/store", script: "bench:history-cost" },
+  // What a version costs the history kept whole or as a splice (bytes per one-line edit,
+  // insert, create/delete) and what reading old versions back costs, against another build's
+  // store in the same run (--compare DIR: its packages/store/dist).
+  "history-deltas": { package: "@hms/store", script: "bench:history-deltas" },
   // Hybrid recall latency on a 20k-memory PostgreSQL namespace under a trickle of writes,
   // against another build's store-postgres (--compare DIR: its dist) in the same run.
   "dense-trickle": { package: "@hms/store-postgres", script: "bench:dense-trickle" },

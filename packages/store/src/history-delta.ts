@@ -60,19 +60,25 @@ export function spliceOf(older: string, newer: string): Splice {
   }
   if (end > 0 && isLow(older.charCodeAt(older.length - end))) end--;
   const middle = older.slice(start, older.length - end);
+  // Without surrogates (most texts), a code point is one UTF-16 unit: no need to count.
+  const plain = !SURROGATE.test(older);
   return {
-    head: codePoints(older, 0, start),
-    tail: codePoints(older, older.length - end, older.length),
+    head: plain ? start : codePoints(older, 0, start),
+    tail: plain ? end : codePoints(older, older.length - end, older.length),
     middle,
   };
 }
 
 /** `base` with `splice` applied: its first `head` and last `tail` code points around `middle`. */
 export function applySplice(base: string, splice: Splice): string {
-  const start = unitsFromStart(base, splice.head);
-  const end = unitsFromEnd(base, splice.tail);
+  const plain = !SURROGATE.test(base);
+  const start = plain ? splice.head : unitsFromStart(base, splice.head);
+  const end = plain ? base.length - splice.tail : unitsFromEnd(base, splice.tail);
   return base.slice(0, start) + splice.middle + base.slice(end);
 }
+
+/** Any UTF-16 surrogate: a text without one counts code points as units. */
+const SURROGATE = /[\uD800-\uDFFF]/;
 
 /** A history row as far as its text goes. */
 export interface StoredText {
