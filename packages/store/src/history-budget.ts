@@ -36,6 +36,7 @@ export class HistoryBudget {
   readonly #usage: BetterSqlite3.Statement;
   readonly #oldest: BetterSqlite3.Statement;
   readonly #dropThrough: BetterSqlite3.Statement;
+
   readonly #record: BetterSqlite3.Statement;
   readonly #dropped: BetterSqlite3.Statement;
   /** Drops made in the transaction running now, told once it commits. */
@@ -59,6 +60,7 @@ export class HistoryBudget {
        FROM memory_history h ORDER BY seq`,
     );
     this.#dropThrough = db.prepare("DELETE FROM memory_history WHERE seq <= ?");
+
     this.#record = db.prepare(
       `INSERT INTO history_dropped (reason, changes, through, at) VALUES (?, ?, ?, ?)
        ON CONFLICT (reason) DO UPDATE SET changes = changes + excluded.changes,

@@ -29,6 +29,12 @@ const NO_HOOKS: WriteHooks = { roomToMake: () => 0, makeRoom: () => {}, ended: (
  */
 export const ROOM_BYTES = 1024 * 1024;
 
+/** The store's page size (SQLite's default, which the store keeps). */
+const PAGE_BYTES = 4096;
+
+/** Free pages of the file given back to the disk per step for a write on a full disk (1 MiB). */
+export const ROOM_PAGES = ROOM_BYTES / PAGE_BYTES;
+
 export class Writes {
   readonly #db: SqliteDatabase;
   readonly #reserve: Reserve;
@@ -57,7 +63,7 @@ export class Writes {
         return this.#run(body);
       } catch (error) {
         if (!isDiskFull(error)) throw error;
-        if (!this.#makeRoom(round)) throw storageFull(false);
+        if (!this.#makeRoom(round, false)) throw storageFull(false);
       }
     }
   }
@@ -65,9 +71,8 @@ export class Writes {
   /**
    * Runs `body`, a delete, as one write transaction. If the disk is full, makes room as
    * {@link write} does; when nothing is left to drop, releases the spare file and tries once
-   * more. Then checkpoints and
-   * truncates the WAL so the space the delete freed goes back to the disk, and makes the
-   * spare file again if there is room.
+   * more. Then checkpoints and truncates the WAL so the space the delete freed goes back to
+   * the disk, and makes the spare file again if there is room.
    */
   free<T>(body: () => T): T {
     let released = false;
@@ -79,7 +84,7 @@ export class Writes {
         return result;
       } catch (error) {
         if (!isDiskFull(error)) throw error;
-        if (this.#makeRoom(round)) continue;
+        if (this.#makeRoom(round, true)) continue;
         if (released || !this.#reserve.release()) throw storageFull(true);
         released = true;
       }
@@ -92,46 +97,70 @@ export class Writes {
   }
 
   /**
-   * Makes room for a write that found the disk full, its `round`-th time: first the WAL's
-   * frames go into the file and the WAL is cut back (free, and it may be all that was
-   * needed); after that, one transaction of the hooks' `makeRoom` of {@link ROOM_BYTES} each
-   * time, then the WAL cut back again so that what it freed goes back to the disk. False
-   * when the hooks have less than that left to free.
+   * Makes room for a write that found the disk full, its `round`-th time. Each time, the WAL's
+   * frames go into the file and the WAL is cut back (the failed write grew it); the first
+   * time, that is all. After that: free pages of the file go back to the disk, or, when there
+   * are none, the hooks drop {@link ROOM_BYTES} (the history's oldest changes) and the pages
+   * that frees go back. Giving pages back moves
+   * pages, which takes room in the WAL, so it goes {@link ROOM_PAGES} at a time, each step its
+   * own transaction (which keeps the pages it frees) followed by a cut of the WAL. False when
+   * nothing is left to free.
    *
-   * Dropping writes too. On a disk too full even for that, the spare file is released for
-   * it, and it drops the spare file's size more, so that the spare file can be made again
-   * before the write tries again and stay there for deletes.
+   * On a disk too full even for a step, the spare file may be released for it: always for a
+   * delete (`deleting`), which is what it is for; for another write only when what can be
+   * freed pays it back. Once released, the hooks drop more until the spare file is made
+   * again (or they have nothing left), so that it stays there for deletes.
    */
-  #makeRoom(round: number): boolean {
-    if (round === 0) {
+  #makeRoom(round: number, deleting: boolean): boolean {
+    // The write that failed grew the WAL before it failed: that room comes back first.
+    this.#trimmer.trim();
+    if (round === 0) return true;
+    const free = () => (this.#db.pragma("freelist_count", { simple: true }) as number) * PAGE_BYTES;
+    const history = () => this.#hooks.roomToMake();
+    if (free() === 0 && history() < ROOM_BYTES) return false;
+    const spare =
+      deleting || history() >= ROOM_BYTES || free() + history() >= ROOM_BYTES + RESERVE_BYTES;
+    let released = false;
+    /** One step, its transaction then the WAL cut back; the spare file released if need be. */
+    const step = (work: () => void): boolean => {
+      try {
+        this.#run(work, false);
+      } catch (error) {
+        if (!isDiskFull(error)) throw error;
+        if (released || !spare || !this.#reserve.release()) return false;
+        released = true;
+        try {
+          this.#run(work, false);
+        } catch (again) {
+          if (isDiskFull(again)) return false;
+          throw again;
+        }
+      }
       this.#trimmer.trim();
       return true;
-    }
-    const available = this.#hooks.roomToMake();
-    if (available < ROOM_BYTES) return false;
-    try {
-      this.#run(() => this.#hooks.makeRoom(ROOM_BYTES));
-    } catch (error) {
-      if (!isDiskFull(error)) throw error;
-      if (!this.#reserve.release()) return false;
-      try {
-        this.#run(() => this.#hooks.makeRoom(ROOM_BYTES + RESERVE_BYTES));
-      } catch (again) {
-        if (isDiskFull(again)) return false;
-        throw again;
+    };
+    // Free pages go back as they are; only without them does the history give way.
+    let target = free() > 0 ? 0 : ROOM_BYTES;
+    for (;;) {
+      while (free() < target && history() > 0) {
+        if (!step(() => this.#hooks.makeRoom(target - free()))) return false;
       }
+      while (free() > 0) {
+        if (!step(() => this.#db.pragma(`incremental_vacuum(${ROOM_PAGES})`))) return false;
+      }
+      // A delete makes the spare file again once it got through (free does).
+      if (!released || deleting || this.#reserve.ensure() || history() === 0) return true;
+      target = ROOM_BYTES + RESERVE_BYTES;
     }
-    this.#trimmer.trim();
-    this.#reserve.ensure();
-    return true;
   }
 
-  #run<T>(body: () => T): T {
+  /** One write transaction; with `reclaim`, the pages it freed go back to the disk. */
+  #run<T>(body: () => T, reclaim = true): T {
     let result: T;
     try {
       result = writeTransaction(this.#db, () => {
         const value = body();
-        reclaimFreePages(this.#db);
+        if (reclaim) reclaimFreePages(this.#db);
         return value;
       });
     } catch (error) {
