@@ -3,6 +3,7 @@
  * drift from what its rows cost, and a database whose history was written before (schema 5:
  * every version's whole text) upgrades, reads its old versions, and comes down to the budget.
  */
+import { spliceOf } from "@hms/store/internal";
 import { type PostgresServer, startPostgres } from "@hms/test-support";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -152,5 +153,42 @@ describe("a database written before the budget", () => {
     } finally {
       await engine.close();
     }
+  });
+});
+
+describe("splices", () => {
+  it("are the ones @hms/store computes, counted in characters, whatever the texts", async () => {
+    const url = server.createDatabase("splices");
+    const engine = await PgEngine.open({ url });
+    await engine.close();
+    // Pieces of one to four UTF-8 bytes, so shared bytes can end inside a character.
+    const pieces = ["a", "b", "\n", "é", "è", "東", "未", "😀", "😁", " "];
+    let state = 9;
+    const random = () => {
+      state = (state * 1103515245 + 12345) % 2147483648;
+      return state / 2147483648;
+    };
+    const text = (length: number) =>
+      Array.from({ length }, () => pieces[Math.floor(random() * pieces.length)] as string);
+    const pairs: [string, string][] = [];
+    for (let i = 0; i < 300; i++) {
+      const older = text(Math.floor(random() * 30));
+      // An edit of a few characters somewhere, or another text altogether.
+      const newer = i % 4 === 0 ? text(Math.floor(random() * 30)) : [...older];
+      if (i % 4 !== 0) newer.splice(Math.floor(random() * (older.length + 1)), 2, ...text(3));
+      pairs.push([older.join(""), newer.join("")]);
+    }
+    const rows = await query<{ head: number; tail: number }>(
+      url,
+      `SELECT e.head, e.tail FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS p (a, b, n),
+         hms_common_ends(p.a, p.b) AS e ORDER BY p.n`,
+      [pairs.map((pair) => pair[0]), pairs.map((pair) => pair[1])],
+    );
+    expect(rows.map((row) => [row.head, row.tail])).toEqual(
+      pairs.map(([older, newer]) => {
+        const splice = spliceOf(older, newer);
+        return [splice.head, splice.tail];
+      }),
+    );
   });
 });

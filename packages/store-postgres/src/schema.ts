@@ -510,37 +510,48 @@ export const MIGRATIONS: readonly PgMigration[] = [
         END IF;
       END $$;
 
-      -- Characters two texts share from the start (binary search: left() is linear).
-      CREATE FUNCTION hms_common_head(a text, b text) RETURNS integer
+      -- How many characters two texts share from the start (head) and, beyond that, from the
+      -- end (tail). Binary searches over their UTF-8 bytes (comparing byte strings copies
+      -- them, where left() and right() would decode characters at every step), then each
+      -- length moved back to a character's first byte and counted in characters.
+      CREATE FUNCTION hms_common_ends(a text, b text, OUT head integer, OUT tail integer)
         LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
       DECLARE
+        x   bytea := convert_to(a, 'UTF8');
+        y   bytea := convert_to(b, 'UTF8');
+        lx  integer := length(x);
+        ly  integer := length(y);
         lo  integer := 0;
-        hi  integer := least(length(a), length(b));
+        hi  integer := least(lx, ly);
         mid integer;
+        hb  integer;
       BEGIN
-        IF left(a, hi) = left(b, hi) THEN RETURN hi; END IF;
-        WHILE hi - lo > 1 LOOP
-          mid := (lo + hi) / 2;
-          IF left(a, mid) = left(b, mid) THEN lo := mid; ELSE hi := mid; END IF;
-        END LOOP;
-        RETURN lo;
-      END $$;
-
-      -- Characters two texts share at the end, beyond the first p_head of each.
-      CREATE FUNCTION hms_common_tail(a text, b text, p_head integer) RETURNS integer
-        LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
-      DECLARE
-        lo  integer := 0;
-        hi  integer := least(length(a), length(b)) - p_head;
-        mid integer;
-      BEGIN
-        IF hi <= 0 THEN RETURN 0; END IF;
-        IF right(a, hi) = right(b, hi) THEN RETURN hi; END IF;
-        WHILE hi - lo > 1 LOOP
-          mid := (lo + hi) / 2;
-          IF right(a, mid) = right(b, mid) THEN lo := mid; ELSE hi := mid; END IF;
-        END LOOP;
-        RETURN lo;
+        IF substring(x FROM 1 FOR hi) = substring(y FROM 1 FOR hi) THEN
+          lo := hi;
+        ELSE
+          WHILE hi - lo > 1 LOOP
+            mid := (lo + hi) / 2;
+            IF substring(x FROM 1 FOR mid) = substring(y FROM 1 FOR mid) THEN lo := mid;
+            ELSE hi := mid; END IF;
+          END LOOP;
+        END IF;
+        -- A byte 10xxxxxx continues a character: the shared bytes end before it starts.
+        WHILE lo > 0 AND lo < lx AND get_byte(x, lo) BETWEEN 128 AND 191 LOOP lo := lo - 1; END LOOP;
+        hb := lo;
+        head := length(convert_from(substring(x FROM 1 FOR hb), 'UTF8'));
+        lo := 0;
+        hi := least(lx, ly) - hb;
+        IF hi > 0 AND substring(x FROM lx - hi + 1) = substring(y FROM ly - hi + 1) THEN
+          lo := hi;
+        ELSE
+          WHILE hi - lo > 1 LOOP
+            mid := (lo + hi) / 2;
+            IF substring(x FROM lx - mid + 1) = substring(y FROM ly - mid + 1) THEN lo := mid;
+            ELSE hi := mid; END IF;
+          END LOOP;
+        END IF;
+        WHILE lo > 0 AND get_byte(x, lx - lo) BETWEEN 128 AND 191 LOOP lo := lo - 1; END LOOP;
+        tail := length(convert_from(substring(x FROM lx - lo + 1), 'UTF8'));
       END $$;
 
       -- The row of the version a change replaced (the key's newest before p_seq, if it is
@@ -562,8 +573,7 @@ export const MIGRATIONS: readonly PgMigration[] = [
           RETURN;
         END IF;
         IF NOT (p_old.text_json OR p_newer_json) THEN
-          v_head := hms_common_head(p_old.text, p_newer);
-          v_tail := hms_common_tail(p_old.text, p_newer, v_head);
+          SELECT e.head, e.tail INTO v_head, v_tail FROM hms_common_ends(p_old.text, p_newer) e;
           v_middle := substr(p_old.text, v_head + 1, length(p_old.text) - v_head - v_tail);
           v_run := 1 + coalesce((SELECT p.run FROM hms_memory_history p
                                  WHERE p.base = v_prev.seq AND p.stored = 'delta'), 0);
