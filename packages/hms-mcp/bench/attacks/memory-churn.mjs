@@ -7,33 +7,36 @@
 //   every cycle   create a file of 1-25 KB under /memories/churn/, then delete it; and
 //                 str_replace one line of one of 4 large files (about 30 KB, near the 32 KiB
 //                 limit), so the same lines change again and again
-//   every 5th     insert a line into one of 20 small notes
+//   every 5th     insert a line into one of 20 small notes (written anew near the size limit)
 //   every 10th    rename /memories/moving/a.md to b.md, or back
 //   every 25th    create a directory of 5 files (2-8 KB) and delete the directory
 //   every 50th    restore the previous version of a large file (history, then restore)
 //
 // Every `--every` (500) cycles, and at the end after 3 s idle, it prints each namespace's store
-// bytes against its live text (the stats tool's `bytes`) and the bound 16 MiB + 4 x live text:
-// SQLite, the namespace's db + -wal + -shm files (the disk-full spare file, -reserve, a fixed
-// 2 MiB, is shown apart); PostgreSQL, the bytes of the namespace's rows (pg_column_size of each
-// row of hms_memories, hms_memory_history and hms_terms: TOAST-compressed values count as
-// stored; indexes, which PostgreSQL does not split by namespace, are not counted).
+// bytes against its live text (the stats tool's `bytes`) and the bound 16 MiB + 4 x live text,
+// as @hms/test-support's storeBytes measures them: SQLite, the namespace's db + -wal + -shm
+// files (the disk-full spare file, -reserve, a fixed 2 MiB, is shown apart); PostgreSQL, the
+// bytes of the namespace's rows (pg_column_size of each row of hms_memories,
+// hms_memory_history and hms_terms: TOAST-compressed values count as stored; indexes, which
+// PostgreSQL does not split by namespace, are not counted).
 // Finally it checks what the history can still give back: the previous version of a large
 // file edited in the last cycle, and the last file deleted.
 //
 //   pnpm bench attack memory-churn [--engine sqlite|postgres] [--cycles N] [--namespaces K]
-//     [--every N] [--database-url URL] [--seed S]
+//     [--every N] [--database-url URL] [--seed S] [--then BIN]
+//
+// --then BIN: afterwards, the same stores are opened by the build BIN (e.g. this one, after
+// HMS_MCP_BIN=today's build wrote them), measured 10 s later and after --every more cycles.
 //
 // HMS_MCP_BIN picks the server build (the "before" figure: today's build at
 // /work/main/packages/hms-mcp/dist/cli.js). PostgreSQL runs in a private cluster from
 // @hms/test-support unless --database-url is given. The memory tool is the workspace's build of
 // holographic-memory-claude-tool (`pnpm --filter holographic-memory-claude-tool build`); it is
 // loaded by path, since that package depends on hms-mcp for its own tests.
-import { execFileSync } from "node:child_process";
-import { existsSync, statSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { postgresBinDir, storeFile } from "@hms/test-support";
+import { storeBytes } from "@hms/test-support";
 import { benchDatabase } from "../postgres.mjs";
 import { BIN, round, tempDir } from "../support.mjs";
 
@@ -107,6 +110,8 @@ class Churner {
     /** Each large file's lines read "b<k> line <n>: edit <lines[k][n]> xxx...". */
     this.lines = Array.from({ length: 4 }, () => new Array(400).fill(0));
     this.edits = 0;
+    /** Each note's size, in UTF-16 units (its text is ASCII: bytes). */
+    this.notes = new Array(20).fill(0);
     this.moving = "a";
     this.lastDeleted = undefined;
     this.lastEdited = undefined;
@@ -119,6 +124,7 @@ class Churner {
   async setUp() {
     for (let k = 0; k < 20; k++) {
       const text = textOf(this.random, 1000 + Math.floor(this.random() * 1000), `n${k}`);
+      this.notes[k] = text.length;
       await this.run({ command: "create", path: `/memories/notes/n${k}.md`, file_text: text });
     }
     for (let k = 0; k < 4; k++) {
@@ -160,12 +166,18 @@ class Churner {
     this.lastEdited = big;
 
     if (i % 5 === 0) {
-      await this.run({
-        command: "insert",
-        path: `/memories/notes/n${i % 20}.md`,
-        insert_line: 0,
-        insert_text: `cycle ${i}: ${textOf(random, 30, "note")}\n`,
-      });
+      const note = (i / 5) % 20;
+      const path = `/memories/notes/n${note}.md`;
+      const line = `cycle ${i}: ${textOf(random, 30, "note")}\n`;
+      // A note near the size limit is written anew, as Claude would tidy it.
+      if (this.notes[note] + line.length > 30_000) {
+        await this.run({ command: "delete", path });
+        await this.run({ command: "create", path, file_text: line });
+        this.notes[note] = line.length;
+      } else {
+        await this.run({ command: "insert", path, insert_line: 0, insert_text: line });
+        this.notes[note] += line.length;
+      }
     }
     if (i % 10 === 0) {
       const to = this.moving === "a" ? "b" : "a";
@@ -199,6 +211,8 @@ class Churner {
     const [deletion] = await this.tool.history(this.lastDeleted, 1);
     const previous =
       before === undefined ? "missing" : await restored(this.tool, this.lastEdited, before.version);
+    // And forward again, so that the file is as the churn left it.
+    if (edit !== undefined) await this.tool.restore(this.lastEdited, edit.version);
     const deleted =
       deletion?.op === "delete"
         ? await restored(this.tool, this.lastDeleted, deletion.version)
@@ -217,40 +231,6 @@ async function restored(tool, path, version) {
   }
 }
 
-/** Bytes of one SQLite namespace's files. */
-function sqliteBytes(dataDir, namespace) {
-  const file = storeFile(dataDir, namespace);
-  const size = (path) => (existsSync(path) ? statSync(path).size : 0);
-  const sizes = {
-    db: size(file),
-    wal: size(`${file}-wal`),
-    shm: size(`${file}-shm`),
-    reserve: size(`${file}-reserve`),
-  };
-  return { ...sizes, total: sizes.db + sizes.wal + sizes.shm };
-}
-
-/** Bytes of each namespace's rows in a PostgreSQL database (see the header). */
-function postgresBytes(url) {
-  const sql = `SELECT n.name,
-      coalesce((SELECT sum(pg_column_size(m.*)) FROM hms_memories m WHERE m.ns = n.id), 0),
-      coalesce((SELECT sum(pg_column_size(h.*)) FROM hms_memory_history h WHERE h.ns = n.id), 0),
-      coalesce((SELECT sum(pg_column_size(t.*)) FROM hms_terms t WHERE t.ns = n.id), 0)
-    FROM hms_namespaces n`;
-  const out = execFileSync(
-    join(postgresBinDir(), "psql"),
-    ["-X", "-q", "-t", "-A", "-F", "\t", "-d", url, "-c", sql],
-    { encoding: "utf8" },
-  );
-  const bytes = new Map();
-  for (const line of out.trim().split("\n")) {
-    const [name, memories, history, terms] = line.split("\t");
-    const sizes = { memories: Number(memories), history: Number(history), terms: Number(terms) };
-    bytes.set(name, { ...sizes, total: sizes.memories + sizes.history + sizes.terms });
-  }
-  return bytes;
-}
-
 export default async function memoryChurn(args) {
   const engine = flag(args, "engine", "sqlite");
   if (engine !== "sqlite" && engine !== "postgres") {
@@ -266,29 +246,35 @@ export default async function memoryChurn(args) {
   const database = engine === "postgres" ? await benchDatabase(flag(args, "database-url")) : null;
   const store = database === null ? ["--data-dir", data.dir] : ["--database-url", database.url];
   const names = Array.from({ length: namespaces }, (_, n) => `churn-${n}`);
+  const then = flag(args, "then", undefined);
   const tools = [];
-  try {
+  /** One memory tool per namespace, each over its own server of build `bin`. */
+  const connect = async (bin) => {
     for (const name of names) {
       tools.push(
         await HolographicMemoryTool.connect({
           connection: {
             command: process.execPath,
-            args: [BIN, ...store, "--namespace-arg", "--log-level", "warn"],
+            args: [bin, ...store, "--namespace-arg", "--log-level", "warn"],
             env: cleanEnv(),
           },
           namespace: name,
         }),
       );
     }
+  };
+  try {
+    await connect(BIN);
     const churners = tools.map((tool, n) => new Churner(tool, seed * 1000 + n));
     await Promise.all(churners.map((churner) => churner.setUp()));
 
     const measure = async (label) => {
-      const rows = database === null ? undefined : postgresBytes(database.url);
       const figures = {};
       for (const [n, name] of names.entries()) {
         const live = (await tools[n].backend.stats()).bytes;
-        const bytes = rows === undefined ? sqliteBytes(data.dir, name) : rows.get(name);
+        const target = database === null ? { dataDir: data.dir } : { databaseUrl: database.url };
+        const measured = storeBytes(target, name);
+        const bytes = { ...measured.parts, total: measured.total };
         const bound = 16 * MIB + 4 * live;
         figures[name] = {
           store_bytes: bytes.total,
@@ -363,6 +349,22 @@ export default async function memoryChurn(args) {
         2,
       ),
     );
+    if (then !== undefined) {
+      // The same stores opened by another build (this one, say, after today's), which may
+      // bring them down as it opens them, then --every more cycles through it.
+      for (const tool of tools.splice(0)) await tool.close();
+      await connect(resolve(process.env.INIT_CWD ?? ".", then));
+      for (const [n, churner] of churners.entries()) churner.tool = tools[n];
+      await new Promise((done) => setTimeout(done, 10_000));
+      await measure(`opened by ${then}, after 10 s`);
+      await Promise.all(
+        churners.map(async (churner) => {
+          for (let i = cycles; i < cycles + every; i++) await churner.cycle(i);
+        }),
+      );
+      await new Promise((done) => setTimeout(done, 3000));
+      await measure(`${every} more cycles through it, after 3 s idle`);
+    }
   } finally {
     for (const tool of tools) await tool.close();
     database?.remove();
