@@ -73,6 +73,11 @@ export interface Config {
   readonly keepVersions?: number | undefined;
   /** Days the history keeps a version; 0 keeps them regardless of age (the default). */
   readonly keepDays?: number | undefined;
+  /**
+   * MiB of history each namespace keeps, or as many bytes as its live text when that is more
+   * (default 8); 0: no bound. The oldest changes go first.
+   */
+  readonly keepMib?: number | undefined;
   /** HTTP: serve the web inspector at /ui. */
   readonly ui?: boolean | undefined;
 }
@@ -90,6 +95,9 @@ export interface HttpLimitsConfig {
 
 /** Default of `keepVersions` (`--keep-versions`). */
 export const DEFAULT_KEEP_VERSIONS = 100;
+
+/** Default of `keepMib` (`--keep-mib`): @hms/store's DEFAULT_HISTORY_BYTES, in MiB. */
+export const DEFAULT_KEEP_MIB = 8;
 
 /** Default of `recallWaitMs` (`--recall-wait`). */
 export const DEFAULT_RECALL_WAIT_MS = 2000;
@@ -433,6 +441,16 @@ export function buildCommand(version: string): Command {
         .argParser(integer(0, 1_000_000)),
     )
     .addOption(
+      new Option(
+        "--keep-mib <n>",
+        "history: MiB each namespace's history may take, or as much as its live text when " +
+          "that is more; the oldest changes go first (0: no bound)",
+      )
+        .env("HMS_MCP_KEEP_MIB")
+        .default(DEFAULT_KEEP_MIB)
+        .argParser(integer(0, 1_000_000)),
+    )
+    .addOption(
       new Option("--log-level <level>", "log level (logs go to stderr)")
         .env("HMS_MCP_LOG_LEVEL")
         .choices([...LOG_LEVELS])
@@ -568,6 +586,7 @@ interface ParsedOptions {
   maxUnreadBytes: number;
   keepVersions: number;
   keepDays: number;
+  keepMib: number;
   ui?: boolean;
 }
 
@@ -675,6 +694,7 @@ export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): C
     },
     keepVersions: options.keepVersions,
     keepDays: options.keepDays,
+    keepMib: options.keepMib,
     ui,
   };
 }

@@ -20,11 +20,12 @@ import {
   type Config,
   ConfigError,
   type DatabaseConfig,
+  DEFAULT_KEEP_MIB,
   DEFAULT_KEEP_VERSIONS,
   DEFAULT_RECALL_WAIT_MS,
 } from "../config/config.js";
 import { ToolError } from "../errors.js";
-import { HistoryRetention } from "../history/retention.js";
+import { HistoryRetention, historyDropLogger, MIB } from "../history/retention.js";
 import type { Semantic } from "../semantic/semantic.js";
 import { SERVER_INFO } from "../version.js";
 import { BUSY_WAIT_MS } from "./busy.js";
@@ -103,6 +104,7 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     {
       keepVersions: config.keepVersions ?? DEFAULT_KEEP_VERSIONS,
       keepDays: config.keepDays ?? 0,
+      keepMib: config.keepMib ?? DEFAULT_KEEP_MIB,
     },
     log,
   );
@@ -169,6 +171,8 @@ function openSqlite(
     embeddings: semantic?.storeOptions,
     // A store made by an older version is upgraded at open, which can take long: say so.
     onUpgrade: upgradeLogger(log),
+    historyBytes: (config.keepMib ?? DEFAULT_KEEP_MIB) * MIB,
+    onHistoryDropped: historyDropLogger(log),
     onOpen: (name, store) => {
       semantic?.watch(name, store);
       retention.watch(name, store);
@@ -218,6 +222,7 @@ async function openPostgresEngine(
       {
         maxTextBytes: config.maxTextBytes,
         maxNamespaces: config.maxNamespaces,
+        historyBytes: (config.keepMib ?? DEFAULT_KEEP_MIB) * MIB,
         namespace: config.namespace,
         create: config.noCreate !== true,
         embeddings: semantic?.storeOptions,
