@@ -40,5 +40,6 @@ export {
   tempDir,
   testDatabaseUrl,
 } from "./server-process.js";
+export { holdWrites } from "./store-lock.js";
 export { fillDisk, mountTmpfs } from "./tmpfs.js";
 export { type ListedTool, protocolToolList, toolListAsSent } from "./tool-list.js";
