@@ -109,3 +109,41 @@ export class UnreadAnswers {
     this.#bytes -= held;
   }
 }
+
+/**
+ * Bytes of request bodies still coming in, which the server holds until each body is whole.
+ * A request counts in flight only once its body came, so this is what bounds them: a body's
+ * first {@link SMALL_BODY_BYTES} are always taken (every ordinary request fits), and beyond
+ * that bodies are read only while all those being read hold less than the budget. So clients
+ * sending large bodies slowly cannot make the server hold more than the budget, and cannot
+ * make it refuse anyone's ordinary request.
+ */
+export class BodiesBeingRead {
+  #bytes = 0;
+
+  /** `budget`: most bytes of bodies being read once they are past their first small part. */
+  constructor(readonly budget: number) {}
+
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /**
+   * Accounts `chunk` more bytes of a body that has now `size` bytes; false when the body is
+   * past its small part and the bodies being read are over the budget (the chunk is not
+   * accounted, and the body should be refused).
+   */
+  take(chunk: number, size: number): boolean {
+    if (size > SMALL_BODY_BYTES && this.#bytes + chunk > this.budget) return false;
+    this.#bytes += chunk;
+    return true;
+  }
+
+  /** Gives back the `size` bytes a body took, once it is whole, refused or cut. */
+  give(size: number): void {
+    this.#bytes -= size;
+  }
+}
+
+/** The part of every body read whatever the other bodies hold: more than any ordinary call. */
+export const SMALL_BODY_BYTES = 64 * 1024;

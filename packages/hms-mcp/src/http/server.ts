@@ -16,7 +16,7 @@ import { createMcpServer } from "../mcp/server.js";
 import { flowOf } from "../runtime/flows.js";
 import type { Runtime } from "../runtime/runtime.js";
 import { Cors, isPreflight } from "./cors.js";
-import { InFlight, type RequestLimits, UnreadAnswers } from "./limits.js";
+import { BodiesBeingRead, InFlight, type RequestLimits, UnreadAnswers } from "./limits.js";
 import { PeerConnections, peerOf } from "./peers.js";
 import { isProbe, serveProbe } from "./probes.js";
 import { SessionRate } from "./session-rate.js";
@@ -136,24 +136,31 @@ function idOf(message: unknown): JsonRpcId {
 }
 
 /**
- * The body as text, or why there is none: "too large" once it is over `max` bytes (reading
- * stops there), "cut" when the connection closed before all of it came (the client left, or
- * its deadline passed and Node closed the connection).
+ * The body as text, or why there is none: "too large" once it is over `max` bytes, "busy" once
+ * it is large and the bodies being read hold their budget (reading stops there), "cut" when
+ * the connection closed before all of it came (the client left, or its deadline passed and
+ * Node closed the connection).
  */
 async function readBody(
   req: IncomingMessage,
   max: number,
-): Promise<{ text: string } | { missing: "too large" | "cut" }> {
+  reading: BodiesBeingRead,
+): Promise<{ text: string } | { missing: "too large" | "busy" | "cut" }> {
   const chunks: Buffer[] = [];
   let size = 0;
+  let taken = 0;
   try {
     for await (const chunk of req) {
       size += (chunk as Buffer).length;
       if (size > max) return { missing: "too large" };
+      if (!reading.take((chunk as Buffer).length, size)) return { missing: "busy" };
+      taken = size;
       chunks.push(chunk as Buffer);
     }
   } catch {
     return { missing: "cut" };
+  } finally {
+    reading.give(taken);
   }
   if (!req.complete) return { missing: "cut" };
   return { text: Buffer.concat(chunks).toString("utf8") };
@@ -195,13 +202,14 @@ function loopbackHosts(host: string, port: number, extra: readonly string[]): Se
 
 /**
  * Serves MCP over streamable HTTP: one session (one MCP server) per client session, all
- * sharing the runtime's stores. A CORS preflight from an allowed page is answered first (a
- * browser sends no token with it). Every other request is checked in this order: bearer
- * token (401, with nothing else said), Host and Origin (403), path (404), requests in flight
- * (429 for this client, 503 for the server), then handed to the session's transport.
- * Clients are told apart by a hash of their bearer token ("anonymous" without one): each has
- * its own caps on sessions and requests in flight, so one client can only evict its own
- * sessions.
+ * sharing the runtime's stores. A connection over its peer's cap is refused (429) before
+ * anything else, and a request must all come within the deadlines (408). A CORS preflight
+ * from an allowed page is answered first (a browser sends no token with it). Every other
+ * request is checked in this order: bearer token (401, with nothing else said), Host and
+ * Origin (403), path (404), its body read (413, 400), requests in flight (429 for this
+ * client, 503 for the server), then handed to the session's transport. Sessions are capped
+ * per token (the grant's name), so one client can only evict its own; requests in flight per
+ * flow (a token of the tokens file, else a session), as the fair order of tool calls is.
  */
 export async function startHttp(runtime: Runtime, options: HttpOptions): Promise<HttpEndpoint> {
   const sessions = new SessionRegistry<Session>(
@@ -216,6 +224,9 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
   );
   const limits = withDefaults(DEFAULT_REQUEST_LIMITS, options.requests);
   const inFlight = new InFlight(limits);
+  // Bodies still coming count in flight for none: the bytes they hold are bounded as the bound
+  // in flight bounded them before (the most requests in flight, each with the largest body).
+  const reading = new BodiesBeingRead(limits.inFlightTotal * options.maxBodyBytes);
   const unread = new UnreadAnswers(limits.bufferedBytes, (bytes) =>
     runtime.log.warn(
       { bytes },
@@ -343,10 +354,20 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
       return undefined;
     }
     if (req.headers.expect?.toLowerCase() === "100-continue") res.writeContinue();
-    const body = await readBody(req, options.maxBodyBytes);
+    const body = await readBody(req, options.maxBodyBytes, reading);
     if ("missing" in body) {
       if (body.missing === "too large") tooLarge(res, options.maxBodyBytes);
-      else if (
+      else if (body.missing === "busy") {
+        res.shouldKeepAlive = false;
+        jsonRpcError(
+          res,
+          503,
+          `The server is busy reading large request bodies (${reading.bytes} bytes, the most is ${reading.budget}); retry shortly`,
+          -32000,
+          null,
+          { "retry-after": String(RETRY_AFTER_S) },
+        );
+      } else if (
         (req.socket.errored as NodeJS.ErrnoException | null)?.code === "ERR_HTTP_REQUEST_TIMEOUT"
       ) {
         runtime.log.info(

@@ -237,6 +237,16 @@ describe("requests that do not all come within the deadlines", () => {
   });
 });
 
+/** The status of a new session from `localAddress`, asked again while it is 429, for 10 s at most. */
+async function servedAgain(url: string, localAddress?: string): Promise<number> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const { status } = await raw(url, { headers: auth, localAddress });
+    if (status !== 429 || Date.now() > deadline) return status;
+    await sleep(50);
+  }
+}
+
 describe("connections from one address, over its cap", () => {
   const { server } = serverWith([
     "--max-connections-per-peer",
@@ -262,9 +272,10 @@ describe("connections from one address, over its cap", () => {
     expect((await silent.closed).answer).toBe("");
     // Another address is another peer.
     expect((await raw(url, { headers: auth })).status).toBe(200);
-    // The request deadline closes the slow ones, and the address gets its room back.
+    // The request deadline closes the slow ones, and the address gets its room back (once the
+    // server has seen them close, a moment after their clients did).
     await Promise.all(slow.map((connection) => connection.closed));
-    expect((await raw(url, { headers: auth, localAddress: ATTACKER })).status).toBe(200);
+    expect(await servedAgain(url, ATTACKER)).toBe(200);
   });
 
   it("count every client behind one address together (a proxy's clients share its cap)", async () => {
@@ -274,6 +285,55 @@ describe("connections from one address, over its cap", () => {
     for (let i = 0; i < 8; i++) slow.push(await openSlow(url, text));
     expect((await raw(url, { headers: auth })).status).toBe(429);
     await Promise.all(slow.map((connection) => connection.closed));
-    expect((await raw(url, { headers: auth })).status).toBe(200);
+    expect(await servedAgain(url)).toBe(200);
+  });
+});
+
+describe("large request bodies that come slowly", () => {
+  // --max-in-flight 1: large bodies being read share a budget of one largest body (1245184
+  // bytes for the default --max-text-bytes).
+  const { server } = serverWith([
+    "--max-in-flight",
+    "1",
+    "--request-timeout",
+    "3",
+    "--headers-timeout",
+    "1",
+  ]);
+
+  it("share a budget: past it a large body is refused with 503, and ordinary requests are read", async () => {
+    const url = server().url;
+    const client = await server().connect(token);
+    await ok(client, "remember", { key: "/memories/notes.md", text: "kept notes" });
+    const large = await Promise.all(
+      [1, 2].map(() =>
+        openSlow(
+          url,
+          `${requestHead(url, { ...auth, "Content-Length": "1000000" })}${" ".repeat(700_000)}`,
+          {
+            localAddress: ATTACKER,
+          },
+        ),
+      ),
+    );
+    const session = await rawSession(url, auth);
+    expect(
+      (
+        await raw(url, {
+          headers: session,
+          body: toolCall(3, "get", { key: "/memories/notes.md" }),
+        })
+      ).status,
+    ).toBe(200);
+    const [first, second] = await Promise.all(large.map((connection) => connection.closed));
+    const answers = [first?.answer ?? "", second?.answer ?? ""];
+    const refused = answers.filter((answer) => answer.startsWith("HTTP/1.1 503"));
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toMatch(/retry-after: 1/i);
+    expect(refused[0]).toContain("The server is busy reading large request bodies");
+    expect(refused[0]).toContain("the most is 1245184");
+    // The other waited for the rest of its body until its deadline.
+    expect(answers.filter((answer) => answer.startsWith("HTTP/1.1 408"))).toHaveLength(1);
+    await client.close();
   });
 });
