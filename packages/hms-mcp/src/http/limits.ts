@@ -23,7 +23,11 @@ export interface Refusal {
   readonly message: string;
 }
 
-/** Counts requests in flight, per client and in all. */
+/**
+ * Counts requests in flight, per client and in all. A client with nothing in flight is
+ * admitted past the bound in all, into a reserve as large as one client's bound: busy clients
+ * that fill the server make each other wait (503), never a quiet client's one call.
+ */
 export class InFlight {
   readonly #byClient = new Map<string, number>();
   #total = 0;
@@ -39,7 +43,8 @@ export class InFlight {
         message: `Too many requests in flight: this client already has ${mine} (the most is ${this.limits.inFlightPerClient}); retry once they are answered`,
       };
     }
-    if (this.#total >= this.limits.inFlightTotal) {
+    const reserve = mine === 0 ? this.limits.inFlightPerClient : 0;
+    if (this.#total >= this.limits.inFlightTotal + reserve) {
       return {
         status: 503,
         message: `The server is busy: ${this.#total} requests in flight (the most is ${this.limits.inFlightTotal}); retry shortly`,

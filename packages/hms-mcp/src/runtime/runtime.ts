@@ -142,8 +142,8 @@ export const MAX_QUEUED_CALLS_PER_CLIENT = 1024;
  * (what waits, hybrid recall's embedding or another process's lock, waits without holding
  * anything shared), so no bound is needed. On PostgreSQL a call holds one of the pool's
  * connections until it settles: all of them may run at once, and one client at most a
- * quarter of them (at least one), so with a pool of two or more a call of another client
- * finds one free.
+ * quarter of them (at least one), so one busy client leaves most of the pool to the others,
+ * and when several are busy a quiet client's call is the next to get a connection that frees.
  */
 export function schedulerOptions(config: Config): FairQueueOptions {
   const pool = config.database?.poolSize;

@@ -259,21 +259,34 @@ describe("requests in flight", () => {
   });
 
   describe("in all", () => {
-    const { server, hold } = heldServer(["--max-in-flight", "2"]);
+    const { server, hold } = heldServer(["--max-in-flight", "2", "--max-in-flight-per-token", "1"]);
 
-    it("refuses a request over the server's bound with 503 and Retry-After", async () => {
+    it("admits a client with nothing in flight past the bound, into a reserve; past that it refuses with 503 and Retry-After", async () => {
       const url = server().url;
-      const sessions = [await rawSession(url, auth), await rawSession(url, auth)];
-      const third = await rawSession(url, auth);
+      const [s1, s2, s3, s4] = [
+        await rawSession(url, auth),
+        await rawSession(url, auth),
+        await rawSession(url, auth),
+        await rawSession(url, auth),
+      ];
       const release = await hold();
-      const writes = sessions.map((session, i) => write(url, session, 40 + i));
-      const probe = () => raw(url, { headers: third, body: toolsList(18) });
+      // Two clients fill the bound in all with a write each.
+      const writes = [write(url, s1, 40), write(url, s2, 41)];
+      const fill = (session: Record<string, string>, id: number) => () =>
+        raw(url, { headers: session, body: toolsList(id) });
+      expect((await until(fill(s1, 50), (answer) => answer.status === 429)).status).toBe(429);
+      expect((await until(fill(s2, 51), (answer) => answer.status === 429)).status).toBe(429);
+      // A third client, with nothing in flight, still gets its write in: the reserve.
+      writes.push(write(url, s3, 42));
+      const probe = fill(s4, 18);
       const refused = await until(probe, (answer) => answer.status === 503);
       expect(refused.status).toBe(503);
       expect(refused.headers["retry-after"]).toBe("1");
-      expect(JSON.parse(refused.body).error.message).toContain("The server is busy");
+      expect(JSON.parse(refused.body).error.message).toContain(
+        "The server is busy: 3 requests in flight (the most is 2)",
+      );
       await release();
-      expect(await Promise.all(writes)).toEqual([200, 200]);
+      expect(await Promise.all(writes)).toEqual([200, 200, 200]);
       expect((await until(probe, (answer) => answer.status !== 503)).status).toBe(200);
     });
   });
