@@ -125,14 +125,14 @@ describe("FairQueue", () => {
 
   it("gives the event loop turns to accept arriving connections before the next call", async () => {
     // Node accepts one connection per turn of the event loop. Thirty connections of a busy
-    // client each bring a call that takes a while, then one of another client: its call runs
+    // client each bring a call that takes 15 ms, then one of another client: its call runs
     // among the first, not after the thirty calls whose connections were accepted before.
     const queue = new FairQueue(roomy);
     const order: string[] = [];
     const server = createServer((socket: Socket) => {
       socket.once("data", (flow: Buffer) => {
         void queue.run(flow.toString(), 1, () => {
-          const until = Date.now() + 5;
+          const until = Date.now() + 15;
           while (Date.now() < until);
           order.push(flow.toString());
         });
@@ -149,6 +149,7 @@ describe("FairQueue", () => {
     while (order.length < 31) await new Promise((resolve) => setTimeout(resolve, 10));
     for (const client of clients) client.destroy();
     await new Promise((resolve) => server.close(resolve));
-    expect(order.indexOf("b")).toBeLessThanOrEqual(3);
+    // (b's position is 30 when each call gets one turn: one accept.)
+    expect(order.indexOf("b")).toBeLessThanOrEqual(5);
   });
 });

@@ -13,8 +13,9 @@
  * Calls are started one at a time, each in its own turn of the event loop (setImmediate), so
  * requests that arrived meanwhile are read and queued before the next call is chosen. Node
  * accepts one new connection per turn (libuv since 1.45), so while connections keep coming
- * ({@link FairQueue.arrived}) the loop is given more turns first, for a few milliseconds at
- * most: a request on a new connection is queued before a backlog's next call too. A call
+ * ({@link FairQueue.arrived}) the loop is given more turns first, for as long as the last
+ * call took (at least 1 ms, at most 20): a request on a new connection is queued before a
+ * backlog's next call too, and a flood of connections takes at most half the time. A call
  * that returns a promise (PostgreSQL, hybrid recall) holds its place among the calls running
  * until it settles: at most `concurrency` run at once and at most `perFlowConcurrency` of one
  * flow, so one client cannot hold every connection of a shared pool.
@@ -40,8 +41,9 @@ export class QueueFull extends Error {
   }
 }
 
-/** Longest run of extra turns given to arriving connections before the next call, in ms. */
-const ARRIVAL_TURNS_MS = 20;
+/** Shortest and longest run of extra turns given to arriving connections before a call, in ms. */
+const MIN_ARRIVAL_TURNS_MS = 1;
+const MAX_ARRIVAL_TURNS_MS = 20;
 
 interface Job {
   /** Virtual start: the work served before this call may run, in cost units. */
@@ -69,6 +71,8 @@ export class FairQueue {
   #arrivals = 0;
   /** When the current run of extra turns for arrivals began. */
   #turnsSince: number | undefined;
+  /** How long the last call held the event loop, in ms. */
+  #lastCallMs = 0;
 
   constructor(private readonly options: FairQueueOptions) {}
 
@@ -105,13 +109,16 @@ export class FairQueue {
             this.#pump();
           };
           let result: T | Promise<T>;
+          const started = performance.now();
           try {
             result = job();
           } catch (error) {
+            this.#lastCallMs = performance.now() - started;
             done();
             reject(error);
             return;
           }
+          this.#lastCallMs = performance.now() - started;
           if (result instanceof Promise) {
             result.then(resolve, reject).finally(done);
           } else {
@@ -141,7 +148,11 @@ export class FairQueue {
       if (this.#arrivals > 0) {
         this.#arrivals = 0;
         this.#turnsSince ??= performance.now();
-        if (performance.now() - this.#turnsSince < ARRIVAL_TURNS_MS) {
+        const budget = Math.min(
+          MAX_ARRIVAL_TURNS_MS,
+          Math.max(MIN_ARRIVAL_TURNS_MS, this.#lastCallMs),
+        );
+        if (performance.now() - this.#turnsSince < budget) {
           this.#pump();
           return;
         }
