@@ -184,11 +184,10 @@ export function registerTools(server: Server, runtime: Runtime): void {
   server.setRequestHandler(CallToolRequestSchema, (request, extra): Promise<CallToolResult> => {
     const { name } = request.params;
     const tool = served.get(name);
-    if (tool === undefined) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${echoName(name)}`);
-    }
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     const failed = (thrown: unknown): CallToolResult => {
+      // A protocol error (an unknown tool) is the request's answer, not a tool error.
+      if (thrown instanceof McpError) throw thrown;
       const { error, unexpected } = toToolError(
         thrown instanceof QueueFull ? new ToolError("UNAVAILABLE", thrown.message) : thrown,
       );
@@ -205,6 +204,10 @@ export function registerTools(server: Server, runtime: Runtime): void {
       return runtime.calls.run(() =>
         runtime.scheduler
           .run(flow, weightOf(name), () => {
+            // Refused in its turn like any call, so a client's answers keep its calls' order.
+            if (tool === undefined) {
+              throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${echoName(name)}`);
+            }
             checkNamespaceAllowed(runtime, args);
             const parsed = tool.input.safeParse(args);
             if (!parsed.success) {
