@@ -150,7 +150,7 @@ export function schedulerOptions(config: Config): FairQueueOptions {
   return {
     concurrency: pool ?? Number.POSITIVE_INFINITY,
     perFlowConcurrency:
-      pool === undefined ? Number.POSITIVE_INFINITY : Math.max(1, Math.ceil(pool / 4)),
+      pool === undefined ? Number.POSITIVE_INFINITY : Math.max(1, Math.floor(pool / 4)),
     maxQueuedPerFlow: MAX_QUEUED_CALLS_PER_CLIENT,
   };
 }
