@@ -65,6 +65,11 @@ export async function startServer(
           inFlightPerClient: config.http?.maxInFlightPerToken,
           bufferedBytes: config.http?.maxUnreadBytes,
         },
+        deadlines: {
+          headersMs: config.http?.headersTimeoutMs,
+          requestMs: config.http?.requestTimeoutMs,
+        },
+        maxConnectionsPerPeer: config.http?.maxConnectionsPerPeer,
       }),
     );
   } else {

@@ -91,6 +91,12 @@ export interface HttpLimitsConfig {
   readonly maxInFlightPerToken?: number | undefined;
   readonly maxNewSessionsPerSecond?: number | undefined;
   readonly maxUnreadBytes?: number | undefined;
+  /** How long a request's headers may take to arrive, in ms. */
+  readonly headersTimeoutMs?: number | undefined;
+  /** How long a request's headers and body may take to arrive, in ms. */
+  readonly requestTimeoutMs?: number | undefined;
+  /** Most connections open from one address (an IPv6 /64); 0: no cap. */
+  readonly maxConnectionsPerPeer?: number | undefined;
 }
 
 /** Default of `keepVersions` (`--keep-versions`). */
@@ -320,6 +326,35 @@ export function buildCommand(version: string): Command {
         .env("HMS_MCP_MAX_UNREAD_BYTES")
         .default(64 * 1024 * 1024)
         .argParser(integer(1024 * 1024, 2 ** 40)),
+    )
+    .addOption(
+      new Option(
+        "--headers-timeout <s>",
+        "HTTP: a request's headers must all come within this; then its connection is closed (408)",
+      )
+        .env("HMS_MCP_HEADERS_TIMEOUT")
+        .default(10)
+        .argParser(integer(1, 3600)),
+    )
+    .addOption(
+      new Option(
+        "--request-timeout <s>",
+        "HTTP: a request's headers and body must all come within this; then its connection " +
+          "is closed (408). A request counts against the bounds in flight only once its body came",
+      )
+        .env("HMS_MCP_REQUEST_TIMEOUT")
+        .default(30)
+        .argParser(integer(1, 3600)),
+    )
+    .addOption(
+      new Option(
+        "--max-connections-per-peer <n>",
+        "HTTP: most connections open from one address (IPv6: one /64), before any token is " +
+          "read; then a new one gets 429 and is closed (0: no cap, e.g. behind a proxy)",
+      )
+        .env("HMS_MCP_MAX_CONNECTIONS_PER_PEER")
+        .default(256)
+        .argParser(integer(0, 1_000_000)),
     )
     .addOption(
       new Option("--host <address>", "HTTP: address to listen on")
@@ -584,6 +619,9 @@ interface ParsedOptions {
   maxInFlightPerToken: number;
   maxNewSessionsPerSecond: number;
   maxUnreadBytes: number;
+  headersTimeout: number;
+  requestTimeout: number;
+  maxConnectionsPerPeer: number;
   keepVersions: number;
   keepDays: number;
   keepMib: number;
@@ -632,6 +670,13 @@ export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): C
     throw new ConfigError(
       "--tokens-file applies to HTTP only (--transport http): a stdio server is its parent's " +
         "own process and serves it every namespace",
+    );
+  }
+  if (options.headersTimeout > options.requestTimeout) {
+    throw new ConfigError(
+      `--headers-timeout (${options.headersTimeout} s) is longer than --request-timeout ` +
+        `(${options.requestTimeout} s), which also covers the headers: make it at most ` +
+        `${options.requestTimeout}, or raise --request-timeout`,
     );
   }
   const host = options.host.trim();
@@ -691,6 +736,9 @@ export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): C
       maxInFlightPerToken: options.maxInFlightPerToken,
       maxNewSessionsPerSecond: options.maxNewSessionsPerSecond,
       maxUnreadBytes: options.maxUnreadBytes,
+      headersTimeoutMs: options.headersTimeout * 1000,
+      requestTimeoutMs: options.requestTimeout * 1000,
+      maxConnectionsPerPeer: options.maxConnectionsPerPeer,
     },
     keepVersions: options.keepVersions,
     keepDays: options.keepDays,

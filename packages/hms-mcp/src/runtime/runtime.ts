@@ -31,6 +31,7 @@ import { SERVER_INFO } from "../version.js";
 import { BUSY_WAIT_MS } from "./busy.js";
 import { CallTracker } from "./call-tracker.js";
 import { after, isClosed } from "./engines.js";
+import { FairQueue, type FairQueueOptions } from "./fair-queue.js";
 import { ReadLog } from "./read-log.js";
 import type { Readiness } from "./readiness.js";
 import { upgradeLogger } from "./upgrade-log.js";
@@ -55,6 +56,8 @@ export interface Runtime {
   readonly log: Logger;
   /** Tracks each request that touches a store, and refuses them once the server is stopping. */
   readonly calls: CallTracker;
+  /** The fair order in which the tool calls of different clients run. */
+  readonly scheduler: FairQueue;
   /** Hybrid recall's model and indexer, when the server runs with --model-dir. */
   readonly semantic: Semantic | undefined;
   /** Prunes the history of open stores to --keep-versions and --keep-days. */
@@ -130,6 +133,7 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     server: SERVER_INFO,
     log,
     calls: new CallTracker(),
+    scheduler: new FairQueue(schedulerOptions(config)),
     semantic,
     retention,
     reads,
@@ -142,6 +146,27 @@ interface Opened {
   engine: StoreEngine;
   readiness: () => Promise<Readiness>;
   exists: (namespace: string) => Awaitable<boolean>;
+}
+
+/** Most tool calls one client may have waiting to run; the next gets UNAVAILABLE. */
+export const MAX_QUEUED_CALLS_PER_CLIENT = 1024;
+
+/**
+ * How many tool calls run at once. On SQLite a call holds the event loop until its answer
+ * (what waits, hybrid recall's embedding or another process's lock, waits without holding
+ * anything shared), so no bound is needed. On PostgreSQL a call holds one of the pool's
+ * connections until it settles: all of them may run at once, and one client at most a
+ * quarter of them (at least one), so one busy client leaves most of the pool to the others,
+ * and when several are busy a quiet client's call is the next to get a connection that frees.
+ */
+export function schedulerOptions(config: Config): FairQueueOptions {
+  const pool = config.database?.poolSize;
+  return {
+    concurrency: pool ?? Number.POSITIVE_INFINITY,
+    perFlowConcurrency:
+      pool === undefined ? Number.POSITIVE_INFINITY : Math.max(1, Math.floor(pool / 4)),
+    maxQueuedPerFlow: MAX_QUEUED_CALLS_PER_CLIENT,
+  };
 }
 
 /**
