@@ -33,7 +33,8 @@ export interface Config {
   readonly database?: DatabaseConfig | undefined;
   readonly namespace: string;
   readonly namespaceArg: boolean;
-  readonly transport: "stdio" | "http";
+  /** How clients reach it: stdio, HTTP, or in its host's own process (`connectInProcess`). */
+  readonly transport: "stdio" | "http" | "in-process";
   readonly host: string;
   readonly port: number;
   readonly path: string;
@@ -482,7 +483,7 @@ export function buildCommand(version: string): Command {
 }
 
 /** Options as commander parsed them. */
-interface ParsedOptions {
+export interface ParsedOptions {
   dataDir?: string;
   databaseUrl?: string;
   pgPoolSize?: number;
