@@ -37,6 +37,7 @@ export {
   startHttpServer,
   storeArgs,
   storeNamespaces,
+  storeOptions,
   tempDir,
   testDatabaseUrl,
 } from "./server-process.js";
