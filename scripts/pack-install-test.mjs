@@ -4,7 +4,8 @@
 // workspace (their other dependencies come from the npm registry), and from there
 // - runs the installed `hms-mcp --version`, and the installed `hms stats` on a new data dir;
 // - runs the TypeScript quick start (examples/quickstart/src/main.ts, copied) offline, which
-//   starts the installed hms-mcp;
+//   starts the installed hms-mcp, and the in-process example (examples/in-process), which runs
+//   it in its own process (an optional peer of the tool);
 // - type-checks every entry point of every installed package, from ESM and CommonJS, with
 //   tsc --strict, skipLibCheck off and no DOM library, as a strict application would;
 // - requires every entry point from CommonJS;
@@ -134,6 +135,28 @@ function typescriptQuickstart() {
   });
   if (stderr !== "") throw new Error(`the TypeScript quick start wrote to stderr:\n${stderr}`);
   checkQuickstart(stdout, "TypeScript", '{"command":"view","path":"/memories"}');
+}
+
+/**
+ * The in-process example (examples/in-process, copied) offline: the memory tool runs hms-mcp's
+ * server in its own process, which finds hms-mcp as npm installed it, an optional peer.
+ */
+function inProcessExample() {
+  const dir = join(app, "in-process");
+  mkdirSync(dir, { recursive: true });
+  for (const file of ["main.ts", "scripted-replies.json"]) {
+    copyFileSync(join(ROOT, "examples/in-process/src", file), join(dir, file));
+  }
+  const { stdout, stderr } = run(join(app, "node_modules/.bin/tsx"), ["in-process/main.ts"], {
+    cwd: app,
+    env: userEnv({ IN_PROCESS_EXAMPLE_DATA_DIR: join(work, "in-process-data") }),
+    timeout: 120_000,
+  });
+  const what = "the in-process example";
+  if (stderr !== "") throw new Error(`${what} wrote to stderr:\n${stderr}`);
+  expectIncludes(stdout, "Claude: Saved: Acme Corp prefers email follow-ups.", what);
+  expectIncludes(stdout, "40B\t/memories/clients/acme-corp.md\n", what);
+  expectIncludes(stdout, "in process: opened in", what);
 }
 
 /** What both quick starts print: conversation 1 creates the file, 2 recalls and views it. */
@@ -288,6 +311,8 @@ try {
   const pass = (label) => {
     typescriptQuickstart();
     step(`${label}: the TypeScript quick start ran against the installed hms-mcp`);
+    inProcessExample();
+    step(`${label}: the in-process example ran the installed hms-mcp in its own process`);
     typecheck(typed);
     step(`${label}: ${typed.length} entry points type-check (ESM and CJS, strict, no DOM)`);
     run(process.execPath, ["--input-type=commonjs", "-e", requireAll], {
