@@ -5,17 +5,34 @@
  * MCP; what is saved is the process, the pipe and the JSON in between.
  */
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "pino";
 import { type InProcessOptions, inProcessConfig } from "./config/in-process.js";
 import { createLogger } from "./log.js";
 import { createMcpServer } from "./mcp/server.js";
 import { closeRuntime, openRuntime } from "./runtime/runtime.js";
 
+/**
+ * The client's end of the in-memory link: an MCP SDK `Transport`, declared here by its members
+ * because the SDK's own declaration file needs the DOM library's types, which a Node.js
+ * program type-checked without them lacks.
+ */
+export interface InProcessTransport {
+  start(): Promise<void>;
+  send(message: JSONRPCMessage): Promise<void>;
+  close(): Promise<void>;
+  onclose?: (() => void) | undefined;
+  onerror?: ((error: Error) => void) | undefined;
+  onmessage?:
+    | (<T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void)
+    | undefined;
+  sessionId?: string | undefined;
+}
+
 /** A server running in this process, with the one client end of its link. */
 export interface InProcessServer {
   /** The client's end of the link: give it to an MCP `Client`'s `connect` (once). */
-  readonly transport: Transport;
+  readonly transport: InProcessTransport;
   /**
    * Refuses new calls, lets the calls in flight finish, closes the link and the stores: once it
    * resolves, every commit is on disk as `synchronous` promised and the store files are free

@@ -8,5 +8,5 @@
  */
 export { type Config, ConfigError, parseConfig } from "./config/config.js";
 export type { InProcessOptions } from "./config/in-process.js";
-export { connectInProcess, type InProcessServer } from "./in-process.js";
+export { connectInProcess, type InProcessServer, type InProcessTransport } from "./in-process.js";
 export { type RunningServer, startServer } from "./main.js";
