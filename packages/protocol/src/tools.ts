@@ -255,6 +255,14 @@ export const stats = {
   input: z.strictObject({}),
   output: z.object({
     namespace: z.string(),
+    exists: z
+      .boolean()
+      .optional()
+      .describe(
+        "Whether the namespace has a store: false for one nothing was ever written to, which " +
+          "reads as empty until its first write creates it. Absent from servers before it was " +
+          "added.",
+      ),
     memories: z.number().int().min(0),
     bytes: z.number().int().min(0),
     max_text_bytes: z.number().int().min(1),
@@ -395,6 +403,13 @@ export const NAMESPACE_ARGUMENT = {
     .describe("The namespace (store) to use; default: the server's --namespace.")
     .optional(),
 } as const;
+
+/**
+ * The `_meta` key by which a `resources/list` request names its namespace on a server started
+ * with `--namespace-arg` (its params have no room for arguments); the recall prompt takes a
+ * `namespace` argument, and `resources/read` the namespace of its URI.
+ */
+export const NAMESPACE_META_KEY = "hms-mcp/namespace";
 
 /**
  * A tool's schemas as JSON Schema (draft 2020-12 without `$schema`), as `tools/list` shows

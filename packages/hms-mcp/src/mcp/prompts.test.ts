@@ -23,4 +23,14 @@ describe("the recall prompt", () => {
     const text = (prompt.messages[0]?.content as { text?: string } | undefined)?.text;
     expect(text).toContain('<memory key="/memories/res ü.md" lines="1-1">');
   });
+
+  it("takes no namespace argument without --namespace-arg, as the tools take none", async () => {
+    const { prompts } = await client.listPrompts();
+    expect(prompts[0]?.arguments?.map((argument) => argument.name)).toEqual(["query", "k"]);
+    await expect(
+      client.getPrompt({ name: "recall", arguments: { query: "x", namespace: "other" } }),
+    ).rejects.toThrow(
+      "NAMESPACE_DISABLED: this server serves only its own namespace; start it with --namespace-arg to let calls choose a namespace",
+    );
+  });
 });

@@ -9,6 +9,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { grantOf, openStore, type Runtime } from "../runtime/runtime.js";
 import { recallMemories } from "../tools/recall.js";
+import { requestNamespace } from "./namespace.js";
 
 /** Answers prompts/list and prompts/get on `server`. */
 export function registerPrompts(server: Server, runtime: Runtime): void {
@@ -21,6 +22,16 @@ export function registerPrompts(server: Server, runtime: Runtime): void {
         arguments: [
           { name: "query", description: "What to recall.", required: true },
           { name: "k", description: "How many memories (1 to 50, default 5).", required: false },
+          // As every tool takes it, on a server started with --namespace-arg.
+          ...(runtime.namespaceArg
+            ? [
+                {
+                  name: "namespace",
+                  description: `The namespace (store) to recall from; default: ${runtime.namespace}.`,
+                  required: false,
+                },
+              ]
+            : []),
         ],
       },
     ],
@@ -37,9 +48,10 @@ export function registerPrompts(server: Server, runtime: Runtime): void {
       if (typeof query !== "string") {
         throw new McpError(ErrorCode.InvalidParams, "The recall prompt needs a query argument");
       }
+      const namespace = requestNamespace(runtime, request.params.arguments?.namespace);
       let hits: readonly RecallHit[];
       try {
-        const store = await openStore(runtime, runtime.namespace, {
+        const store = await openStore(runtime, namespace, {
           grant: grantOf(extra),
           write: false,
         });

@@ -22,6 +22,7 @@ import { grantOf, openStore, type Runtime } from "../runtime/runtime.js";
 import { RUNNERS } from "../tools/memory.js";
 import { namespacesRunner } from "../tools/namespaces.js";
 import type { ServerContext, ToolContext, ToolOutput } from "../tools/types.js";
+import { NAMESPACE_DISABLED_MESSAGE } from "./namespace.js";
 
 /** A tool as this server runs it: its input schema (with `namespace` if enabled) and runner. */
 interface ServedTool {
@@ -132,10 +133,7 @@ function describeIssues(error: z.ZodError): string {
 /** Refuses a `namespace` argument unless the server was started with --namespace-arg. */
 function checkNamespaceAllowed(runtime: Runtime, args: Record<string, unknown>): void {
   if (NAMESPACE_ARGUMENT.name in args && !runtime.namespaceArg) {
-    throw new ToolError(
-      "NAMESPACE_DISABLED",
-      "this server serves only its own namespace; start it with --namespace-arg to let calls choose a namespace",
-    );
+    throw new ToolError("NAMESPACE_DISABLED", NAMESPACE_DISABLED_MESSAGE);
   }
 }
 
@@ -154,6 +152,7 @@ function contextFor(
     store,
     limits: runtime.limits,
     namespace,
+    exists: () => runtime.exists(namespace),
     server: runtime.server,
     semantic: runtime.semantic,
     caller,

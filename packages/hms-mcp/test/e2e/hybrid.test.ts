@@ -87,7 +87,9 @@ function run(args: string[]) {
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-describe("hybrid recall (hms-mcp --model-dir)", () => {
+// Embedding runs the model on the CPU: two of these tests took over 60 s under
+// ./scripts/test.sh at load 25-35 (every package's tests at once). The limit only stops a hang.
+describe("hybrid recall (hms-mcp --model-dir)", { timeout: 240_000 }, () => {
   it("finds a memory with no word in common with the query; the lexical build does not", async () => {
     const dir = dataDir();
     const hybrid = await startHybridWithParaphrases({ dataDir: dir, modelDir });
