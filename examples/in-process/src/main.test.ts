@@ -26,7 +26,7 @@ describe("the in-process example, offline", () => {
     const result = spawnSync(
       resolve(HERE, "../node_modules/.bin/tsx"),
       [resolve(HERE, "main.ts")],
-      { env, encoding: "utf8", timeout: 120_000 },
+      { env, encoding: "utf8", timeout: 240_000 }, // only stops a hung run (see vitest.config.ts)
     );
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
