@@ -27,8 +27,9 @@ const benches = {
   // The model's tokens/s and GFLOP/s against ONNX Runtime's float and int8 MatMul peaks on
   // this CPU: how much a faster kernel alone could give (--rounds N, --json FILE).
   "embed-ceiling": { package: "@hms/embedder", script: "bench:ceiling" },
-  // The seeded 2,000-command trace through HolographicMemoryTool (stdio) and the SDK's
-  // filesystem tool in one run: p50/p99 per command kind, total ratio, cold connect.
+  // The seeded 2,000-command trace through HolographicMemoryTool (over stdio and in process,
+  // each at full and normal durability) and the SDK's filesystem tool in one run: p50/p99 per
+  // command kind, total ratios, cold connect, in-process open.
   "memory-tool": { package: "@hms/bench", script: "bench:memory-tool" },
   // LoCoMo stored as memory files (per session, per 8 turns, per turn) through the tool:
   // right file in the top 10, whether the hit's line range holds the evidence, MRR, range

@@ -46,6 +46,7 @@ export {
   startHttpServer,
   storeArgs,
   storeNamespaces,
+  storeOptions,
   tempDir,
   testDatabaseUrl,
 } from "./server-process.js";

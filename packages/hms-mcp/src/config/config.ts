@@ -35,7 +35,8 @@ export interface Config {
   readonly namespaceArg: boolean;
   /** Never create the data directory or a namespace (--no-create): reads only, of what exists. */
   readonly noCreate?: boolean | undefined;
-  readonly transport: "stdio" | "http";
+  /** How clients reach it: stdio, HTTP, or in its host's own process (`connectInProcess`). */
+  readonly transport: "stdio" | "http" | "in-process";
   readonly host: string;
   readonly port: number;
   readonly path: string;
@@ -583,7 +584,7 @@ function inHelpGroups(command: Command): Command {
 }
 
 /** Options as commander parsed them. */
-interface ParsedOptions {
+export interface ParsedOptions {
   dataDir?: string;
   databaseUrl?: string;
   pgPoolSize?: number;

@@ -119,7 +119,7 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
         ? openSqlite(config, { semantic, retention, reads, log })
         : await openPostgresEngine(config, semantic, log);
   } catch (error) {
-    retention.stop();
+    await retention.stop();
     reads.stop();
     await semantic?.close();
     throw error;
@@ -273,7 +273,8 @@ async function openPostgresEngine(
 
 /** Closes the model and the stores; call it once the runtime's calls have finished. */
 export async function closeRuntime(runtime: Runtime): Promise<void> {
-  runtime.retention.stop();
+  // A history pruning pass in flight ends before the stores close under it.
+  await runtime.retention.stop();
   runtime.reads.stop();
   await runtime.semantic?.close();
   await runtime.engine.close();
