@@ -27,8 +27,9 @@ const benches = {
   // The model's tokens/s and GFLOP/s against ONNX Runtime's float and int8 MatMul peaks on
   // this CPU: how much a faster kernel alone could give (--rounds N, --json FILE).
   "embed-ceiling": { package: "@hms/embedder", script: "bench:ceiling" },
-  // The seeded 2,000-command trace through HolographicMemoryTool (stdio) and the SDK's
-  // filesystem tool in one run: p50/p99 per command kind, total ratio, cold connect.
+  // The seeded 2,000-command trace through HolographicMemoryTool (over stdio and in process,
+  // each at full and normal durability) and the SDK's filesystem tool in one run: p50/p99 per
+  // command kind, total ratios, cold connect, in-process open.
   "memory-tool": { package: "@hms/bench", script: "bench:memory-tool" },
   // LoCoMo stored as memory files (per session, per 8 turns, per turn) through the tool:
   // right file in the top 10, whether the hit's line range holds the evidence, MRR, range
@@ -43,6 +44,10 @@ const benches = {
   // memories, cold start, RSS, SciFact lexical nDCG@10 (--memories N, --rounds N, --data DIR,
   // --json FILE). Run it on Node 24: better-sqlite3's addon is built for it.
   "sqlite-drivers": { package: "@hms/store", script: "bench:sqlite-drivers" },
+  // What a version costs the history kept whole or as a splice (bytes per one-line edit,
+  // insert, create/delete) and what reading old versions back costs, against another build's
+  // store in the same run (--compare DIR: its packages/store/dist).
+  "history-deltas": { package: "@hms/store", script: "bench:history-deltas" },
   // Hybrid recall latency on a 20k-memory PostgreSQL namespace under a trickle of writes,
   // against another build's store-postgres (--compare DIR: its dist) in the same run.
   "dense-trickle": { package: "@hms/store-postgres", script: "bench:dense-trickle" },

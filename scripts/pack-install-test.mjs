@@ -6,7 +6,8 @@
 // repeated: the first is the main one; default: the Node running this), and from there
 // - runs the installed `hms-mcp --version`, and the installed `hms stats` on a new data dir;
 // - runs the TypeScript quick start (examples/quickstart/src/main.ts, copied) offline, which
-//   starts the installed hms-mcp;
+//   starts the installed hms-mcp, and the in-process example (examples/in-process), which runs
+//   it in its own process (an optional peer of the tool);
 // - requires every entry point from CommonJS;
 // and, on the main Node only (neither depends on the runtime's version):
 // - type-checks every entry point of every installed package, from ESM and CommonJS, with
@@ -135,6 +136,31 @@ function typescriptQuickstart() {
   checkQuickstart(stdout, "TypeScript", '{"command":"view","path":"/memories"}');
 }
 
+/**
+ * The in-process example (examples/in-process, copied) offline: the memory tool runs hms-mcp's
+ * server in its own process, which finds hms-mcp as npm installed it, an optional peer.
+ */
+function inProcessExample() {
+  const dir = join(app, "in-process");
+  mkdirSync(dir, { recursive: true });
+  for (const file of ["main.ts", "scripted-replies.json"]) {
+    copyFileSync(join(ROOT, "examples/in-process/src", file), join(dir, file));
+  }
+  // A new data directory each run: the example's first conversation creates the file.
+  const data = join(app, "in-process-data");
+  rmSync(data, { recursive: true, force: true });
+  const { stdout, stderr } = run(join(app, "node_modules/.bin/tsx"), ["in-process/main.ts"], {
+    cwd: app,
+    env: userEnv({ IN_PROCESS_EXAMPLE_DATA_DIR: data }),
+    timeout: 120_000,
+  });
+  const what = "the in-process example";
+  if (stderr !== "") throw new Error(`${what} wrote to stderr:\n${stderr}`);
+  expectIncludes(stdout, "Claude: Saved: Acme Corp prefers email follow-ups.", what);
+  expectIncludes(stdout, "40B\t/memories/clients/acme-corp.md\n", what);
+  expectIncludes(stdout, "in process: opened in", what);
+}
+
 /** What both quick starts print: conversation 1 creates the file, 2 recalls and views it. */
 function checkQuickstart(stdout, language, viewInput) {
   const what = `the ${language} quick start`;
@@ -248,6 +274,8 @@ function runInstalled(label, hmsMcpVersion, requireAll) {
   step(`${label}: the installed hms wrote and read a local store through the installed hms-mcp`);
   typescriptQuickstart();
   step(`${label}: the TypeScript quick start ran against the installed hms-mcp`);
+  inProcessExample();
+  step(`${label}: the in-process example ran the installed hms-mcp in its own process`);
   run("node", ["--input-type=commonjs", "-e", requireAll], { cwd: app, env: userEnv() });
 }
 

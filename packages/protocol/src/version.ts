@@ -6,8 +6,9 @@
  * meaning of an error code); additions a client can ignore keep the number.
  *
  * Version 1: the thirteen tools below, tree operations (`move`/`forget` with `tree`, and
- * `remember` keeping memory files a well-formed tree); `namespaces`, added later, is an
- * addition a client can ignore.
+ * `remember` keeping memory files a well-formed tree). Additions since, which a client of
+ * version 1 may ignore (so the number stays): the `namespaces` tool, and `history`'s
+ * `dropped` (what the history dropped and why; servers before it omit it).
  */
 export const PROTOCOL_VERSION = 1;
 

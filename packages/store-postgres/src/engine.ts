@@ -5,6 +5,7 @@
  */
 import {
   checkNamespace,
+  DEFAULT_HISTORY_BYTES,
   DEFAULT_LIMITS,
   type EmbeddingModel,
   type Limits,
@@ -28,6 +29,11 @@ export interface PgEngineOptions {
   readonly maxTextBytes?: number | undefined;
   /** Most namespaces the database may hold; creating one more is LIMIT_REACHED. */
   readonly maxNamespaces?: number | undefined;
+  /**
+   * The byte budget of each namespace's history of memory files (see @hms/store's
+   * `StoreOptions.historyBytes`; 0: no bound). Default `DEFAULT_HISTORY_BYTES` (8 MiB).
+   */
+  readonly historyBytes?: number | undefined;
   /** Connections in the pool (default 10). */
   readonly poolSize?: number | undefined;
   /** Bring the schema up to date on open (default true); else see `schemaStatus`. */
@@ -57,6 +63,7 @@ export class PgEngine implements StoreEngine {
   readonly limits: Limits;
   readonly pool: pg.Pool;
   readonly #maxNamespaces: number | undefined;
+  readonly #historyBytes: number;
   readonly #stores = new Map<string, PgStore>();
   readonly #rows: NamespaceRows;
   /** Hybrid recall's side, with a model; the namespaces whose model this process checked. */
@@ -67,8 +74,10 @@ export class PgEngine implements StoreEngine {
     pool: pg.Pool,
     limits: Limits,
     maxNamespaces: number | undefined,
+    historyBytes: number,
     embeddings: PgEmbeddings | undefined,
   ) {
+    this.#historyBytes = historyBytes;
     this.embeddings = embeddings;
     this.pool = pool;
     this.limits = limits;
@@ -90,6 +99,12 @@ export class PgEngine implements StoreEngine {
         ? undefined
         : checkInteger(options.maxNamespaces, "maxNamespaces", 1, Number.MAX_SAFE_INTEGER);
     const poolSize = checkInteger(options.poolSize ?? 10, "poolSize", 1, 1000);
+    const historyBytes = checkInteger(
+      options.historyBytes ?? DEFAULT_HISTORY_BYTES,
+      "historyBytes",
+      0,
+      Number.MAX_SAFE_INTEGER,
+    );
     const model = options.embeddings;
     const embeddings = model === undefined ? undefined : checkModel(model.model);
     const pool = createPool(url, poolSize);
@@ -113,6 +128,7 @@ export class PgEngine implements StoreEngine {
       pool,
       Object.freeze({ ...DEFAULT_LIMITS, maxTextBytes }),
       maxNamespaces,
+      historyBytes,
       hybrid,
     );
   }
@@ -191,6 +207,7 @@ export class PgEngine implements StoreEngine {
         this.limits,
         name,
         this.#rows,
+        this.#historyBytes,
         undefined,
         this.embeddings,
       );

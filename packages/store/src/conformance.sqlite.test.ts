@@ -25,10 +25,15 @@ function sqlite(
 ): StoreConformanceOptions {
   return {
     name,
-    open: async () => {
+    open: async (engineOptions) => {
       const dir = mkdtempSync(join(tmpdir(), "hms-conformance-"));
       const engine = wrap(
-        new Namespaces({ dataDir: dir, maxNamespaces: MAX_NAMESPACES, maxTextBytes }),
+        new Namespaces({
+          dataDir: dir,
+          maxNamespaces: MAX_NAMESPACES,
+          maxTextBytes,
+          historyBytes: engineOptions?.historyBytes,
+        }),
       );
       dirs.set(engine, dir);
       return engine;

@@ -57,7 +57,12 @@ export interface HistoryApi {
     options?: { expectedVersion?: number; actor?: string },
   ): Awaitable<{ key: string; version: number | null; deleted: boolean }>;
   restoreTree(key: string, at: string, options?: { actor?: string }): Awaitable<TreeRestoreResult>;
-  prune(options: { keepVersions?: number; keepDays?: number; limit?: number }): Awaitable<number>;
+  prune(options: {
+    keepVersions?: number | undefined;
+    keepDays?: number | undefined;
+    maxBytes?: number | undefined;
+    limit?: number | undefined;
+  }): Awaitable<number>;
 }
 
 /** Reads noted for `unused` (see `StoreAccess`). */

@@ -32,13 +32,18 @@ export type {
 export { isStoreError, StoreError, type StoreErrorCode } from "./errors.js";
 export type {
   Attribution,
+  DropReason,
+  HistoryDrop,
+  HistoryDropEvent,
   HistoryEntry,
   HistoryOp,
   HistoryPage,
   HistoryVersion,
+  PruneOptions,
   StoreHistory,
   TreeRestoreResult,
 } from "./history.js";
+export { DEFAULT_HISTORY_BYTES } from "./history-types.js";
 export { compareKeys, decodeCursor, encodeCursor, prefixSuccessor } from "./keys.js";
 export { DEFAULT_LIMITS, type Limits, MAX_TEXT_BYTES_CEILING, utf8Bytes } from "./limits.js";
 export { isMemoryFile, MEMORY_FILE_TAG, MEMORY_ROOT } from "./memory-file.js";

@@ -17,6 +17,17 @@ export {
   versionConflict,
 } from "./context.js";
 export {
+  applySplice,
+  MAX_RUN,
+  MAX_SPLICE_SHARE,
+  type Splice,
+  type StoredAs,
+  type StoredText,
+  spliceOf,
+  type TextReads,
+  textSteps,
+} from "./history-delta.js";
+export {
   checkInteger,
   checkKey,
   checkMetadata,
@@ -87,4 +98,10 @@ export {
   type SqliteStatement,
   transaction,
 } from "./sqlite/driver.js";
-export { MIGRATIONS, type Migration, migrate, schemaVersion } from "./sqlite/schema.js";
+export {
+  HISTORY_ROW_COST,
+  MIGRATIONS,
+  type Migration,
+  migrate,
+  schemaVersion,
+} from "./sqlite/schema.js";

@@ -11,7 +11,10 @@ import { Changes } from "./changes.js";
 import type { StoreContext } from "./context.js";
 import { Embeddings } from "./embeddings.js";
 import type { StoreApi } from "./engine.js";
+import { StoreError } from "./errors.js";
 import { History, type StoreHistory } from "./history.js";
+import { HistoryBudget } from "./history-budget.js";
+import { DEFAULT_HISTORY_BYTES } from "./history-types.js";
 import { checkInteger, DEFAULT_LIMITS, type Limits, MAX_TEXT_BYTES_CEILING } from "./limits.js";
 import { load } from "./load.js";
 import { Highlighter } from "./recall/highlight.js";
@@ -87,15 +90,37 @@ export class MemoryStore implements StoreApi {
       MAX_TEXT_BYTES_CEILING,
     );
     this.limits = Object.freeze({ ...DEFAULT_LIMITS, maxTextBytes });
-    const writes = new Writes(db, file);
+    const historyBytes = checkInteger(
+      options.historyBytes ?? DEFAULT_HISTORY_BYTES,
+      "historyBytes",
+      0,
+      Number.MAX_SAFE_INTEGER,
+    );
+    const onDropped = options.onHistoryDropped;
+    if (onDropped !== undefined && typeof onDropped !== "function") {
+      throw new StoreError(
+        "INVALID_ARGUMENT",
+        `onHistoryDropped must be a function (it is told what the history dropped), got ${typeof onDropped}`,
+      );
+    }
+    const budget = new HistoryBudget(db, historyBytes, onDropped, options.namespace);
+    const writes = new Writes(db, file, budget);
     this.#writes = writes;
+    // Every write ends by bringing the history back within its budget, in its own transaction.
+    const withinBudget =
+      <T>(body: () => T) =>
+      (): T => {
+        const result = body();
+        budget.enforce();
+        return result;
+      };
     this.#ctx = {
       limits: this.limits,
       sql: prepare(db),
-      write: <T>(body: () => T): T => writes.write(body),
-      free: <T>(body: () => T): T => writes.free(body),
+      write: <T>(body: () => T): T => writes.write(withinBudget(body)),
+      free: <T>(body: () => T): T => writes.free(withinBudget(body)),
     };
-    this.history = new History(db, this.#ctx);
+    this.history = new History(db, this.#ctx, budget);
     this.changes = new Changes(db);
     this.access = new Access(db, this.#ctx);
     const hybrid = options.embeddings;

@@ -3,6 +3,7 @@
  * those calls accept. `MemoryStore` (store.ts) implements them.
  */
 import type { EmbeddingModel } from "./embeddings.js";
+import type { HistoryDropEvent } from "./history-types.js";
 import type { FusionParams } from "./recall/hybrid.js";
 import type { LineHit } from "./recall/lines.js";
 import type { Ranker, RecallBuild } from "./recall/ranker.js";
@@ -204,6 +205,19 @@ export interface StoreOptions {
    * itself; hms-mcp logs these. Called synchronously, inside the open.
    */
   readonly onUpgrade?: ((event: UpgradeEvent) => void) | undefined;
+  /**
+   * The byte budget of the history of memory files: at most this many bytes (each row's text
+   * as stored, key, tags, metadata and a fixed 64 for the rest), or as many as the store's
+   * live text when that is more. A write that leaves the history over it drops the oldest
+   * changes in its own transaction. 0: no bound. Default `DEFAULT_HISTORY_BYTES` (8 MiB).
+   */
+  readonly historyBytes?: number | undefined;
+  /**
+   * Told when the history dropped changes to stay within `historyBytes` or to make room for a
+   * write on a full disk (the store prints nothing itself; hms-mcp logs these). Called
+   * synchronously, after the transaction that dropped them.
+   */
+  readonly onHistoryDropped?: ((event: HistoryDropEvent) => void) | undefined;
 }
 
 /** What an upgrade of a store file is doing (see {@link StoreOptions.onUpgrade}). */

@@ -282,6 +282,33 @@ describe("hms history, diff and restore", () => {
     ]);
   });
 
+  it("says when the server's history dropped older changes, and why", async () => {
+    const server = await startHttpServer({ dataDir: dataDir(), args: ["--keep-mib", "1"] });
+    cleanups.push(() => server.stop());
+    const at = ["--url", server.url];
+    // About 1.5 MB of files, imported and deleted: more history than the server keeps.
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 60; i++)
+      files[`old/f${i}.md`] = `file ${i}\n${"some words ".repeat(2300)}\n`;
+    expect((await runHms([...at, "import", "--from", filesystemMemory(files)])).code).toBe(0);
+    expect((await runHms([...at, "rm", "-r", "old"])).code).toBe(0);
+    const text = await runHms([...at, "history", "old/f0.md"]);
+    expect(text.stdout).toMatch(
+      /^no changes recorded for \/memories\/old\/f0\.md\n\(older changes may be missing: \d+ dropped, made up to \d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ, to keep the history within its size \(hms-mcp --keep-mib\)\)\n$/,
+    );
+    const json = JSON.parse((await runHms([...at, "--json", "history", "old/f59.md"])).stdout);
+    // The newest change, the last delete, is kept (the oldest went first).
+    expect(json.changes[0]?.op).toBe("delete");
+    expect(json.dropped).toEqual([
+      {
+        reason: "bytes",
+        changes: expect.any(Number),
+        through: expect.any(String),
+        at: expect.any(String),
+      },
+    ]);
+  });
+
   it("brings a directory back to a time, and lists its changes", async () => {
     const data = dataDir();
     const at = ["--data-dir", data];

@@ -36,7 +36,8 @@ export interface Config {
   readonly namespaceArg: boolean;
   /** Never create the data directory or a namespace (--no-create): reads only, of what exists. */
   readonly noCreate?: boolean | undefined;
-  readonly transport: "stdio" | "http";
+  /** How clients reach it: stdio, HTTP, or in its host's own process (`connectInProcess`). */
+  readonly transport: "stdio" | "http" | "in-process";
   readonly host: string;
   readonly port: number;
   readonly path: string;
@@ -76,6 +77,11 @@ export interface Config {
   readonly keepVersions?: number | undefined;
   /** Days the history keeps a version; 0 keeps them regardless of age (the default). */
   readonly keepDays?: number | undefined;
+  /**
+   * MiB of history each namespace keeps, or as many bytes as its live text when that is more
+   * (default 8); 0: no bound. The oldest changes go first.
+   */
+  readonly keepMib?: number | undefined;
   /** HTTP: serve the web inspector at /ui. */
   readonly ui?: boolean | undefined;
 }
@@ -89,10 +95,19 @@ export interface HttpLimitsConfig {
   readonly maxInFlightPerToken?: number | undefined;
   readonly maxNewSessionsPerSecond?: number | undefined;
   readonly maxUnreadBytes?: number | undefined;
+  /** How long a request's headers may take to arrive, in ms. */
+  readonly headersTimeoutMs?: number | undefined;
+  /** How long a request's headers and body may take to arrive, in ms. */
+  readonly requestTimeoutMs?: number | undefined;
+  /** Most connections open from one address (an IPv6 /64); 0: no cap. */
+  readonly maxConnectionsPerPeer?: number | undefined;
 }
 
 /** Default of `keepVersions` (`--keep-versions`). */
 export const DEFAULT_KEEP_VERSIONS = 100;
+
+/** Default of `keepMib` (`--keep-mib`): @hms/store's DEFAULT_HISTORY_BYTES, in MiB. */
+export const DEFAULT_KEEP_MIB = 8;
 
 /** Default of `recallWaitMs` (`--recall-wait`). */
 export const DEFAULT_RECALL_WAIT_MS = 2000;
@@ -317,6 +332,35 @@ export function buildCommand(version: string): Command {
         .argParser(integer(1024 * 1024, 2 ** 40)),
     )
     .addOption(
+      new Option(
+        "--headers-timeout <s>",
+        "HTTP: a request's headers must all come within this; then its connection is closed (408)",
+      )
+        .env("HMS_MCP_HEADERS_TIMEOUT")
+        .default(10)
+        .argParser(integer(1, 3600)),
+    )
+    .addOption(
+      new Option(
+        "--request-timeout <s>",
+        "HTTP: a request's headers and body must all come within this; then its connection " +
+          "is closed (408). A request counts against the bounds in flight only once its body came",
+      )
+        .env("HMS_MCP_REQUEST_TIMEOUT")
+        .default(30)
+        .argParser(integer(1, 3600)),
+    )
+    .addOption(
+      new Option(
+        "--max-connections-per-peer <n>",
+        "HTTP: most connections open from one address (IPv6: one /64), before any token is " +
+          "read; then a new one gets 429 and is closed (0: no cap, e.g. behind a proxy)",
+      )
+        .env("HMS_MCP_MAX_CONNECTIONS_PER_PEER")
+        .default(256)
+        .argParser(integer(0, 1_000_000)),
+    )
+    .addOption(
       new Option("--host <address>", "HTTP: address to listen on")
         .env("HMS_MCP_HOST")
         .default("127.0.0.1"),
@@ -446,6 +490,16 @@ export function buildCommand(version: string): Command {
         .argParser(integer(0, 1_000_000)),
     )
     .addOption(
+      new Option(
+        "--keep-mib <n>",
+        "history: MiB each namespace's history may take, or as much as its live text when " +
+          "that is more; the oldest changes go first (0: no bound)",
+      )
+        .env("HMS_MCP_KEEP_MIB")
+        .default(DEFAULT_KEEP_MIB)
+        .argParser(integer(0, 1_000_000)),
+    )
+    .addOption(
       new Option("--log-level <level>", "log level (logs go to stderr)")
         .env("HMS_MCP_LOG_LEVEL")
         .choices([...LOG_LEVELS])
@@ -543,7 +597,7 @@ function inHelpGroups(command: Command): Command {
 }
 
 /** Options as commander parsed them. */
-interface ParsedOptions {
+export interface ParsedOptions {
   dataDir?: string;
   databaseUrl?: string;
   pgPoolSize?: number;
@@ -580,8 +634,12 @@ interface ParsedOptions {
   maxInFlightPerToken: number;
   maxNewSessionsPerSecond: number;
   maxUnreadBytes: number;
+  headersTimeout: number;
+  requestTimeout: number;
+  maxConnectionsPerPeer: number;
   keepVersions: number;
   keepDays: number;
+  keepMib: number;
   ui?: boolean;
 }
 
@@ -627,6 +685,13 @@ export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): C
     throw new ConfigError(
       "--tokens-file applies to HTTP only (--transport http): a stdio server is its parent's " +
         "own process and serves it every namespace",
+    );
+  }
+  if (options.headersTimeout > options.requestTimeout) {
+    throw new ConfigError(
+      `--headers-timeout (${options.headersTimeout} s) is longer than --request-timeout ` +
+        `(${options.requestTimeout} s), which also covers the headers: make it at most ` +
+        `${options.requestTimeout}, or raise --request-timeout`,
     );
   }
   const host = options.host.trim();
@@ -687,9 +752,13 @@ export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): C
       maxInFlightPerToken: options.maxInFlightPerToken,
       maxNewSessionsPerSecond: options.maxNewSessionsPerSecond,
       maxUnreadBytes: options.maxUnreadBytes,
+      headersTimeoutMs: options.headersTimeout * 1000,
+      requestTimeoutMs: options.requestTimeout * 1000,
+      maxConnectionsPerPeer: options.maxConnectionsPerPeer,
     },
     keepVersions: options.keepVersions,
     keepDays: options.keepDays,
+    keepMib: options.keepMib,
     ui,
   };
 }

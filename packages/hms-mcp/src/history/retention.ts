@@ -1,11 +1,13 @@
 /**
  * Keeps the history of memory files within the configured retention (--keep-versions,
- * --keep-days): each open store is pruned when it opens and then every few minutes, in steps
- * of a few hundred rows with the event loop free between steps, so pruning never holds the
- * write lock for long or delays calls.
+ * --keep-days, --keep-mib): each open store is pruned when it opens and then every few
+ * minutes, in steps of a few hundred rows with the event loop free between steps, so pruning
+ * never holds the write lock for long or delays calls. The store itself keeps every write
+ * within --keep-mib; pruning brings down a store that was over it when it opened (written by
+ * an older version, or under a larger --keep-mib). What the history drops is logged here.
  */
 import { setImmediate as yieldToCalls } from "node:timers/promises";
-import type { StoreApi } from "@hms/store";
+import type { HistoryDropEvent, StoreApi } from "@hms/store";
 import type { Logger } from "pino";
 import { isClosed } from "../runtime/engines.js";
 
@@ -13,7 +15,12 @@ import { isClosed } from "../runtime/engines.js";
 export interface Retention {
   readonly keepVersions: number;
   readonly keepDays: number;
+  /** MiB of history per namespace (or its live text's size, when more). */
+  readonly keepMib: number;
 }
+
+/** Bytes in a MiB. */
+export const MIB = 1024 * 1024;
 
 const STEP_ROWS = 500;
 const INTERVAL_MS = 5 * 60_000;
@@ -25,6 +32,7 @@ export class HistoryRetention {
   readonly #log: Logger;
   readonly #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
+  #stopped = false;
 
   constructor(retention: Retention, log: Logger) {
     this.#retention = retention;
@@ -36,7 +44,8 @@ export class HistoryRetention {
   }
 
   get #bounded(): boolean {
-    return this.#retention.keepVersions > 0 || this.#retention.keepDays > 0;
+    const { keepVersions, keepDays, keepMib } = this.#retention;
+    return keepVersions > 0 || keepDays > 0 || keepMib > 0;
   }
 
   /** Prunes `store` now and with the others from then on. */
@@ -48,22 +57,31 @@ export class HistoryRetention {
 
   /** One pass over every open store (a pass already running is awaited instead). */
   pruneAll(): Promise<void> {
+    if (this.#stopped) return Promise.resolve();
     this.#running ??= this.#pass().finally(() => {
       this.#running = undefined;
     });
     return this.#running;
   }
 
-  stop(): void {
+  /**
+   * Prunes no more: a pass in flight takes no further step, and the promise resolves once it
+   * has ended, so the stores can then be closed under it (a step on a closed PostgreSQL pool
+   * would fail).
+   */
+  stop(): Promise<void> {
+    this.#stopped = true;
     if (this.#timer !== undefined) clearInterval(this.#timer);
     this.#stores.clear();
+    return this.#running ?? Promise.resolve();
   }
 
   async #pass(): Promise<void> {
-    const { keepVersions, keepDays } = this.#retention;
+    const { keepVersions, keepDays, keepMib } = this.#retention;
     const options = {
       ...(keepVersions > 0 ? { keepVersions } : {}),
       ...(keepDays > 0 ? { keepDays } : {}),
+      ...(keepMib > 0 ? { maxBytes: keepMib * MIB } : {}),
       limit: STEP_ROWS,
     };
     for (const [namespace, store] of [...this.#stores]) {
@@ -71,13 +89,15 @@ export class HistoryRetention {
         let deleted = 0;
         for (;;) {
           await yieldToCalls();
+          if (this.#stopped) return;
           if (isClosed(store)) {
             if (this.#stores.get(namespace) === store) this.#stores.delete(namespace);
             break;
           }
           const step = await store.history.prune(options);
           deleted += step;
-          if (step < STEP_ROWS) break;
+          // A step of the byte budget may end short of STEP_ROWS with more to drop.
+          if (step === 0) break;
         }
         if (deleted > 0) this.#log.debug({ namespace, deleted }, "history pruned");
       } catch (error) {
@@ -86,4 +106,26 @@ export class HistoryRetention {
       }
     }
   }
+}
+
+/**
+ * An `onHistoryDropped` for the stores of a server: what the history gave up to make room on a
+ * full disk is a warning (the operator should know the disk is full); what it dropped to stay
+ * within --keep-mib is routine (debug).
+ */
+export function historyDropLogger(log: Logger): (event: HistoryDropEvent) => void {
+  return ({ namespace, reason, changes, bytes, through }) => {
+    const what = `${changes} oldest ${changes === 1 ? "change" : "changes"} of the history of memory files (${bytes.toLocaleString("en-US")} bytes, made up to ${through})`;
+    if (reason === "disk_full") {
+      log.warn(
+        { namespace, reason, changes, bytes, through },
+        `the disk holding namespace ${namespace}'s store is full: dropped the ${what} to make room for a write`,
+      );
+    } else {
+      log.debug(
+        { namespace, reason, changes, bytes, through },
+        `dropped the ${what} to keep namespace ${namespace}'s history within --keep-mib`,
+      );
+    }
+  };
 }

@@ -65,6 +65,8 @@ export async function openPostgres(
   options: {
     maxTextBytes: number;
     maxNamespaces: number | undefined;
+    /** The byte budget of each namespace's history (--keep-mib). */
+    historyBytes: number;
     namespace: string;
     /** False (--no-create): open the default namespace only if it exists. */
     create: boolean;
@@ -80,6 +82,7 @@ export async function openPostgres(
       poolSize: database.poolSize,
       maxTextBytes: options.maxTextBytes,
       maxNamespaces: options.maxNamespaces,
+      historyBytes: options.historyBytes,
       migrate: database.migrate,
       onUpgrade: migrationLogger(log),
       embeddings: options.embeddings,

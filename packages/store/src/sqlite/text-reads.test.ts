@@ -37,4 +37,14 @@ describe("a memory's text holding NUL", () => {
     expect(hit?.excerpt).toContain("before\u0000after the nul");
     expect(store.embeddings?.pending(10).map((memory) => memory.text)).toEqual([TEXT]);
   });
+
+  it("reads whole from the history, where older versions are kept as splices of newer ones", () => {
+    const texts = [TEXT, `${TEXT}\nan added line`, `\u0000 at the start\n${TEXT}\nan added line`];
+    for (const text of texts)
+      store.remember({ key: "/memories/b.md", text, tags: ["memory-file"] });
+    const versions = store.history
+      .ofFile("/memories/b.md")
+      .entries.map((entry) => store.history.version("/memories/b.md", entry.version)?.text);
+    expect(versions.reverse()).toEqual(texts);
+  });
 });

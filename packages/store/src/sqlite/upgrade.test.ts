@@ -50,7 +50,11 @@ describe("upgrade reports", () => {
         fromVersion: 4,
         toVersion: SCHEMA_VERSION,
         memories: count,
-        work: ["compact the file", "rebuild the full-text index"],
+        work: [
+          "compact the file",
+          "rebuild the full-text index",
+          "measure the history of memory files",
+        ],
       });
       expect(events.at(-1)).toMatchObject({
         type: "end",
@@ -68,6 +72,7 @@ describe("upgrade reports", () => {
         expect.stringMatching(/^compacting the file/),
         "finding Chinese and Japanese text in 2,500 memories",
         "rebuilding the full-text index of 2,500 memories",
+        "measuring the history of memory files",
       ]);
       const rebuild = "rebuilding the full-text index of 2,500 memories";
       const progress = events.filter((e) => e.type === "progress" && e.task === rebuild);
@@ -104,7 +109,10 @@ describe("upgrade reports", () => {
     const file = versionFourFile(3);
     const { store, events } = openRecording(file);
     store.close();
-    expect(events[0]).toMatchObject({ type: "start", work: ["rebuild the full-text index"] });
+    expect(events[0]).toMatchObject({
+      type: "start",
+      work: ["rebuild the full-text index", "measure the history of memory files"],
+    });
     expect(events.filter((e) => e.type === "step").map((e) => e.task)).not.toContainEqual(
       expect.stringMatching(/compacting/),
     );
