@@ -7,9 +7,10 @@
  *
  * Bounded: a connection holds at most `maxSubscriptions`, and while it does not take what is
  * sent (a stdio reader that does not read, an HTTP client whose event stream is not read or
- * not open) notifications wait coalesced, one per file, at most `maxPending`; beyond that the
- * connection's `overflow` decides (HTTP closes the session), or they collapse into one per
- * subscription, flagged `overflow`: read again, more changed than was told.
+ * not open) notifications wait coalesced, one per file, at most `maxPending`. Beyond that they
+ * collapse into one per subscription, flagged `overflow` (read again: more changed than was
+ * told); a connection with an `overflow` hook that overflows again without having taken
+ * anything since is given up (HTTP closes the session).
  */
 import type { MemoryChange } from "@hms/store";
 import type { Logger } from "pino";
@@ -87,6 +88,8 @@ export class Subscriptions {
   /** Notifications waiting, by the changed file's URI (the latest change of it wins). */
   readonly #pending = new Map<string, ChangeMeta>();
   #listChanged = false;
+  /** Whether the connection took something since notifications last overflowed. */
+  #tookSinceOverflow = true;
   #flushing = false;
   #waiting = false;
   #closed = false;
@@ -186,12 +189,18 @@ export class Subscriptions {
       }
       if (change.op !== "update") this.#listChanged = true;
     }
-    if (this.#pending.size > this.#maxPending) this.#overflow();
+    // One read's changes may pass the bound for a moment: they go out now unless it waits.
+    if (this.#pending.size > this.#maxPending && this.#waitingOnConnection()) this.#overflow();
     this.#flush();
   }
 
+  /** Whether the connection is not taking what is sent (HTTP: blocked; else a send waits). */
+  #waitingOnConnection(): boolean {
+    return this.#outlet.blocked?.() ?? this.#flushing;
+  }
+
   #overflow(): void {
-    if (this.#outlet.overflow !== undefined) {
+    if (this.#outlet.overflow !== undefined && !this.#tookSinceOverflow) {
       this.#log.warn(
         { pending: this.#pending.size },
         "change notifications overflowed: the client does not read them; closing its session",
@@ -200,6 +209,7 @@ export class Subscriptions {
       this.#outlet.overflow();
       return;
     }
+    this.#tookSinceOverflow = false;
     this.#pending.clear();
     for (const uri of this.#subscribed.keys()) this.#pending.set(uri, { overflow: true });
   }
@@ -222,6 +232,7 @@ export class Subscriptions {
           this.#waiting = true;
           this.#outlet.onResume(() => {
             this.#waiting = false;
+            this.#tookSinceOverflow = true;
             this.#flush();
           });
         }
@@ -233,6 +244,7 @@ export class Subscriptions {
           const [uri, meta] = next.value;
           this.#pending.delete(uri);
           await this.#outlet.updated({ uri, _meta: { [CHANGE_META_KEY]: meta } });
+          if (this.#outlet.blocked === undefined) this.#tookSinceOverflow = true;
         } else {
           this.#listChanged = false;
           await this.#outlet.listChanged();
