@@ -48,7 +48,7 @@ export default defineConfig([
     format: ["esm"],
     target: "node20",
     sourcemap: false,
-    // What went into the bundle, for scripts/bundled-licenses.mjs (which then removes it).
+    // What went into the bundle, for the root scripts/bundled-licenses.mjs (which then removes it).
     metafile: true,
     noExternal: [/^(?!@hms\/embedder$)/],
     esbuildPlugins: [betterSqlite3FromStore],
