@@ -38,7 +38,7 @@ export async function fetchModelCommand(argv: readonly string[], version: string
       "hms-mcp fetch-model: hybrid recall needs the @hms/embedder package, which is not " +
         "installed next to hms-mcp or did not load: install it with `npm install " +
         '@hms/embedder` next to hms-mcp (with pip: `pip install "holographic-memory-claude-' +
-        `tool[hybrid]"\`). (\${(error as Error).message})\n`,
+        `tool[hybrid]"\`). (${(error as Error).message})\n`,
     );
     return 1;
   }
