@@ -34,6 +34,7 @@ from hms_memory_tool.hms_backend import (
     HmsMemoryBackend,
     connect_hms_backend,
 )
+from hms_memory_tool.hybrid import HybridModelError, hybrid_model_dir
 from hms_memory_tool.paths import MemoryPathError, check_memory_path, validate_memory_path
 from hms_memory_tool.tool import (
     AsyncMemoryRecallTool,
@@ -53,6 +54,7 @@ __all__ = [
     "HolographicMemoryError",
     "HolographicMemoryTool",
     "HolographicMemoryToolSync",
+    "HybridModelError",
     "InMemoryBackend",
     "MemoryBackend",
     "MemoryBackendError",
@@ -66,5 +68,6 @@ __all__ = [
     "check_memory_path",
     "connect_hms_backend",
     "format_recall",
+    "hybrid_model_dir",
     "validate_memory_path",
 ]

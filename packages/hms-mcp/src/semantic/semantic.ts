@@ -32,9 +32,10 @@ export type Caller = object;
 
 /** The sentence that ends every "model not ready" message of the server. */
 export const FETCH_HINT =
-  "Get it with `hms-mcp fetch-model` (needs python3 with pip; from a checkout of the " +
-  "repository, `pnpm fetch-model` does the same) and pass the directory it prints as " +
-  "--model-dir (or HMS_MCP_MODEL_DIR).";
+  "Get it with `hms-mcp fetch-model` and pass the directory it prints as --model-dir (or " +
+  "HMS_MCP_MODEL_DIR). With npm it needs python3 with pip (`pnpm fetch-model` in a checkout " +
+  "of the repository does the same); with pip, install the model first: " +
+  '`pip install "holographic-memory-claude-tool[hybrid]"`.';
 
 export interface SemanticOptions {
   readonly modelDir: string;
