@@ -39,6 +39,7 @@ import anthropic
 
 from hms_memory_tool import HolographicMemoryToolSync
 from hms_memory_tool.errors import HolographicMemoryError
+from hms_memory_tool.hms_backend.bundled import node_runtime
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
@@ -100,8 +101,9 @@ def messages_api(keep: bool) -> Iterator[anthropic.Anthropic]:
         return
     cli = REPO / "packages/scripted-model/dist/cli.js"
     script = scripted_replies(keep)
+    # The stand-in is a Node.js program too: it runs on the Node.js hms-mcp runs on.
     model = subprocess.Popen(
-        ["node", str(cli), "--script", str(script)],
+        [node_runtime() or "node", str(cli), "--script", str(script)],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
