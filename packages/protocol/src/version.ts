@@ -6,7 +6,8 @@
  * meaning of an error code); additions a client can ignore keep the number.
  *
  * Version 1: the thirteen tools below, tree operations (`move`/`forget` with `tree`, and
- * `remember` keeping memory files a well-formed tree).
+ * `remember` keeping memory files a well-formed tree); `namespaces`, added later, is an
+ * addition a client can ignore.
  */
 export const PROTOCOL_VERSION = 1;
 
