@@ -22,6 +22,10 @@ const benches = {
   // Memories/s a hybrid server embeds in the background (SciFact abstracts), this build with
   // one and two embedding workers, against another build (--compare BIN), alternating rounds.
   "embed-throughput": { package: "hms-mcp", script: "bench:embed-throughput" },
+  // Spawn to first tool result on each install path: this build, another (--compare BIN), and
+  // with --python the wheel (its connect() server, its hms-mcp command, uvx) with no Node.js
+  // on PATH (--runs N).
+  "cold-start": { package: "hms-mcp", script: "bench:cold-start" },
   // Dense nDCG@10 on SciFact, throughput by batch size, memory (needs `pnpm fetch-model`).
   "embed-scifact": { package: "@hms/embedder", script: "bench:scifact" },
   // The model's tokens/s and GFLOP/s against ONNX Runtime's float and int8 MatMul peaks on
