@@ -31,6 +31,10 @@ const benches = {
   // The model's tokens/s and GFLOP/s against ONNX Runtime's float and int8 MatMul peaks on
   // this CPU: how much a faster kernel alone could give (--rounds N, --json FILE).
   "embed-ceiling": { package: "@hms/embedder", script: "bench:ceiling" },
+  // The embedder on the native and the WebAssembly ONNX Runtime, same SciFact texts, one run:
+  // load, abstracts/s, claims/s, memory, and whether the two rank alike (--threads N,
+  // --rounds N, --abstracts N, --claims N, --json FILE).
+  "embed-runtimes": { package: "@hms/embedder", script: "bench:runtimes" },
   // The seeded 2,000-command trace through HolographicMemoryTool (stdio) and the SDK's
   // filesystem tool in one run: p50/p99 per command kind, total ratio, cold connect.
   "memory-tool": { package: "@hms/bench", script: "bench:memory-tool" },
