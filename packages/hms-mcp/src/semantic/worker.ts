@@ -44,7 +44,7 @@ async function load(): Promise<Loaded | undefined> {
       kind: "failed",
       code: "EMBEDDER_NOT_INSTALLED",
       message:
-        "hybrid recall needs the @hms/embedder package (it brings ONNX Runtime), which is not " +
+        "hybrid recall needs the @hms/embedder package (it runs the model), which is not " +
         "installed next to hms-mcp or did not load: install it with `npm install " +
         '@hms/embedder` next to hms-mcp (with pip: `pip install "holographic-memory-claude-' +
         'tool[hybrid]"`), or run without --model-dir for lexical recall. ' +
