@@ -38,8 +38,8 @@ from typing import Any
 import anthropic
 
 from hms_memory_tool import HolographicMemoryToolSync
+from hms_memory_tool._bundled import node_runtime
 from hms_memory_tool.errors import HolographicMemoryError
-from hms_memory_tool.hms_backend.bundled import node_runtime
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent

