@@ -310,15 +310,21 @@ try {
   if (version.stdout.trim() !== hmsMcp.version) {
     throw new Error(`hms-mcp --version printed ${version.stdout.trim()}, not ${hmsMcp.version}`);
   }
-  // The installed `hms` starts the hms-mcp installed with it on a local data directory.
+  // The installed `hms` starts the hms-mcp installed with it on a local data directory: a
+  // write creates the store (a read of a store that does not exist is refused), then a read.
   const hms = join(app, "node_modules/.bin/hms");
-  const cliStats = run(hms, ["--data-dir", join(work, "hms-data"), "--json", "stats"], {
+  const hmsData = ["--data-dir", join(work, "hms-data")];
+  run(hms, [...hmsData, "write", "notes.md"], {
     env: userEnv(),
+    input: "written by the installed hms\n",
+    stdio: ["pipe", "pipe", "pipe"],
   });
-  if (JSON.parse(cliStats.stdout).server?.name !== "hms-mcp") {
+  const cliStats = run(hms, [...hmsData, "--json", "stats"], { env: userEnv() });
+  const stats = JSON.parse(cliStats.stdout);
+  if (stats.server?.name !== "hms-mcp" || stats.memories !== 1) {
     throw new Error(`hms stats printed ${cliStats.stdout}`);
   }
-  step("the installed hms read a local store through the installed hms-mcp");
+  step("the installed hms wrote and read a local store through the installed hms-mcp");
 
   for (const file of ["main.ts", "scripted-replies.json"]) {
     copyFileSync(join(ROOT, "examples/quickstart/src", file), join(app, "src", file));

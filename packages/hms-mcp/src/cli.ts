@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { CommanderError } from "commander";
 import { fetchModelCommand } from "./commands/fetch-model.js";
 import { tokenCommand } from "./commands/token.js";
 import { buildCommand, ConfigError, parseConfig } from "./config/config.js";
@@ -32,6 +33,11 @@ async function main(): Promise<void> {
     process.exitCode = await copyCommand(argv.slice(1), SERVER_INFO.version);
     return;
   }
+  if (argv[0] === "namespaces") {
+    const { namespacesCommand } = await import("./commands/namespaces.js");
+    process.exitCode = await namespacesCommand(argv.slice(1), SERVER_INFO.version);
+    return;
+  }
   if (argv[0] === "migrate") {
     const { migrateCommand } = await import("./commands/migrate.js");
     process.exitCode = await migrateCommand(argv.slice(1), SERVER_INFO.version);
@@ -45,6 +51,10 @@ async function main(): Promise<void> {
   try {
     config = parseConfig(argv, process.env, SERVER_INFO.version);
   } catch (error) {
+    if (error instanceof CommanderError) {
+      // Commander printed the help or version (0), or its one-line refusal: a usage error.
+      process.exit(error.exitCode === 0 ? 0 : 2);
+    }
     if (error instanceof ConfigError) {
       process.stderr.write(`hms-mcp: ${error.message}\n`);
       process.exit(2);

@@ -96,7 +96,8 @@ export const restore = {
   description:
     "Bring a memory file back to a version of it (version) or to how it was at a time (at; " +
     "deleted if it did not exist then), or, with tree, every file under a directory back to " +
-    "a time, in one transaction. The result is recorded as new versions (command restore). " +
+    "a time, in one transaction. The result is recorded as new versions (command restore); " +
+    "a file that already holds what it would get back is left alone (no new version). " +
     "expected_version makes a file restore a compare-and-set: VERSION_CONFLICT if the file " +
     "changed meanwhile. A version or time the history does not reach is NOT_FOUND.",
   input: z.strictObject({

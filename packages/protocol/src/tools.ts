@@ -255,6 +255,14 @@ export const stats = {
   input: z.strictObject({}),
   output: z.object({
     namespace: z.string(),
+    exists: z
+      .boolean()
+      .optional()
+      .describe(
+        "Whether the namespace has a store: false for one nothing was ever written to, which " +
+          "reads as empty until its first write creates it. Absent from servers before it was " +
+          "added.",
+      ),
     memories: z.number().int().min(0),
     bytes: z.number().int().min(0),
     max_text_bytes: z.number().int().min(1),

@@ -9,6 +9,7 @@ import {
   type EmbeddingModel,
   type Limits,
   MAX_TEXT_BYTES_CEILING,
+  type NamespaceSummary,
   type StoreEngine,
   StoreError,
 } from "@hms/store";
@@ -139,6 +140,30 @@ export class PgEngine implements StoreEngine {
         "SELECT name FROM hms_namespaces ORDER BY name",
       );
       return rows.map((row) => row.name);
+    });
+  }
+
+  /** Every namespace, in name order, with its memories, their bytes and its last change. */
+  async summaries(): Promise<NamespaceSummary[]> {
+    return await read(this.pool, async (client) => {
+      const { rows } = await client.query<{
+        name: string;
+        memories: string;
+        bytes: string;
+        updated_at: string | null;
+      }>(
+        `SELECT n.name, count(m.id) AS memories, coalesce(sum(m.bytes), 0) AS bytes,
+                max(m.updated_at) AS updated_at
+         FROM hms_namespaces n LEFT JOIN hms_memories m ON m.ns = n.id
+         GROUP BY n.name ORDER BY n.name`,
+      );
+      // count and sum are bigint, which node-postgres gives as strings.
+      return rows.map((row) => ({
+        name: row.name,
+        memories: Number(row.memories),
+        bytes: Number(row.bytes),
+        updated_at: row.updated_at,
+      }));
     });
   }
 

@@ -78,6 +78,7 @@ function promising(
     get: async (namespace) => wrapStore(await engine.get(namespace)),
     read: async (namespace) => wrapStore(await engine.read(namespace)),
     names: async () => engine.names(),
+    summaries: async () => engine.summaries(),
     close: () => engine.close(),
   };
 }
@@ -171,6 +172,7 @@ describe("the conformance suite itself", () => {
       get: async (namespace) => engine.get(namespace),
       read: async (namespace) => engine.get(namespace),
       names: async () => engine.names(),
+      summaries: async () => engine.summaries(),
       close: () => engine.close(),
     });
     expect(await failures(broken, names)).toEqual(names);

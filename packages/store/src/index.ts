@@ -22,6 +22,7 @@ export type {
   Awaitable,
   EngineKind,
   HistoryApi,
+  NamespaceSummary,
   StoreApi,
   StoreEngine,
 } from "./engine.js";

@@ -7,7 +7,7 @@
  */
 
 export { readJsonl, readQrels } from "./beir.js";
-export { type HmsRun, hmsCliBin, runHms } from "./cli-process.js";
+export { type HmsRun, hmsCliBin, runHms, startHms } from "./cli-process.js";
 export {
   type ConnectableServer,
   type Connection,
@@ -24,6 +24,7 @@ export {
 } from "./client.js";
 export { PARAPHRASES, startHybridWithParaphrases, untilEmbedded } from "./hybrid.js";
 export { ndcgAt10, quantile, seededUnitVector } from "./measures.js";
+export { readMemoryFolder, writeMemoryFolder } from "./memory-folder.js";
 export { freePort, type PostgresServer, postgresBinDir, startPostgres } from "./postgres.js";
 export { backdateWrites, seedFilesIn, storeFile, writeSeedFiles } from "./seed-store.js";
 export {

@@ -34,6 +34,8 @@ export interface Config {
   readonly database?: DatabaseConfig | undefined;
   readonly namespace: string;
   readonly namespaceArg: boolean;
+  /** Never create the data directory or a namespace (--no-create): reads only, of what exists. */
+  readonly noCreate?: boolean | undefined;
   readonly transport: "stdio" | "http";
   readonly host: string;
   readonly port: number;
@@ -191,7 +193,7 @@ export function oneLineError(prefix: string, hint: string) {
 /** The command-line interface: every flag, with its environment variable and default. */
 export function buildCommand(version: string): Command {
   // A bad flag is one line saying what is wrong and where to look, not the help after it.
-  return new Command("hms-mcp")
+  const command = new Command("hms-mcp")
     .description(
       "MCP server for the Holographic Memory store: durable, versioned, searchable memories " +
         "over stdio (default) or streamable HTTP.\n\n" +
@@ -243,6 +245,14 @@ export function buildCommand(version: string): Command {
       new Option(
         "--namespace-arg",
         "let every tool take a namespace argument (env: HMS_MCP_NAMESPACE_ARG=1)",
+      ),
+    )
+    .addOption(
+      new Option(
+        "--no-create",
+        "create neither the data directory nor a namespace: one that does not exist reads as " +
+          "empty (stats says exists: false) and writing to it is refused; `hms` reads this way " +
+          "(env: HMS_MCP_NO_CREATE=1)",
       ),
     )
     .addOption(
@@ -486,13 +496,51 @@ export function buildCommand(version: string): Command {
         "  hms-mcp [options]            serve (the default)",
         "  hms-mcp migrate              PostgreSQL: bring --database-url's schema up to date, then exit",
         "  hms-mcp copy                 copy every namespace between a data directory and a database",
+        "  hms-mcp namespaces           list the namespaces by name, with size and last change",
         "  hms-mcp fetch-model          install the embedding model of hybrid recall, print its directory",
         "  hms-mcp token create         make a token and print it once, with the line to add to --tokens-file",
         "  hms-mcp help [command]       print this help, or a command's",
       ].join("\n"),
     )
     .configureOutput({ outputError: oneLineError("hms-mcp", "hms-mcp --help lists every flag") })
-    .allowExcessArguments(false);
+    .allowExcessArguments(false)
+    // A bad flag throws (cli.ts exits 2) instead of commander's exit 1.
+    .exitOverride();
+  return inHelpGroups(command);
+}
+
+/**
+ * The sections of `hms-mcp --help`, in order, each with the prefix that marks its flags'
+ * descriptions ("HTTP: ..."); every other flag is a common one. A new flag lands in its
+ * section by its description alone.
+ */
+const HELP_GROUPS = [
+  { prefix: "", heading: "Common options:" },
+  { prefix: "HTTP: ", heading: "HTTP and tokens:" },
+  { prefix: "hybrid recall: ", heading: "Hybrid recall:" },
+  { prefix: "history: ", heading: "History:" },
+  { prefix: "PostgreSQL: ", heading: "PostgreSQL:" },
+] as const;
+
+/** Puts each flag of `command` in its help section (without the prefix the heading now says). */
+function inHelpGroups(command: Command): Command {
+  const rank = (option: Option) => {
+    const found = HELP_GROUPS.findIndex(
+      ({ prefix }) => prefix !== "" && option.description.startsWith(prefix),
+    );
+    return Math.max(found, 0);
+  };
+  // Sections appear in the order of their first flag: sort the flags by section (stably).
+  const options = command.options as Option[];
+  options.sort((a, b) => rank(a) - rank(b));
+  for (const option of options) {
+    const group = HELP_GROUPS[rank(option)] ?? HELP_GROUPS[0];
+    option.description = option.description.slice(group.prefix.length);
+    option.helpGroup(group.heading);
+  }
+  return command.addHelpOption(
+    new Option("-h, --help", "print this help and exit").helpGroup(HELP_GROUPS[0].heading),
+  );
 }
 
 /** Options as commander parsed them. */
@@ -504,6 +552,8 @@ interface ParsedOptions {
   migrate: boolean;
   namespace: string;
   namespaceArg?: boolean;
+  /** False with --no-create. */
+  create: boolean;
   transport: "stdio" | "http";
   host: string;
   port: number;
@@ -543,6 +593,7 @@ interface ParsedOptions {
  */
 export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): Config {
   const namespaceArg = flagOrEnv(options.namespaceArg, env, "HMS_MCP_NAMESPACE_ARG");
+  const noCreate = !options.create || flagOrEnv(undefined, env, "HMS_MCP_NO_CREATE");
   const allowRemote = flagOrEnv(options.allowRemote, env, "HMS_MCP_ALLOW_REMOTE");
   const reembed = flagOrEnv(options.reembed, env, "HMS_MCP_REEMBED");
   const ui = flagOrEnv(options.ui, env, "HMS_MCP_UI");
@@ -607,6 +658,7 @@ export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): C
     database,
     namespace: options.namespace,
     namespaceArg,
+    noCreate,
     transport: options.transport,
     host,
     port: options.port,

@@ -154,6 +154,7 @@ function contextFor(
     store,
     limits: runtime.limits,
     namespace,
+    exists: () => runtime.exists(namespace),
     server: runtime.server,
     semantic: runtime.semantic,
     caller,

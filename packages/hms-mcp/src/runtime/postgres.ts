@@ -50,7 +50,7 @@ function schemaMessage(current: number, required: number): string {
 
 /**
  * Opens the engine of `database` and the default namespace (created as on SQLite, so a server
- * that cannot create it fails at start). Throws ConfigError, one line naming no password, when
+ * that cannot create it fails at start; with --no-create only if it exists). Throws ConfigError, one line naming no password, when
  * the database cannot be reached or used, or its schema is not current under --no-migrate.
  */
 export async function openPostgres(
@@ -59,6 +59,8 @@ export async function openPostgres(
     maxTextBytes: number;
     maxNamespaces: number | undefined;
     namespace: string;
+    /** False (--no-create): open the default namespace only if it exists. */
+    create: boolean;
     /** Hybrid recall's model (--model-dir), checked against the default namespace's. */
     embeddings?: EmbeddingOptions | undefined;
   },
@@ -81,7 +83,9 @@ export async function openPostgres(
   try {
     const { current, required } = await engine.schemaStatus();
     if (current !== required) throw new ConfigError(schemaMessage(current, required));
-    await engine.get(options.namespace);
+    if (options.create || (await engine.names()).includes(options.namespace)) {
+      await engine.get(options.namespace);
+    }
     return engine;
   } catch (error) {
     await engine.close().catch(() => {});

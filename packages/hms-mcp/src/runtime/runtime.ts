@@ -46,6 +46,10 @@ export interface Runtime {
   readonly namespace: string;
   /** Whether tools take a `namespace` argument. */
   readonly namespaceArg: boolean;
+  /** False with --no-create: a write to a namespace that does not exist is refused. */
+  readonly create: boolean;
+  /** Whether `namespace` has a store (a namespace nothing was written to has none). */
+  exists(namespace: string): Awaitable<boolean>;
   readonly server: { readonly name: string; readonly version: string };
   readonly log: Logger;
   /** Tracks each request that touches a store, and refuses them once the server is stopping. */
@@ -109,7 +113,7 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     log,
   );
   const reads = new ReadLog(log);
-  let opened: { engine: StoreEngine; readiness: () => Promise<Readiness> };
+  let opened: Opened;
   try {
     opened =
       config.database === undefined
@@ -126,6 +130,7 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     limits: { ...DEFAULT_LIMITS, maxTextBytes: config.maxTextBytes },
     namespace: config.namespace,
     namespaceArg: config.namespaceArg,
+    create: config.noCreate !== true,
     server: SERVER_INFO,
     log,
     calls: new CallTracker(),
@@ -136,9 +141,17 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
   };
 }
 
+/** An engine opened: the engine, its readiness, and how it knows that a namespace exists. */
+interface Opened {
+  engine: StoreEngine;
+  readiness: () => Promise<Readiness>;
+  exists: (namespace: string) => Awaitable<boolean>;
+}
+
 /**
  * The SQLite engine: one file per namespace in the data directory. Opens the default
- * namespace's store, so a broken data directory fails at start, not at the first call.
+ * namespace's store, so a broken data directory fails at start, not at the first call; with
+ * --no-create only when it exists, and then nothing is created, not even the data directory.
  */
 function openSqlite(
   config: Config,
@@ -148,7 +161,7 @@ function openSqlite(
     reads: ReadLog;
     log: Logger;
   },
-): { engine: StoreEngine; readiness: () => Promise<Readiness> } {
+): Opened {
   const { semantic, retention, reads, log } = watchers;
   const namespaces = new Namespaces({
     dataDir: config.dataDir,
@@ -169,7 +182,9 @@ function openSqlite(
     },
   });
   try {
-    namespaces.get(config.namespace);
+    if (config.noCreate !== true || namespaces.exists(config.namespace)) {
+      namespaces.get(config.namespace);
+    }
   } catch (error) {
     namespaces.close();
     if (error instanceof EmbeddingModelMismatchError) {
@@ -188,7 +203,7 @@ function openSqlite(
       return { ready: false, reason: "the store cannot be opened" };
     }
   };
-  return { engine: namespaces, readiness };
+  return { engine: namespaces, readiness, exists: (name) => namespaces.exists(name) };
 }
 
 /**
@@ -199,7 +214,7 @@ async function openPostgresEngine(
   config: Config,
   semantic: Semantic | undefined,
   log: Logger,
-): Promise<{ engine: StoreEngine; readiness: () => Promise<Readiness> }> {
+): Promise<Opened> {
   const database = config.database as DatabaseConfig;
   const { openPostgres, postgresReadiness } = await import("./postgres.js");
   let engine: Awaited<ReturnType<typeof openPostgres>>;
@@ -210,6 +225,7 @@ async function openPostgresEngine(
         maxTextBytes: config.maxTextBytes,
         maxNamespaces: config.maxNamespaces,
         namespace: config.namespace,
+        create: config.noCreate !== true,
         embeddings: semantic?.storeOptions,
       },
       log,
@@ -224,7 +240,11 @@ async function openPostgresEngine(
   if (semantic !== undefined && engine.embeddings !== undefined) {
     semantic.watchDatabase(engine.embeddings);
   }
-  return { engine, readiness: () => postgresReadiness(engine) };
+  return {
+    engine,
+    readiness: () => postgresReadiness(engine),
+    exists: async (name) => (await engine.names()).includes(name),
+  };
 }
 
 /** Closes the model and the stores; call it once the runtime's calls have finished. */
@@ -258,7 +278,8 @@ export function grantOf(extra: { authInfo?: AuthInfo | undefined }): Grant {
  * refused alike whether it exists or not (NOT_FOUND), so a token learns no other names; a
  * read-only grant's writes are refused (FORBIDDEN). Reads never create a namespace. A store
  * whose vectors another embedding model made cannot be served hybrid; the refusal says what
- * to do (a server-side configuration matter: INTERNAL).
+ * to do (a server-side configuration matter: INTERNAL). Under --no-create a write to a
+ * namespace that does not exist is refused (NOT_FOUND).
  */
 export function openStore(
   runtime: Runtime,
@@ -279,8 +300,26 @@ export function openStore(
         "change it; use a read-write token to write",
     );
   }
+  if (access.write && !runtime.create) {
+    return after(runtime.exists(namespace), (exists) => {
+      if (!exists) {
+        throw new ToolError(
+          "NOT_FOUND",
+          `namespace ${namespace} does not exist, and this server creates none (--no-create): ` +
+            "write with a server started without --no-create",
+          { namespace },
+        );
+      }
+      return storeOf(runtime, namespace, access.write);
+    });
+  }
+  return storeOf(runtime, namespace, access.write);
+}
+
+/** The store of `namespace`: a write's (created if needed) or a read's. */
+function storeOf(runtime: Runtime, namespace: string, write: boolean): Awaitable<StoreApi> {
   try {
-    const store = access.write ? runtime.engine.get(namespace) : runtime.engine.read(namespace);
+    const store = write ? runtime.engine.get(namespace) : runtime.engine.read(namespace);
     if (runtime.engine.kind === "sqlite") return store;
     // SQLite's Namespaces reports each store it opens (onOpen); another engine's stores are
     // watched as calls reach them (both watchers keep one store per namespace).

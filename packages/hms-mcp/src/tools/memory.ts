@@ -219,7 +219,7 @@ export const RUNNERS: { readonly [T in StoreToolName]: ToolRunner<T> } = {
   stats(_args, context) {
     return after(context.store.stats(), (counts) =>
       after(context.semantic?.progress(context.store) ?? NO_PROGRESS, (progress) =>
-        statsOutput(counts, progress, context),
+        after(context.exists(), (exists) => statsOutput(counts, progress, exists, context)),
       ),
     );
   },
@@ -246,6 +246,7 @@ const NO_PROGRESS = Object.freeze({ embedded: 0, perSecond: null });
 function statsOutput(
   counts: StoreStats,
   progress: { embedded: number; perSecond: number | null },
+  exists: boolean,
   context: ToolContext,
 ): ToolOutput {
   const { limits, namespace, server, semantic } = context;
@@ -260,6 +261,7 @@ function statsOutput(
   };
   const structured = {
     namespace,
+    exists,
     memories: counts.memories,
     bytes: counts.bytes,
     max_text_bytes: limits.maxTextBytes,

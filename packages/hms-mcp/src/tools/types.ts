@@ -17,6 +17,8 @@ export interface ToolContext {
   /** The size limits of the server's stores. */
   readonly limits: Limits;
   readonly namespace: string;
+  /** Whether the namespace has a store (one nothing was written to reads as empty). */
+  exists(): Awaitable<boolean>;
   readonly server: { readonly name: string; readonly version: string };
   /** The embedding model's side of recall, when the server runs with one. */
   readonly semantic: Semantic | undefined;

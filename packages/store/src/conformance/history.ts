@@ -266,6 +266,50 @@ export function historyTests(t: TestApi, options: StoreConformanceOptions): void
       assert.equal(await store.get("/memories/d/new.md"), undefined);
     });
 
+    test("leaves files unchanged since the time alone: no new version, no history", async ({
+      store,
+    }) => {
+      const same = await store.remember({
+        key: "/memories/d/same.md",
+        text: "as it was",
+        tags: FILE,
+      });
+      await store.remember({ key: "/memories/d/edited.md", text: "before", tags: FILE });
+      const moment = await tick();
+      await store.remember({ key: "/memories/d/edited.md", text: "after" });
+
+      const tree = await store.history.restoreTree("/memories/d", moment);
+      assert.deepEqual(
+        [tree.restored.map((file) => file.key), tree.deleted, tree.unknown],
+        [["/memories/d/edited.md"], [], []],
+      );
+      assert.equal((await store.get("/memories/d/same.md"))?.version, same.version);
+      assert.deepEqual(await ops(store, "/memories/d/same.md"), [
+        ["create", "/memories/d/same.md", null],
+      ]);
+      // Again: nothing changed since the first restore, so nothing is written.
+      assert.deepEqual(await store.history.restoreTree("/memories/d", moment), {
+        restored: [],
+        deleted: [],
+        unknown: [],
+      });
+      // A file by time or by its own version: the version it is at, and nothing written.
+      const at = await store.history.restoreFile("/memories/d/same.md", { at: moment });
+      const byVersion = await store.history.restoreFile(
+        "/memories/d/same.md",
+        { version: same.version },
+        { expectedVersion: same.version },
+      );
+      for (const answer of [at, byVersion]) {
+        assert.deepEqual(answer, {
+          key: "/memories/d/same.md",
+          version: same.version,
+          deleted: false,
+        });
+      }
+      assert.equal((await store.history.ofFile("/memories/d/same.md")).entries.length, 1);
+    });
+
     test("says when the history does not reach back to a time", async ({ store }) => {
       const beforeAll = await tick();
       await store.remember({ key: "/memories/a.md", text: "v1", tags: FILE });
