@@ -93,6 +93,7 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
         modelDir: config.modelDir,
         workers: config.embedWorkers,
         threads: config.embedThreads,
+        runtime: config.embedRuntime,
         reembed: config.reembed ?? false,
         recallWaitMs: config.recallWaitMs ?? DEFAULT_RECALL_WAIT_MS,
         log,
@@ -104,7 +105,12 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
       throw error;
     }
     log.info(
-      { model: semantic.modelId, modelDir: config.modelDir, workers: semantic.workers },
+      {
+        model: semantic.modelId,
+        modelDir: config.modelDir,
+        workers: semantic.workers,
+        runtime: semantic.runtime,
+      },
       "hybrid recall: model loaded",
     );
   }
