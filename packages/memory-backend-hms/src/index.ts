@@ -18,3 +18,4 @@ export {
 } from "./connect.js";
 export { HmsConnectionError, HmsMcpError, HmsMcpNotFoundError } from "./errors.js";
 export type { InProcessOptions } from "./in-process.js";
+export { memoryUri } from "./watch.js";

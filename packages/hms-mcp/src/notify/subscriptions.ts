@@ -12,27 +12,15 @@
  * told); a connection with an `overflow` hook that overflows again without having taken
  * anything since is given up (HTTP closes the session).
  */
+import { CHANGE_META_KEY, type ChangeMeta } from "@hms/protocol";
 import type { MemoryChange } from "@hms/store";
 import type { Logger } from "pino";
 import type { ChangeHub } from "./hub.js";
-
-/** Key of `_meta` that says what changed: `{ op, key, from_key, seq }`, or `{ overflow: true }`. */
-export const CHANGE_META_KEY = "hms-mcp/change";
 
 /** Subscriptions one connection may hold, by default (`--max-subscriptions`). */
 export const DEFAULT_MAX_SUBSCRIPTIONS = 100;
 /** Notifications that wait for a connection that does not read, at most (one per file). */
 export const DEFAULT_MAX_PENDING = 1000;
-
-/** What a notification tells of a change. */
-export type ChangeMeta =
-  | {
-      readonly op: MemoryChange["op"];
-      readonly key: string;
-      readonly from_key: string | null;
-      readonly seq: number;
-    }
-  | { readonly overflow: true };
 
 /** A resources/updated notification's params. */
 export interface UpdatedParams {
