@@ -5,6 +5,8 @@
  * checks its protocol version and returns an
  * {@link HmsMemoryBackend}.
  */
+
+export type { MemoryChange } from "@hms/memory-core";
 export type { HmsMemoryBackend, HmsStats } from "./backend.js";
 export { COMMAND_META_KEY, runAsCommand } from "./command-context.js";
 export {
