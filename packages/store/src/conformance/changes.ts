@@ -33,13 +33,12 @@ export function changeTests(t: TestApi, options: StoreConformanceOptions): void 
         ["delete", "/memories/b.md", null],
       ]);
       const changes = await store.changes.after(mark);
-      const seqs = changes.map((change) => change.seq);
-      assert.ok(
-        seqs.every((seq, i) => Number.isSafeInteger(seq) && (i === 0 || seq > seqs[i - 1]!)),
-      );
-      assert.ok((await store.changes.latest()) >= seqs[seqs.length - 1]!);
+      const [first = 0, second = 0, , fourth = 0] = changes.map((change) => change.seq);
+      assert.ok(Number.isSafeInteger(first) && first > mark);
+      assert.ok(second > first && fourth > second);
+      assert.ok((await store.changes.latest()) >= fourth);
       // From the middle, and a page at a time.
-      assert.deepEqual(await changesAfter(store, seqs[1]!), [
+      assert.deepEqual(await changesAfter(store, second), [
         ["move", "/memories/b.md", "/memories/a.md"],
         ["delete", "/memories/b.md", null],
       ]);
