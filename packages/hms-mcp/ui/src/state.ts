@@ -92,6 +92,11 @@ export class Inspector {
   };
   readonly #listeners = new Set<() => void>();
   readonly #endpoint: string;
+  /** Ends listening to the namespace's changes (subscription and event stream). */
+  #stopWatching: (() => void) | undefined;
+  /** Files told changed and not yet shown; they are shown together, a moment later. */
+  readonly #heard = new Set<string>();
+  #showHeard: ReturnType<typeof setTimeout> | undefined;
   /** Where to go: the view writes it to the URL, which comes back through {@link applyRoute}. */
   navigate: (route: Route) => void = (route) => {
     void this.applyRoute(route);
@@ -198,6 +203,8 @@ export class Inspector {
   }
 
   #signedOut(notice: Notice | undefined): void {
+    this.#stopWatching?.();
+    this.#stopWatching = undefined;
     this.#set({
       phase: "login",
       loginNotice: notice,
@@ -229,6 +236,7 @@ export class Inspector {
 
   async #enter(api: MemoryApi, server: ServerInfo | undefined): Promise<void> {
     const stats = await api.call("stats", {});
+    this.#watch(api);
     sessionStorage.setItem(NAMESPACE_KEY, api.namespace);
     this.#set({
       phase: "ready",
@@ -281,13 +289,46 @@ export class Inspector {
    * again, and the open file too unless the person is editing it, which is only marked.
    */
   async fileChanged(key: string): Promise<void> {
+    await this.filesChanged([key]);
+  }
+
+  /** As {@link fileChanged}, for several files at once: the tree is read once. */
+  async filesChanged(keys: readonly string[]): Promise<void> {
     await this.refreshFiles();
-    if (this.#state.file?.key !== key) return;
+    const open = this.#state.file?.key;
+    if (open === undefined || !keys.includes(open)) return;
     if (this.#state.editing !== undefined) {
       this.#set({ stale: true });
       return;
     }
-    await this.#readFile(key);
+    await this.#readFile(open);
+  }
+
+  /**
+   * Listens to every change of `api`'s namespace (a subscription to /memories, told on the
+   * session's event stream): the tree and the open file follow what others do. A server
+   * without change notifications is simply not listened to.
+   */
+  #watch(api: MemoryApi): void {
+    this.#stopWatching?.();
+    const uri = `hms-mcp://${api.namespace}/${encodeURIComponent("/memories")}`;
+    const stopListening = api.client.listen((changed) => {
+      const key = keyOfUri(changed);
+      if (key === undefined || this.#state.api !== api) return;
+      this.#heard.add(key);
+      // A burst of changes (a directory moved) is shown once.
+      this.#showHeard ??= setTimeout(() => {
+        this.#showHeard = undefined;
+        const keys = [...this.#heard];
+        this.#heard.clear();
+        void this.filesChanged(keys);
+      }, HEARD_DELAY_MS);
+    });
+    void api.client.subscribe(uri).catch(() => undefined);
+    this.#stopWatching = () => {
+      stopListening();
+      void api.client.unsubscribe(uri).catch(() => undefined);
+    };
   }
 
   /** Goes where `route` says: namespace, file, view, lines. */
@@ -653,5 +694,19 @@ export class Inspector {
         throw error;
       }
     });
+  }
+}
+
+/** How long changes told are gathered before the tree is read again, in ms. */
+const HEARD_DELAY_MS = 100;
+
+/** The memory key of a resource URI (`hms-mcp://{namespace}/{encoded key}`), else undefined. */
+export function keyOfUri(uri: string): string | undefined {
+  const match = /^hms-mcp:\/\/[^/]+\/(.+)$/.exec(uri);
+  if (!match) return undefined;
+  try {
+    return decodeURIComponent(match[1] as string);
+  } catch {
+    return undefined;
   }
 }
