@@ -270,9 +270,18 @@ export class Inspector {
   // ---- files
 
   async refreshFiles(): Promise<void> {
+    await this.#loadFiles({ clearNotice: true });
+  }
+
+  /** Reads the tree again; a refresh someone else's change caused keeps what the page says. */
+  async #loadFiles(options: { clearNotice: boolean }): Promise<void> {
     await this.#guard("filesNotice", async () => {
       const files = await this.#api.allFiles();
-      this.#set({ files, tree: buildTree(files), filesNotice: undefined });
+      this.#set({
+        files,
+        tree: buildTree(files),
+        ...(options.clearNotice ? { filesNotice: undefined } : {}),
+      });
       if (this.#state.deleted !== undefined) await this.loadDeleted();
     });
   }
@@ -294,14 +303,15 @@ export class Inspector {
 
   /** As {@link fileChanged}, for several files at once: the tree is read once. */
   async filesChanged(keys: readonly string[]): Promise<void> {
-    await this.refreshFiles();
+    await this.#loadFiles({ clearNotice: false });
     const open = this.#state.file?.key;
     if (open === undefined || !keys.includes(open)) return;
     if (this.#state.editing !== undefined) {
       this.#set({ stale: true });
       return;
     }
-    await this.#readFile(open);
+    // What the page said stays: this refresh is not the person's doing.
+    await this.#readFile(open, { clearNotice: false });
   }
 
   /**
@@ -357,11 +367,15 @@ export class Inspector {
     if (route.view === "history" && this.#state.history === undefined) await this.loadHistory();
   }
 
-  async #readFile(key: string): Promise<void> {
+  async #readFile(key: string, options: { clearNotice: boolean } = { clearNotice: true }) {
     await this.#guard("fileNotice", async () => {
       try {
         const file = await this.#api.call("get", { key });
-        this.#set({ file, stale: false, fileNotice: undefined });
+        this.#set({
+          file,
+          stale: false,
+          ...(options.clearNotice ? { fileNotice: undefined } : {}),
+        });
       } catch (error) {
         if (error instanceof ToolFailure && error.code === "NOT_FOUND") {
           this.#set({
