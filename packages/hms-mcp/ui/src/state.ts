@@ -126,9 +126,13 @@ export class Inspector {
     return api;
   }
 
-  /** Runs `action`; a refused token leads back to the sign-in, other failures to `where`. */
-  async #guard(where: keyof State, action: () => Promise<void>): Promise<boolean> {
-    this.#set({ busy: true });
+  /**
+   * Runs `action`; a refused token leads back to the sign-in, other failures to `where`.
+   * The page is busy meanwhile, unless `quiet` (work the person did not ask for, such as
+   * following someone else's change, never holds up what they do).
+   */
+  async #guard(where: keyof State, action: () => Promise<void>, quiet = false): Promise<boolean> {
+    if (!quiet) this.#set({ busy: true });
     try {
       await action();
       return true;
@@ -143,7 +147,7 @@ export class Inspector {
       }
       return false;
     } finally {
-      this.#set({ busy: false });
+      if (!quiet) this.#set({ busy: false });
     }
   }
 
@@ -275,15 +279,20 @@ export class Inspector {
 
   /** Reads the tree again; a refresh someone else's change caused keeps what the page says. */
   async #loadFiles(options: { clearNotice: boolean }): Promise<void> {
-    await this.#guard("filesNotice", async () => {
-      const files = await this.#api.allFiles();
-      this.#set({
-        files,
-        tree: buildTree(files),
-        ...(options.clearNotice ? { filesNotice: undefined } : {}),
-      });
-      if (this.#state.deleted !== undefined) await this.loadDeleted();
-    });
+    const quiet = !options.clearNotice;
+    await this.#guard(
+      "filesNotice",
+      async () => {
+        const files = await this.#api.allFiles();
+        this.#set({
+          files,
+          tree: buildTree(files),
+          ...(options.clearNotice ? { filesNotice: undefined } : {}),
+        });
+        if (this.#state.deleted !== undefined) await this.loadDeleted();
+      },
+      quiet,
+    );
   }
 
   toggleFolder(path: string): void {
@@ -368,28 +377,32 @@ export class Inspector {
   }
 
   async #readFile(key: string, options: { clearNotice: boolean } = { clearNotice: true }) {
-    await this.#guard("fileNotice", async () => {
-      try {
-        const file = await this.#api.call("get", { key });
-        this.#set({
-          file,
-          stale: false,
-          ...(options.clearNotice ? { fileNotice: undefined } : {}),
-        });
-      } catch (error) {
-        if (error instanceof ToolFailure && error.code === "NOT_FOUND") {
+    await this.#guard(
+      "fileNotice",
+      async () => {
+        try {
+          const file = await this.#api.call("get", { key });
           this.#set({
-            file: undefined,
-            fileNotice: {
-              kind: "error",
-              text: `${key} does not exist (any more). Deleted files are listed under "Deleted" in the sidebar.`,
-            },
+            file,
+            stale: false,
+            ...(options.clearNotice ? { fileNotice: undefined } : {}),
           });
-          return;
+        } catch (error) {
+          if (error instanceof ToolFailure && error.code === "NOT_FOUND") {
+            this.#set({
+              file: undefined,
+              fileNotice: {
+                kind: "error",
+                text: `${key} does not exist (any more). Deleted files are listed under "Deleted" in the sidebar.`,
+              },
+            });
+            return;
+          }
+          throw error;
         }
-        throw error;
-      }
-    });
+      },
+      !options.clearNotice,
+    );
   }
 
   /** Opens `key` (at `line`, marking to `end`) in `view`. */
