@@ -17,7 +17,8 @@ import { benchDatabase } from "./postgres.mjs";
 import { call, option, quantile, round, tempDir } from "./support.mjs";
 
 const samples = Number(option("samples", "HMS_BENCH_SAMPLES", "200"));
-if (!Number.isInteger(samples) || samples < 1) throw new Error("--samples must be a positive integer");
+if (!Number.isInteger(samples) || samples < 1)
+  throw new Error("--samples must be a positive integer");
 const withPostgres = !process.argv.includes("--no-postgres");
 const givenUrl = option("database-url", "HMS_BENCH_DATABASE_URL", undefined);
 const log = (line) => process.stderr.write(`notify-latency: ${line}\n`);
@@ -92,9 +93,7 @@ if (withPostgres) {
     const writer = await startStdio({ databaseUrl: database.url });
     const subscriber = await startStdio({ databaseUrl: database.url });
     try {
-      rows.push(
-        await measure("across replicas (PostgreSQL)", writer.client, subscriber.client),
-      );
+      rows.push(await measure("across replicas (PostgreSQL)", writer.client, subscriber.client));
     } finally {
       await writer.close();
       await subscriber.close();
