@@ -6,7 +6,7 @@
  * `resources/subscribe` listens to a memory file or a directory of them (notify/).
  */
 import { NAMESPACE_META_KEY } from "@hms/protocol";
-import { MEMORY_ROOT, type StoreApi, utf8Bytes } from "@hms/store";
+import { checkNamespace, MEMORY_ROOT, type StoreApi, utf8Bytes } from "@hms/store";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   ErrorCode,
@@ -62,7 +62,12 @@ export function subscriptionOf(runtime: Runtime, uri: string, grant: Grant): Sub
   if (parsed === undefined) {
     throw new McpError(RESOURCE_NOT_FOUND, `Not a memory resource: ${uri.slice(0, 200)}`, { uri });
   }
-  const { namespace } = parsed;
+  let namespace: string;
+  try {
+    namespace = checkNamespace(parsed.namespace);
+  } catch (error) {
+    throw new McpError(ErrorCode.InvalidParams, (error as Error).message, { uri });
+  }
   if (namespace !== runtime.namespace && !runtime.namespaceArg) {
     throw new McpError(
       RESOURCE_NOT_FOUND,

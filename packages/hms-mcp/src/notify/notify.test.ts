@@ -99,6 +99,9 @@ describe("resources/subscribe in one process", () => {
       await expect(client.subscribeResource({ uri: "file:///etc/passwd" })).rejects.toThrow(
         /Not a memory resource/,
       );
+      await expect(
+        client.subscribeResource({ uri: memoryUri("Not A Name", "/memories") }),
+      ).rejects.toThrow(/MCP error -32602: .*namespace/);
     } finally {
       await close();
     }

@@ -121,6 +121,7 @@ export class Subscriptions {
           "first, or subscribe to a directory (e.g. /memories) to hear of every file under it",
       );
     }
+    const held = this.#subscribed.has(uri);
     this.#subscribed.set(uri, subscribed);
     const { namespace } = subscribed;
     let listening = this.#listening.get(namespace);
@@ -129,7 +130,13 @@ export class Subscriptions {
       this.#listening.set(namespace, listening);
       listening.catch(() => this.#listening.delete(namespace));
     }
-    await listening;
+    try {
+      await listening;
+    } catch (error) {
+      // Not listening: the subscription is not held.
+      if (!held) this.#subscribed.delete(uri);
+      throw error;
+    }
   }
 
   /** Ends the subscription to `uri` (nothing happens if there is none). */
