@@ -609,8 +609,9 @@ export class Inspector {
       }
       this.#set({ editing: undefined });
       await this.#readFile(file.key);
-      await this.refreshFiles();
+      // Said with the text it saved: the tree's refresh may wait behind others' changes.
       this.#set({ fileNotice: { kind: "success", text: "Saved." } });
+      await this.refreshFiles();
     });
   }
 
