@@ -34,6 +34,8 @@ export class LexicalRanker implements Ranker {
   readonly model = null;
   readonly #rarity: TermRarity;
   readonly #rank: BetterSqlite3.Statement;
+  readonly #rankListing: BetterSqlite3.Statement;
+  readonly #inTimeRange: BetterSqlite3.Statement;
   readonly #candidates: BetterSqlite3.Statement;
   readonly #part: BetterSqlite3.Statement;
   readonly #newest: BetterSqlite3.Statement;
@@ -45,22 +47,43 @@ export class LexicalRanker implements Ranker {
     this.#rarity = new TermRarity(db);
     // bm25() is lower-is-better; the score is its negation. Filters are correlated EXISTS
     // lookups per match (primary-key probes), which measured faster than joining the memories
-    // table or building an IN list; `rowid IN (...)` would even drive FTS5 one row at a time.
-    const filters = `
+    // table; `rowid IN (...)` would even drive FTS5 one row at a time, recounting each term's
+    // matches for bm25() at every row. The time filter also has a second form, `+rowid IN`
+    // (the `+` keeps FTS5 driving): SQLite reads the memories in the time range once, from the
+    // index on updated_at, into a list it checks each match against (with a Bloom filter),
+    // which is cheaper than a probe per match when the range holds fewer memories than match.
+    // An absent bound is bound as the text below or above every time (EARLIEST, LATEST), and
+    // @after is NULL when there is no time filter at all.
+    const filters = (time: "probe" | "list") => `
         AND (@tag IS NULL OR EXISTS (
           SELECT 1 FROM memory_tags WHERE tag = @tag AND memory_id = memories_fts.rowid))
         AND (@lo IS NULL OR EXISTS (
           SELECT 1 FROM memories WHERE id = memories_fts.rowid
-            AND key >= @lo AND (@hi IS NULL OR key < @hi)))`;
-    this.#rank = db.prepare(`
+            AND key >= @lo AND (@hi IS NULL OR key < @hi)))
+        AND (@after IS NULL OR ${
+          time === "probe"
+            ? `EXISTS (SELECT 1 FROM memories WHERE id = memories_fts.rowid
+                 AND updated_at >= @after AND updated_at < @before)`
+            : `+rowid IN (SELECT id FROM memories
+                 WHERE updated_at >= @after AND updated_at < @before)`
+        })`;
+    const rank = (time: "probe" | "list") =>
+      db.prepare(`
       SELECT rowid AS id, -bm25(memories_fts) AS bm25 FROM memories_fts
-      WHERE memories_fts MATCH @expr ${filters}
+      WHERE memories_fts MATCH @expr ${filters(time)}
       ORDER BY bm25(memories_fts), rowid
       LIMIT @k`);
+    this.#rank = rank("probe");
+    this.#rankListing = rank("list");
+    this.#inTimeRange = db
+      .prepare(`
+      SELECT count(*) FROM (SELECT 1 FROM memories
+        WHERE updated_at >= @after AND updated_at < @before LIMIT @cap)`)
+      .pluck() as BetterSqlite3.Statement;
     // FTS5 takes a rowid range as a seek in its lists, so `rowid >= @from` is cheap.
     this.#candidates = db.prepare(`
       SELECT rowid AS id, -bm25(memories_fts) AS bm25 FROM memories_fts
-      WHERE memories_fts MATCH @expr AND rowid >= @from ${filters}`);
+      WHERE memories_fts MATCH @expr AND rowid >= @from ${filters("probe")}`);
     this.#part = db.prepare(`
       SELECT rowid AS id, -bm25(memories_fts) AS bm25 FROM memories_fts
       WHERE memories_fts MATCH @expr AND rowid >= @from`);
@@ -88,10 +111,13 @@ export class LexicalRanker implements Ranker {
     const n = this.#rarity.documents();
     const frequencies = this.#rarity.frequencies(terms);
     const prefix = filter.prefix || undefined;
+    const timed = filter.after !== undefined || filter.before !== undefined;
     const bind = {
       lo: prefix ?? null,
       hi: prefix === undefined ? null : (prefixSuccessor(prefix) ?? null),
       tag: filter.tag ?? null,
+      after: timed ? (filter.after ?? EARLIEST) : null,
+      before: filter.before ?? LATEST,
     };
     const budget = Math.max(this.#budget, 4 * k);
     const weighed = informativeTerms(
@@ -114,14 +140,16 @@ export class LexicalRanker implements Ranker {
     // No candidate step, or a filter left fewer candidates than asked for while other
     // matches may pass it: every match is scored.
     if (picked === undefined || ranked.length < k) {
-      ranked = this.#rank.all({ expr: all, ...bind, k }) as { id: number; bm25: number }[];
+      ranked = this.#scoreAll(all, sumOf(weighed), bind, k);
     }
     // Still too few (a filter again): the dropped terms' matches count too.
     if (ranked.length < k && weighed.length < terms.length) {
-      ranked = this.#rank.all({ expr: anyOf(terms), ...bind, k }) as {
-        id: number;
-        bm25: number;
-      }[];
+      ranked = this.#scoreAll(
+        anyOf(terms),
+        frequencies.reduce((sum, { df }) => sum + df, 0),
+        bind,
+        k,
+      );
     }
     return {
       hits: ranked,
@@ -133,6 +161,24 @@ export class LexicalRanker implements Ranker {
   }
 
   /**
+   * The best `k` of every memory matching `expr` (about `matches` of them) that passes the
+   * filter in `bind`. A time filter is checked by a probe per match, or, when the time range
+   * holds fewer memories than match, against the list of those memories (see the constructor).
+   */
+  #scoreAll(expr: string, matches: number, bind: Bind, k: number): { id: number; bm25: number }[] {
+    let statement = this.#rank;
+    if (bind.after !== null) {
+      const inRange = this.#inTimeRange.get({
+        after: bind.after,
+        before: bind.before,
+        cap: matches,
+      }) as number;
+      if (inRange < matches) statement = this.#rankListing;
+    }
+    return statement.all({ expr, ...bind, k }) as { id: number; bm25: number }[];
+  }
+
+  /**
    * The best `k` memories matching `candidates`, each with its BM25 over every term of `all`.
    * FTS5 scores one MATCH expression, so the candidates are matched as `(all) AND
    * (candidates)`, whose BM25 counts the candidate terms twice, and the candidate terms' own
@@ -141,7 +187,7 @@ export class LexicalRanker implements Ranker {
   #scoreCandidates(
     all: string,
     candidates: string,
-    bind: { lo: string | null; hi: string | null; tag: string | null; from: bigint },
+    bind: Bind & { from: bigint },
     k: number,
   ): { id: number; bm25: number }[] {
     const both = this.#candidates.all({ expr: `(${all}) AND (${candidates})`, ...bind }) as {
@@ -161,6 +207,26 @@ export class LexicalRanker implements Ranker {
       .sort((a, b) => b.bm25 - a.bm25 || a.id - b.id)
       .slice(0, k);
   }
+}
+
+/**
+ * What a time filter binds for an absent bound: text below, and above, every `updated_at` (ISO
+ * 8601 from toISOString: a digit first, or a sign for a year beyond 0000-9999).
+ */
+const EARLIEST = "";
+const LATEST = "~";
+
+/** A filter's parameters in the ranking statements (`after` null: no time filter). */
+interface Bind {
+  readonly lo: string | null;
+  readonly hi: string | null;
+  readonly tag: string | null;
+  readonly after: string | null;
+  readonly before: string;
+}
+
+function sumOf(terms: readonly { df: number }[]): number {
+  return terms.reduce((sum, { df }) => sum + df, 0);
 }
 
 /** Matches with their raw BM25 (higher is better), and the query's {@link bm25Ceiling}. */
