@@ -16,6 +16,7 @@
  * highlight().
  */
 import {
+  checkTimeRange,
   DEFAULT_RECALL_K,
   MAX_QUERY_BYTES,
   MAX_RECALL_K,
@@ -39,7 +40,7 @@ import {
   selectionOf,
   shareOfCeiling,
 } from "@hms/store/internal";
-import type { Client, PgContext } from "./context.js";
+import type { Client, PgContext, Selected } from "./context.js";
 import { type Candidates, scoreStatement } from "./scoring.js";
 import { readText } from "./text.js";
 import { hybridRank } from "./vectors-recall.js";
@@ -64,7 +65,12 @@ export async function recall(
     throw new StoreError("INVALID_ARGUMENT", `query is over ${MAX_QUERY_BYTES} bytes`);
   }
   const k = checkInteger(options.k ?? DEFAULT_RECALL_K, "k", 1, MAX_RECALL_K);
-  const filter = selectionOf(ctx as never, options);
+  const range = checkTimeRange(options);
+  const filter: Selected = {
+    ...selectionOf(ctx as never, options),
+    modifiedAfter: range.after,
+    modifiedBefore: range.before,
+  };
   const { vector } = options;
   if (vector !== undefined && !(vector instanceof Float32Array)) {
     throw new StoreError("INVALID_ARGUMENT", "a query vector must be a Float32Array");
@@ -116,6 +122,7 @@ export async function recall(
         key: row.key,
         score,
         ...excerptOf(row.text, matches, passage),
+        updated_at: row.updated_at,
       });
     }
     return { hits, build };
@@ -168,7 +175,7 @@ async function statistics(client: Client, ns: number, words: readonly string[]) 
 async function rank(
   client: Client,
   ns: number,
-  filter: { prefix: string | undefined; tag: string | undefined },
+  filter: Selected,
   k: number,
   stats: { n: number; avgdl: number; terms: readonly Lexeme[] },
 ): Promise<{ id: number; bm25: number }[]> {
@@ -210,7 +217,7 @@ async function rank(
 async function score(
   client: Client,
   ns: number,
-  filter: { prefix: string | undefined; tag: string | undefined },
+  filter: Selected,
   k: number,
   stats: { n: number; avgdl: number },
   indexed: readonly { term: string; df: number }[],
@@ -233,7 +240,7 @@ async function score(
 }
 
 /**
- * Each hit's key and text and, per excerpt term, its text with that term's occurrences marked
+ * Each hit's key, text and last change and, per excerpt term, its text with that term's occurrences marked
  * (undefined where the memory does not hold the term), as the excerpt code reads FTS5's
  * highlight().
  */
@@ -241,19 +248,28 @@ async function highlights(
   client: Client,
   ids: readonly number[],
   lexemes: readonly (string | undefined)[],
-): Promise<Map<number, { key: string; text: string; highlighted: (string | undefined)[] }>> {
+): Promise<
+  Map<
+    number,
+    { key: string; text: string; updated_at: string; highlighted: (string | undefined)[] }
+  >
+> {
   const { rows } = await client.query<{
     id: number;
     key: string;
     text: string;
     text_json: boolean;
-  }>("SELECT id, key, text, text_json FROM hms_memories WHERE id = ANY($1::bigint[])", [ids]);
+    updated_at: string;
+  }>("SELECT id, key, text, text_json, updated_at FROM hms_memories WHERE id = ANY($1::bigint[])", [
+    ids,
+  ]);
   const out = new Map(
     rows.map((row) => [
       row.id,
       {
         key: row.key,
         text: readText(row.text, row.text_json),
+        updated_at: row.updated_at,
         highlighted: lexemes.map(() => undefined as string | undefined),
       },
     ]),

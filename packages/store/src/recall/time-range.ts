@@ -40,11 +40,6 @@ export function checkTimeRange(options: {
   return { after: after?.utc, before: before?.utc };
 }
 
-/** Whether a range restricts anything. */
-export function isTimed(range: TimeRange): boolean {
-  return range.after !== undefined || range.before !== undefined;
-}
-
 function checkBound(
   value: unknown,
   name: string,
