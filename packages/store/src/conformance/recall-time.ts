@@ -141,11 +141,12 @@ export function recallTimeTests(t: TestApi, options: StoreConformanceOptions): v
     test("finds k in the range when the query's matches are too many to score them all", async ({
       store,
     }) => {
-      // 1,100 of 1,800 memories hold the word, more than recall scores of a common word (it
-      // scores the newest 1,000 of them first), oldest first; the range keeps the 40 oldest.
+      // Four in five of 1,800 memories hold the word: more than recall scores of a common word
+      // (it scores the newest 1,000 of them first, and estimates how many hold it, here not a
+      // whole number). They were written oldest first; the first range keeps the 40 oldest.
       const records: MemoryRecord[] = [];
       for (let i = 0; i < 1800; i++) {
-        const text = i < 1100 ? `note ${i} about the quarry` : `filler ${i}`;
+        const text = i % 5 === 4 ? `filler ${i}` : `note ${i} about the quarry`;
         records.push(record(`m/${String(i).padStart(4, "0")}`, text, minute(i)));
       }
       await store.load(records);
@@ -153,19 +154,24 @@ export function recallTimeTests(t: TestApi, options: StoreConformanceOptions): v
       const old = await store.recall("quarry", { k: 10, modifiedBefore: before });
       assert.equal(old.hits.length, 10);
       for (const hit of old.hits) assert.ok(hit.updated_at < before, `${hit.key} before ${before}`);
-      const recent = await store.recall("quarry", { k: 10, modifiedAfter: minute(1090) });
+      const recent = await store.recall("quarry", { k: 10, modifiedAfter: minute(1790) });
       assert.deepEqual(
         recent.hits.map((hit) => hit.key).sort(),
-        Array.from({ length: 10 }, (_, i) => `m/${1090 + i}`),
+        [1790, 1791, 1792, 1793, 1795, 1796, 1797, 1798].map((i) => `m/${i}`),
       );
       // A narrow range in the middle, and one holding no match.
       const middle = await store.recall("quarry", {
         k: 10,
         modifiedAfter: minute(600),
-        modifiedBefore: minute(603),
+        modifiedBefore: minute(604),
       });
-      assert.deepEqual(middle.hits.map((hit) => hit.key).sort(), ["m/0600", "m/0601", "m/0602"]);
-      assert.deepEqual(await found(store, "quarry", { modifiedAfter: minute(1100) }), []);
+      assert.deepEqual(middle.hits.map((hit) => hit.key).sort(), [
+        "m/0600",
+        "m/0601",
+        "m/0602",
+        "m/0603",
+      ]);
+      assert.deepEqual(await found(store, "quarry", { modifiedAfter: minute(1799) }), []);
     });
 
     test("refuses a time that is not ISO 8601 with a timezone, or a range that ends first", async ({

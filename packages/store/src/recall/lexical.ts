@@ -168,12 +168,10 @@ export class LexicalRanker implements Ranker {
   #scoreAll(expr: string, matches: number, bind: Bind, k: number): { id: number; bm25: number }[] {
     let statement = this.#rank;
     if (bind.after !== null) {
-      const inRange = this.#inTimeRange.get({
-        after: bind.after,
-        before: bind.before,
-        cap: matches,
-      }) as number;
-      if (inRange < matches) statement = this.#rankListing;
+      // An estimated count of matches is not a whole number (rarity.ts).
+      const cap = Math.ceil(matches);
+      const inRange = this.#inTimeRange.get({ after: bind.after, before: bind.before, cap });
+      if ((inRange as number) < cap) statement = this.#rankListing;
     }
     return statement.all({ expr, ...bind, k }) as { id: number; bm25: number }[];
   }
