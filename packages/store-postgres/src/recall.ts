@@ -36,11 +36,12 @@ import {
   informativeTerms,
   MATCH_CLOSE,
   MATCH_OPEN,
+  narrowRangeCap,
   type RankedId,
   selectionOf,
   shareOfCeiling,
 } from "@hms/store/internal";
-import type { Client, PgContext, Selected } from "./context.js";
+import { type Client, type PgContext, type Selected, timeConditions } from "./context.js";
 import { type Candidates, scoreStatement } from "./scoring.js";
 import { readText } from "./text.js";
 import { hybridRank } from "./vectors-recall.js";
@@ -191,8 +192,13 @@ async function rank(
   const budget = Math.max(CANDIDATE_BUDGET, 4 * k);
   const weighed = informativeTerms(indexed, stats.n, budget, k);
   // Over the budget, only the memories holding the rarest terms are scored (each still over
-  // every weighed term): the SQLite engine's choice, read from its FTS5 expression.
-  const pick = candidateExpression(weighed, stats.n, budget);
+  // every weighed term): the SQLite engine's choice, read from its FTS5 expression. Not when
+  // a time range is too narrow for it (narrowRangeCap), as on SQLite: then every match is.
+  let pick = candidateExpression(weighed, stats.n, budget);
+  if (pick !== undefined && isTimed(filter)) {
+    const cap = narrowRangeCap(stats.n, k, budget);
+    if ((await countInRange(client, ns, filter, cap)) < cap) pick = undefined;
+  }
   let ranked: { id: number; bm25: number }[] = [];
   if (pick !== undefined) {
     const candidates = {
@@ -211,6 +217,31 @@ async function rank(
     ranked = await score(client, ns, filter, k, stats, indexed);
   }
   return ranked;
+}
+
+function isTimed(filter: Selected): boolean {
+  return filter.modifiedAfter !== undefined || filter.modifiedBefore !== undefined;
+}
+
+/** How many of the namespace's memories the time range holds, counted up to `cap`. */
+async function countInRange(
+  client: Client,
+  ns: number,
+  filter: Selected,
+  cap: number,
+): Promise<number> {
+  const values: unknown[] = [ns];
+  const add = (value: unknown) => {
+    values.push(value);
+    return `$${values.length}`;
+  };
+  const range = timeConditions("m", add, filter).join(" AND ");
+  const { rows } = await client.query<{ n: number }>(
+    `SELECT count(*)::integer AS n FROM (
+       SELECT 1 FROM hms_memories m WHERE m.ns = $1 AND ${range} LIMIT ${add(cap)}) AS r`,
+    values,
+  );
+  return rows[0]?.n ?? 0;
 }
 
 /** BM25 of the memories matching any of `terms` (among `candidates` if given), the best `k`. */

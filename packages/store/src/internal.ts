@@ -35,6 +35,7 @@ export {
   candidateExpression,
   informativeTerms,
   LexicalRanker,
+  narrowRangeCap,
   shareOfCeiling,
 } from "./recall/lexical.js";
 export { foldCase, matchingLines } from "./recall/lines.js";

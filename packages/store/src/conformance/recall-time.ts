@@ -159,6 +159,17 @@ export function recallTimeTests(t: TestApi, options: StoreConformanceOptions): v
         recent.hits.map((hit) => hit.key).sort(),
         [1790, 1791, 1792, 1793, 1795, 1796, 1797, 1798].map((i) => `m/${i}`),
       );
+      // Wider ranges: one the newest matches fall in, and one they miss.
+      for (const range of [{ modifiedAfter: minute(900) }, { modifiedBefore: minute(500) }]) {
+        const hits = (await store.recall("quarry", { k: 10, ...range })).hits;
+        assert.equal(hits.length, 10, JSON.stringify(range));
+        for (const hit of hits) {
+          const inside =
+            (range.modifiedAfter === undefined || hit.updated_at >= range.modifiedAfter) &&
+            (range.modifiedBefore === undefined || hit.updated_at < range.modifiedBefore);
+          assert.ok(inside, `${hit.key} in ${JSON.stringify(range)}`);
+        }
+      }
       // A narrow range in the middle, and one holding no match.
       const middle = await store.recall("quarry", {
         k: 10,
