@@ -193,10 +193,10 @@ async function rank(
   const weighed = informativeTerms(indexed, stats.n, budget, k);
   // Over the budget, only the memories holding the rarest terms are scored (each still over
   // every weighed term): the SQLite engine's choice, read from its FTS5 expression. Not when
-  // a time range is too narrow for it (narrowRangeCap), as on SQLite: then every match is.
+  // a time range is too narrow for them (narrowRangeCap), as on SQLite: then every match is.
   let pick = candidateExpression(weighed, stats.n, budget);
-  if (pick !== undefined && isTimed(filter)) {
-    const cap = narrowRangeCap(stats.n, k, budget);
+  if (pick !== undefined && pick.count >= budget / 4 && isTimed(filter)) {
+    const cap = narrowRangeCap(stats.n, k, pick.count);
     if ((await countInRange(client, ns, filter, cap)) < cap) pick = undefined;
   }
   let ranked: { id: number; bm25: number }[] = [];

@@ -11,6 +11,7 @@ import {
   informativeTerms,
   LexicalRanker,
   MIN_LEXICAL_SCORE,
+  narrowRangeCap,
 } from "./lexical.js";
 
 let dir: string;
@@ -87,10 +88,12 @@ describe("candidateExpression", () => {
     expect(candidateExpression(terms, 100_000, 1000)).toEqual({
       expr: '"zeppelin" OR "budget"',
       newest: false,
+      count: 612,
     });
     expect(candidateExpression(terms, 100_000, 500)).toEqual({
       expr: '"zeppelin"',
       newest: false,
+      count: 12,
     });
   });
 
@@ -104,11 +107,13 @@ describe("candidateExpression", () => {
     expect(candidateExpression(common, 100_000, 1000)).toEqual({
       expr: '"agenda" AND "notes" AND "meeting"',
       newest: true,
+      count: 1000,
     });
     // 6,000 ≤ 10,000: the two rarest suffice.
     expect(candidateExpression(common, 100_000, 10_000)).toEqual({
       expr: '"agenda" AND "notes"',
       newest: true,
+      count: 10_000,
     });
   });
 });
@@ -299,5 +304,17 @@ describe("lexical scores (a hit's share of the query's BM25 ceiling)", () => {
     ]);
     expect(besideBoth).toBeGreaterThan(0);
     expect(besideRepeat).toBe(besideBoth);
+  });
+});
+
+describe("narrowRangeCap", () => {
+  it("is the range size under which fewer than 4k of the candidates would fall in it", () => {
+    // 1,000 candidates of 100,000 memories, k = 5: under 2,000 in range, fewer than 20 of them.
+    expect(narrowRangeCap(100_000, 5, 1000)).toBe(2000);
+    expect(narrowRangeCap(100_000, 50, 1000)).toBe(20_000);
+    expect(narrowRangeCap(1800, 10, 1000)).toBe(72);
+    // At least 1, whatever the store; no candidate counts as one.
+    expect(narrowRangeCap(0, 5, 1000)).toBe(1);
+    expect(narrowRangeCap(100, 5, 0)).toBe(2000);
   });
 });

@@ -83,9 +83,11 @@ export class LexicalRanker implements Ranker {
       SELECT count(*) FROM (SELECT 1 FROM memories
         WHERE updated_at >= @after AND updated_at < @before LIMIT @cap)`)
       .pluck() as BetterSqlite3.Statement;
-    this.#inTime = db.prepare(
-      "SELECT 1 FROM memories WHERE id = @id AND updated_at >= @after AND updated_at < @before",
-    );
+    this.#inTime = db
+      .prepare(`
+      SELECT id FROM memories WHERE id IN (SELECT value FROM json_each(@ids))
+        AND updated_at >= @after AND updated_at < @before`)
+      .pluck() as BetterSqlite3.Statement;
     // FTS5 takes a rowid range as a seek in its lists, so `rowid >= @from` is cheap.
     this.#candidates = db.prepare(`
       SELECT rowid AS id, -bm25(memories_fts) AS bm25 FROM memories_fts
@@ -136,8 +138,8 @@ export class LexicalRanker implements Ranker {
     let picked = candidateExpression(weighed, n, budget);
     // How many memories the time range holds, when that was counted.
     let inRange: number | undefined;
-    if (picked !== undefined && bind.after !== null) {
-      const cap = narrowRangeCap(n, k, budget);
+    if (picked !== undefined && picked.count >= budget / 4 && bind.after !== null) {
+      const cap = narrowRangeCap(n, k, picked.count);
       inRange = this.#inTimeRange.get({ after: bind.after, before: bind.before, cap }) as number;
       if (inRange < cap) picked = undefined;
       else inRange = undefined;
@@ -200,10 +202,10 @@ export class LexicalRanker implements Ranker {
    * (candidates)`, whose BM25 counts the candidate terms twice, and the candidate terms' own
    * BM25 (the same per-term IDFs and lengths) is taken off again.
    *
-   * A time range is checked last, on the candidates in score order until `k` pass: a probe
-   * each, so a range wide enough for this step (see {@link narrowRangeCap}) costs about
-   * `k / its share` probes, where checking every candidate in SQL cost one per candidate
-   * (about 15% of an unfiltered recall at 100,000 memories, `pnpm bench recall-by-time`).
+   * A time range is checked last, on the candidates in score order until `k` pass (a slice at
+   * a time, a primary-key probe each), so a range wide enough for this step (see
+   * {@link narrowRangeCap}) costs about `k / its share` probes, where checking every
+   * candidate cost one per candidate (about 15% of an unfiltered recall at 100,000 memories).
    */
   #scoreCandidates(
     all: string,
@@ -232,11 +234,17 @@ export class LexicalRanker implements Ranker {
       .sort((a, b) => b.bm25 - a.bm25 || a.id - b.id);
     const { after, before } = bind;
     if (after === null) return ranked.slice(0, k);
+    // In growing slices (8k, 16k, ... candidates), one statement each.
     const kept: { id: number; bm25: number }[] = [];
-    for (const hit of ranked) {
-      if (this.#inTime.get({ id: hit.id, after, before }) === undefined) continue;
-      kept.push(hit);
-      if (kept.length === k) break;
+    for (let start = 0, size = 8 * k; start < ranked.length; start += size, size *= 2) {
+      const slice = ranked.slice(start, start + size);
+      const ids = JSON.stringify(slice.map((hit) => hit.id));
+      const inside = new Set(this.#inTime.all({ ids, after, before }) as number[]);
+      for (const hit of slice) {
+        if (!inside.has(hit.id)) continue;
+        kept.push(hit);
+        if (kept.length === k) return kept;
+      }
     }
     return kept;
   }
@@ -304,14 +312,16 @@ export function shareOfCeiling(bm25: number, ceiling: number): number {
 }
 
 /**
- * The count of memories in a time range below which the range is too narrow for the candidate
- * step: about `budget × inRange / n` of its candidates would fall in the range, and under
- * `4 × k` of them would likely leave fewer than `k` hits, after which every match is scored
- * anyway. So a narrower range has every match scored at once, checked against the range's
- * list, and gets the exact best `k`. Both engines decide with it.
+ * The count of memories in a time range below which the range is too narrow for a candidate
+ * step of `candidates` memories: about `candidates × inRange / n` of them would fall in the
+ * range, and under `4 × k` would likely leave fewer than `k` hits, after which every match is
+ * scored anyway. So a narrower range has every match scored at once, checked against the
+ * range's list, and gets the exact best `k`. Counting costs about as much per memory as
+ * scoring a candidate costs per 30, so only steps of at least a quarter of the budget are
+ * counted for; smaller ones are tried at once. Both engines decide with it.
  */
-export function narrowRangeCap(n: number, k: number, budget: number): number {
-  return Math.max(1, Math.ceil((4 * k * n) / budget));
+export function narrowRangeCap(n: number, k: number, candidates: number): number {
+  return Math.max(1, Math.ceil((4 * k * n) / Math.max(1, candidates)));
 }
 
 /** Share of the memories above which a term's BM25 IDF is at FTS5's floor, with a margin. */
@@ -342,6 +352,8 @@ export function informativeTerms<T extends { term: string; df: number }>(
 export interface CandidatePick {
   readonly expr: string;
   readonly newest: boolean;
+  /** How many memories that is, about: the picked terms' counts, or `budget` when `newest`. */
+  readonly count: number;
 }
 
 /**
@@ -370,7 +382,7 @@ export function candidateExpression(
       picked.push(term);
       sum += df;
     }
-    return { expr: anyOf(picked), newest: false };
+    return { expr: anyOf(picked), newest: false, count: sum };
   }
   // Expected count of memories holding all picked terms, as if terms fell independently.
   const picked: string[] = [];
@@ -380,7 +392,7 @@ export function candidateExpression(
     expected *= n > 0 ? Math.min(1, df / n) : 1;
     if (expected <= budget) break;
   }
-  return { expr: picked.map(quote).join(" AND "), newest: true };
+  return { expr: picked.map(quote).join(" AND "), newest: true, count: budget };
 }
 function quote(term: string): string {
   // A term holds only word characters, so it cannot contain a double quote.
