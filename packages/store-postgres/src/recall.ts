@@ -36,10 +36,11 @@ import {
   informativeTerms,
   MATCH_CLOSE,
   MATCH_OPEN,
-  narrowRangeCap,
   type RankedId,
+  rangeCountCap,
   selectionOf,
   shareOfCeiling,
+  tooNarrowFor,
 } from "@hms/store/internal";
 import { type Client, type PgContext, type Selected, timeConditions } from "./context.js";
 import { type Candidates, scoreStatement } from "./scoring.js";
@@ -193,11 +194,12 @@ async function rank(
   const weighed = informativeTerms(indexed, stats.n, budget, k);
   // Over the budget, only the memories holding the rarest terms are scored (each still over
   // every weighed term): the SQLite engine's choice, read from its FTS5 expression. Not when
-  // a time range is too narrow for them (narrowRangeCap), as on SQLite: then every match is.
+  // a time range is too narrow for them (tooNarrowFor), as on SQLite: then every match is.
   let pick = candidateExpression(weighed, stats.n, budget);
-  if (pick !== undefined && pick.count >= budget / 4 && isTimed(filter)) {
-    const cap = narrowRangeCap(stats.n, k, pick.count);
-    if ((await countInRange(client, ns, filter, cap)) < cap) pick = undefined;
+  if (pick !== undefined && isTimed(filter)) {
+    const cap = rangeCountCap(stats.n, k, budget);
+    const counted = await countInRange(client, ns, filter, cap);
+    if (counted < cap && tooNarrowFor(counted, pick.count, stats.n, k)) pick = undefined;
   }
   let ranked: { id: number; bm25: number }[] = [];
   if (pick !== undefined) {

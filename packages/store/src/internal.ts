@@ -35,8 +35,9 @@ export {
   candidateExpression,
   informativeTerms,
   LexicalRanker,
-  narrowRangeCap,
+  rangeCountCap,
   shareOfCeiling,
+  tooNarrowFor,
 } from "./recall/lexical.js";
 export { foldCase, matchingLines } from "./recall/lines.js";
 export { excerptTerms } from "./recall/query.js";

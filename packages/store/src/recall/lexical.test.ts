@@ -11,7 +11,8 @@ import {
   informativeTerms,
   LexicalRanker,
   MIN_LEXICAL_SCORE,
-  narrowRangeCap,
+  rangeCountCap,
+  tooNarrowFor,
 } from "./lexical.js";
 
 let dir: string;
@@ -307,14 +308,17 @@ describe("lexical scores (a hit's share of the query's BM25 ceiling)", () => {
   });
 });
 
-describe("narrowRangeCap", () => {
-  it("is the range size under which fewer than 4k of the candidates would fall in it", () => {
+describe("rangeCountCap and tooNarrowFor", () => {
+  it("count a range up to what a full candidate step needs, then judge each step", () => {
     // 1,000 candidates of 100,000 memories, k = 5: under 2,000 in range, fewer than 20 of them.
-    expect(narrowRangeCap(100_000, 5, 1000)).toBe(2000);
-    expect(narrowRangeCap(100_000, 50, 1000)).toBe(20_000);
-    expect(narrowRangeCap(1800, 10, 1000)).toBe(72);
-    // At least 1, whatever the store; no candidate counts as one.
-    expect(narrowRangeCap(0, 5, 1000)).toBe(1);
-    expect(narrowRangeCap(100, 5, 0)).toBe(2000);
+    expect(rangeCountCap(100_000, 5, 1000)).toBe(2000);
+    expect(rangeCountCap(100_000, 50, 1000)).toBe(20_000);
+    expect(rangeCountCap(1800, 10, 1000)).toBe(72);
+    expect(rangeCountCap(0, 5, 1000)).toBe(1);
+    expect(tooNarrowFor(1999, 1000, 100_000, 5)).toBe(true);
+    expect(tooNarrowFor(2000, 1000, 100_000, 5)).toBe(false);
+    // A step of 100 candidates needs 20,000 in range to expect 20 of them there.
+    expect(tooNarrowFor(1999, 100, 100_000, 5)).toBe(true);
+    expect(tooNarrowFor(20_000, 100, 100_000, 5)).toBe(false);
   });
 });
