@@ -29,6 +29,7 @@ import {
 import {
   bm25Ceiling,
   CANDIDATE_BUDGET,
+  type CandidatePick,
   candidateExpression,
   checkInteger,
   excerptOf,
@@ -41,6 +42,7 @@ import {
   selectionOf,
   shareOfCeiling,
   tooNarrowFor,
+  widenedPick,
 } from "@hms/store/internal";
 import { type Client, type PgContext, type Selected, timeConditions } from "./context.js";
 import { type Candidates, scoreStatement } from "./scoring.js";
@@ -193,22 +195,32 @@ async function rank(
   const budget = Math.max(CANDIDATE_BUDGET, 4 * k);
   const weighed = informativeTerms(indexed, stats.n, budget, k);
   // Over the budget, only the memories holding the rarest terms are scored (each still over
-  // every weighed term): the SQLite engine's choice, read from its FTS5 expression. Not when
-  // a time range is too narrow for them (tooNarrowFor), as on SQLite: then every match is.
+  // every weighed term): the SQLite engine's choice, read from its FTS5 expression. With a
+  // time range, as on SQLite: the range is counted once (up to rangeCountCap), a step it is
+  // too narrow for is skipped (tooNarrowFor), and a rare-term step that leaves fewer than k
+  // is tried again with more terms (widenedPick) before every match is scored.
   let pick = candidateExpression(weighed, stats.n, budget);
-  if (pick !== undefined && isTimed(filter)) {
-    const cap = rangeCountCap(stats.n, k, budget);
-    const counted = await countInRange(client, ns, filter, cap);
-    if (counted < cap && tooNarrowFor(counted, pick.count, stats.n, k)) pick = undefined;
-  }
+  const timed = isTimed(filter);
+  const cap = rangeCountCap(stats.n, k, budget);
+  let counted: number | undefined;
+  const tooNarrow = async (candidates: number): Promise<boolean> => {
+    counted ??= await countInRange(client, ns, filter, cap);
+    return counted < cap && tooNarrowFor(counted, candidates, stats.n, k);
+  };
+  if (pick !== undefined && timed && (await tooNarrow(pick.count))) pick = undefined;
+  const step = (chosen: CandidatePick) =>
+    score(client, ns, filter, k, stats, weighed, {
+      lexemes: [...chosen.expr.matchAll(/"([^"]*)"/g)].map((match) => match[1] as string),
+      all: chosen.expr.includes('" AND "'),
+      newest: chosen.newest ? budget : undefined,
+    });
   let ranked: { id: number; bm25: number }[] = [];
   if (pick !== undefined) {
-    const candidates = {
-      lexemes: [...pick.expr.matchAll(/"([^"]*)"/g)].map((match) => match[1] as string),
-      all: pick.expr.includes('" AND "'),
-      newest: pick.newest ? budget : undefined,
-    };
-    ranked = await score(client, ns, filter, k, stats, weighed, candidates);
+    ranked = await step(pick);
+    if (timed && !pick.newest && ranked.length < k) {
+      const widened = widenedPick(weighed, budget);
+      if (widened !== undefined && !(await tooNarrow(widened.count))) ranked = await step(widened);
+    }
   }
   // No candidate step, or a filter left fewer than k: every match is scored.
   if (pick === undefined || ranked.length < k) {

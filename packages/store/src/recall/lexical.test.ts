@@ -13,6 +13,7 @@ import {
   MIN_LEXICAL_SCORE,
   rangeCountCap,
   tooNarrowFor,
+  widenedPick,
 } from "./lexical.js";
 
 let dir: string;
@@ -320,5 +321,28 @@ describe("rangeCountCap and tooNarrowFor", () => {
     // A step of 100 candidates needs 20,000 in range to expect 20 of them there.
     expect(tooNarrowFor(1999, 100, 100_000, 5)).toBe(true);
     expect(tooNarrowFor(20_000, 100, 100_000, 5)).toBe(false);
+  });
+});
+
+describe("widenedPick", () => {
+  const terms = [
+    { term: "meeting", df: 90_000 },
+    { term: "zeppelin", df: 12 },
+    { term: "budget", df: 1_500 },
+    { term: "notes", df: 30_000 },
+  ];
+
+  it("takes the rarest terms until they hold the budget, the crossing term included", () => {
+    // The first pick was "zeppelin" alone (12); with "budget" they hold 1,512.
+    expect(widenedPick(terms, 1000)).toEqual({
+      expr: '"zeppelin" OR "budget"',
+      newest: false,
+      count: 1512,
+    });
+  });
+
+  it("gives up when that is every term, or more than 4 × the budget", () => {
+    expect(widenedPick(terms.slice(1, 3), 1000)).toBeUndefined();
+    expect(widenedPick(terms, 300)).toBeUndefined();
   });
 });

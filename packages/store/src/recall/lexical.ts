@@ -136,16 +136,16 @@ export class LexicalRanker implements Ranker {
     );
     const all = anyOf(weighed.map(({ term }) => term));
     let picked = candidateExpression(weighed, n, budget);
-    // How many memories the time range holds, when counted to the end (under the cap).
-    let inRange: number | undefined;
-    if (picked !== undefined && bind.after !== null) {
-      const cap = rangeCountCap(n, k, budget);
-      const counted = this.#inTimeRange.get({ after: bind.after, before: bind.before, cap });
-      if ((counted as number) < cap) {
-        inRange = counted as number;
-        if (tooNarrowFor(inRange, picked.count, n, k)) picked = undefined;
-      }
-    }
+    // A time range is counted (up to the cap) once there is a candidate step to judge: any
+    // step scores BM25 over every term's matches to start with (FTS5 counts them for bm25()),
+    // so one that would leave fewer than k is worth skipping.
+    const cap = rangeCountCap(n, k, budget);
+    let counted: number | undefined;
+    const tooNarrow = (candidates: number): boolean => {
+      counted ??= this.#inTimeRange.get({ after: bind.after, before: bind.before, cap }) as number;
+      return counted < cap && tooNarrowFor(counted, candidates, n, k);
+    };
+    if (picked !== undefined && timed && tooNarrow(picked.count)) picked = undefined;
     let ranked: { id: number; bm25: number }[] = [];
     if (picked !== undefined) {
       // The rowid from which the pick's newest `budget` matches start (0: all of them).
@@ -154,7 +154,17 @@ export class LexicalRanker implements Ranker {
         : 0;
       // A BigInt binds as an INTEGER; FTS5 ignores a rowid constraint given as a REAL.
       ranked = this.#scoreCandidates(all, picked.expr, { ...bind, from: BigInt(from) }, k);
+      // A time range let too few of the rarest terms' memories through: more of them first,
+      // unless the range is too narrow for those too.
+      if (timed && !picked.newest && ranked.length < k) {
+        const widened = widenedPick(weighed, budget);
+        if (widened !== undefined && !tooNarrow(widened.count)) {
+          ranked = this.#scoreCandidates(all, widened.expr, { ...bind, from: 0n }, k);
+        }
+      }
     }
+    // How many memories the range holds, when counted to the end (under the cap).
+    const inRange = counted !== undefined && counted < cap ? counted : undefined;
     // No candidate step, or a filter left fewer candidates than asked for while other
     // matches may pass it: every match is scored.
     if (picked === undefined || ranked.length < k) {
@@ -404,6 +414,30 @@ export function candidateExpression(
   }
   return { expr: picked.map(quote).join(" AND "), newest: true, count: budget };
 }
+/**
+ * The candidates to try when a time range let fewer than `k` of a rare-term pick's memories
+ * through: the rarest terms until they hold at least `budget` memories (the term that crosses
+ * it included). Undefined when that takes every term, or more than `4 × budget` memories:
+ * then every match is scored instead, which costs about as much. Scoring these costs a few
+ * times the first pick; scoring every match of a query that also holds common words costs
+ * tens of times (`pnpm bench recall-by-time`). Both engines widen alike.
+ */
+export function widenedPick(
+  terms: readonly { term: string; df: number }[],
+  budget: number,
+): CandidatePick | undefined {
+  const rarest = [...terms].sort((a, b) => a.df - b.df || (a.term < b.term ? -1 : 1));
+  const picked: string[] = [];
+  let sum = 0;
+  for (const { term, df } of rarest) {
+    picked.push(term);
+    sum += df;
+    if (sum >= budget) break;
+  }
+  if (picked.length === terms.length || sum > 4 * budget) return undefined;
+  return { expr: anyOf(picked), newest: false, count: sum };
+}
+
 function quote(term: string): string {
   // A term holds only word characters, so it cannot contain a double quote.
   return `"${term}"`;
