@@ -43,6 +43,15 @@ const benches = {
   // What keeping the history of memory files costs a write, against other keys, with
   // another build's store in the same run (--compare DIR: its packages/store/dist).
   "history-cost": { package: "@hms/store", script: "bench:history-cost" },
+  // The store on node:sqlite (what it runs on) and on better-sqlite3 (the native addon it ran
+  // on before) side by side, on the same data: writes/s, get and recall p50/p99 at 100k
+  // memories, cold start, RSS, SciFact lexical nDCG@10 (--memories N, --rounds N, --data DIR,
+  // --json FILE). Run it on Node 24: better-sqlite3's addon is built for it.
+  "sqlite-drivers": { package: "@hms/store", script: "bench:sqlite-drivers" },
+  // What a version costs the history kept whole or as a splice (bytes per one-line edit,
+  // insert, create/delete) and what reading old versions back costs, against another build's
+  // store in the same run (--compare DIR: its packages/store/dist).
+  "history-deltas": { package: "@hms/store", script: "bench:history-deltas" },
   // Hybrid recall latency on a 20k-memory PostgreSQL namespace under a trickle of writes,
   // against another build's store-postgres (--compare DIR: its dist) in the same run.
   "dense-trickle": { package: "@hms/store-postgres", script: "bench:dense-trickle" },

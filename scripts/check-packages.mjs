@@ -5,6 +5,8 @@
 //   CJS and ESM, and bundler resolution): no errors;
 // - the LICENSE (the root's text) and the repository, homepage and bugs fields (the root
 //   package.json's address, with the package's own folder);
+// - engines.node: the Node.js lines the suites run on, from the versions scripts/setup.sh
+//   installs (`^22.x.y || ^24.x.y`), as the root package.json states them too;
 // - no sourcemaps;
 // - dependency ranges: no workspace: left, a workspace package never pinned to one version,
 //   and zod and the MCP SDK (which applications share with us) as ^ the version the
@@ -126,9 +128,28 @@ function listFiles(dir, prefix = "") {
   });
 }
 
-/** repository, homepage and bugs: the root's address, with this package's own folder. */
+/**
+ * The engines range of what is tested: each Node.js version scripts/setup.sh installs (and
+ * scripts/test.sh runs the suites on), from that patch up within its major line.
+ */
+function testedEngines() {
+  const setup = readFileSync(join(ROOT, "scripts/setup.sh"), "utf8");
+  const versions = [...setup.matchAll(/^NODE\d+_VERSION="(\d+\.\d+\.\d+)"$/gm)].map((m) => m[1]);
+  if (versions.length === 0) throw new Error("scripts/setup.sh pins no NODE<line>_VERSION");
+  return versions
+    .sort((a, b) => Number.parseInt(a, 10) - Number.parseInt(b, 10))
+    .map((version) => `^${version}`)
+    .join(" || ");
+}
+
+/** repository, homepage and bugs: the root's address, with this package's own folder; engines. */
 function metadataProblems(manifest, root, source) {
   const problems = [];
+  const engines = testedEngines();
+  if (root.engines?.node !== engines) problems.push(`the root's engines.node is not "${engines}"`);
+  if (manifest.engines?.node !== engines) {
+    problems.push(`engines.node is ${manifest.engines?.node}, not the tested "${engines}"`);
+  }
   const url = root.repository?.url;
   if (!url) return ["the root package.json has no repository.url to compare with"];
   const web = url.replace(/^git\+/, "").replace(/\.git$/, "");

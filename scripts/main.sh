@@ -4,7 +4,8 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 "$root/scripts/setup.sh"
-export PATH="$root/.tools/node_modules/.bin:$PATH"
+# Node 24 from .tools/ (scripts/setup.sh installs it); the machine's own Node only bootstraps.
+export PATH="$("$root/scripts/setup.sh" --node-bin 24):$root/.tools/node_modules/.bin:$PATH"
 
 if [ -d examples/quickstart ]; then
   exec pnpm --filter quickstart start

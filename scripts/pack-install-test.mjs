@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 // The packages as a user gets them: packs every publishable package (pnpm pack, after a
-// build), installs the tarballs with npm into a new project in a temporary folder outside the
-// workspace (their other dependencies come from the npm registry), and from there
+// build), installs the tarballs with `npm install --ignore-scripts` (no install step may build
+// or download anything) into a new project in a temporary folder outside the workspace (their
+// other dependencies come from the npm registry), once per Node.js given (--node-bin DIR,
+// repeated: the first is the main one; default: the Node running this), and from there
 // - runs the installed `hms-mcp --version`, and the installed `hms stats` on a new data dir;
 // - runs the TypeScript quick start (examples/quickstart/src/main.ts, copied) offline, which
 //   starts the installed hms-mcp;
+// - requires every entry point from CommonJS;
+// and, on the main Node only (neither depends on the runtime's version):
 // - type-checks every entry point of every installed package, from ESM and CommonJS, with
 //   tsc --strict, skipLibCheck off and no DOM library, as a strict application would;
-// - requires every entry point from CommonJS;
 // - builds the Python wheel, installs it in a new venv for each Python version CI tests, and
 //   runs the Python quick start (examples/quickstart-python/quickstart.py, copied) against
 //   the installed `hms-mcp` on PATH;
@@ -19,10 +22,11 @@
 // build) is packed and installed beside our packages, since the TypeScript quick start
 // imports it; the Python quick start runs its command from that installed copy.
 // The optional @hms/embedder (hybrid recall) is packed and checked by check-packages.mjs but
-// not installed: hms-mcp's lexical build never loads it, and its onnxruntime-node install
-// script downloads from a host CI cannot reach.
+// not installed: hms-mcp's lexical build never loads it, and onnxruntime-node needs its
+// install script's download.
 //
-//   node scripts/pack-install-test.mjs [--tarballs DIR]    (DIR: tarballs packed before)
+//   node scripts/pack-install-test.mjs [--tarballs DIR] [--node-bin DIR]...
+//     (--tarballs: tarballs packed before; --node-bin: a folder holding a `node` to run with)
 //   KEEP=1 keeps the temporary folder and prints its path.
 import { execFileSync, spawnSync } from "node:child_process";
 import {
@@ -32,13 +36,13 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
-  realpathSync,
   rmSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
+import { parseArgs } from "node:util";
 import { pack, publishablePackages, ROOT, workspacePackages } from "./publishable.mjs";
 
 /** The Python versions CI has and tests; check-python-package.py holds the metadata to it. */
@@ -47,11 +51,24 @@ const PYTHON_VERSIONS = JSON.parse(
 );
 const SHARED = ["zod", "@modelcontextprotocol/sdk"];
 // KEEP: keep the temporary folder; UV: the uv to run (default: uv on PATH).
-const { KEEP, UV = "uv", npm_config_nodedir: NODEDIR } = process.env;
+const { KEEP, UV = "uv" } = process.env;
 const started = Date.now();
-const args = process.argv.slice(2);
+const { values: options } = parseArgs({
+  options: {
+    tarballs: { type: "string" },
+    "node-bin": { type: "string", multiple: true },
+  },
+});
+/** The Node.js runtimes to install and run with: each one's folder goes first on PATH. */
+const nodeBins = (options["node-bin"] ?? [dirname(process.execPath)]).map((dir) => resolve(dir));
+for (const dir of nodeBins) {
+  if (!existsSync(join(dir, "node"))) throw new Error(`--node-bin ${dir}: no node there`);
+}
 const work = mkdtempSync(join(tmpdir(), "hms-pack-install-"));
-const app = join(work, "app");
+/** The user's project: one per Node.js, `app` for the main one. */
+let app = join(work, "app");
+/** The PATH of the user's shell: the Node.js being tested first. */
+let userPath = process.env.PATH;
 
 function step(message) {
   console.error(`pack-install [${((Date.now() - started) / 1000).toFixed(0)}s] ${message}`);
@@ -80,33 +97,15 @@ function userEnv(extra = {}) {
     if (name.startsWith("npm_") || name === "INIT_CWD" || name === "PNPM_SCRIPT_SRC_DIR") continue;
     env[name] = value;
   }
-  return { ...env, ...extra };
+  return { ...env, PATH: userPath, ...extra };
 }
 
 /**
- * npm's environment. better-sqlite3's install script fetches a prebuilt binary from a host CI
- * cannot reach, then builds from source (minutes on CI's two cores). The workspace's build of
- * the same release, for this Node, is offered to it as a local prebuild (prebuild-install's
- * own mechanism): what a user's install would download. Any other release builds from source,
- * against the headers installed with Node.
+ * npm's environment: no install script runs (`npm install --ignore-scripts`, as a user who
+ * allows none would run it), so nothing of ours may need one: SQLite is Node's own.
  */
 function npmEnv() {
-  const extra = { npm_config_update_notifier: "false" };
-  const nodedir = NODEDIR ?? dirname(dirname(process.execPath));
-  if (existsSync(join(nodedir, "include/node/node_api.h"))) extra.npm_config_nodedir = nodedir;
-  const sqlite = realpathSync(join(ROOT, "packages/store/node_modules/better-sqlite3"));
-  const binary = "build/Release/better_sqlite3.node";
-  if (existsSync(join(sqlite, binary))) {
-    const { version } = JSON.parse(readFileSync(join(sqlite, "package.json"), "utf8"));
-    const prebuilds = join(work, "prebuilds");
-    const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
-    if (!existsSync(join(prebuilds, name))) {
-      mkdirSync(prebuilds, { recursive: true });
-      execFileSync("tar", ["czf", join(prebuilds, name), "-C", sqlite, binary]);
-    }
-    extra.npm_config_better_sqlite3_local_prebuilds = prebuilds;
-  }
-  return userEnv(extra);
+  return userEnv({ npm_config_update_notifier: "false", npm_config_ignore_scripts: "true" });
 }
 
 function expectIncludes(output, expected, what) {
@@ -202,7 +201,7 @@ function pythonQuickstart(wheel, versions) {
       run(UV, ["venv", "--quiet", "--python", version, venv], { env });
       run(UV, ["pip", "install", "--quiet", "--python", join(venv, "bin/python"), wheel], { env });
     }
-    const path = [join(app, "node_modules/.bin"), process.env.PATH].join(delimiter);
+    const path = [join(app, "node_modules/.bin"), userPath].join(delimiter);
     const { stdout } = run(join(venv, "bin/python"), [join(example, "quickstart.py")], {
       cwd: root,
       env: userEnv({ PATH: path }),
@@ -213,13 +212,56 @@ function pythonQuickstart(wheel, versions) {
   }
 }
 
+/** The user's project in `app`: `npm install --ignore-scripts` of the tarballs, on `userPath`'s Node. */
+function installProject(tarballs, registry) {
+  mkdirSync(join(app, "src"), { recursive: true });
+  writeFileSync(
+    join(app, "package.json"),
+    `${JSON.stringify({ name: "user-app", private: true, type: "module" }, null, 2)}\n`,
+  );
+  run("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", ...tarballs, ...registry], {
+    cwd: app,
+    env: npmEnv(),
+    timeout: 900_000,
+  });
+  for (const file of ["main.ts", "scripted-replies.json"]) {
+    copyFileSync(join(ROOT, "examples/quickstart/src", file), join(app, "src", file));
+  }
+}
+
+/** What runs on every Node: the installed commands, the quick start, every entry required. */
+function runInstalled(label, hmsMcpVersion, requireAll) {
+  const version = run(join(app, "node_modules/.bin/hms-mcp"), ["--version"], { env: userEnv() });
+  if (version.stdout.trim() !== hmsMcpVersion) {
+    throw new Error(`hms-mcp --version printed ${version.stdout.trim()}, not ${hmsMcpVersion}`);
+  }
+  // The installed `hms` starts the hms-mcp installed with it on a local data directory: a
+  // write creates the store (a read of a store that does not exist is refused), then a read.
+  const hms = join(app, "node_modules/.bin/hms");
+  const hmsData = ["--data-dir", join(app, "hms-data")];
+  run(hms, [...hmsData, "write", "notes.md"], {
+    env: userEnv(),
+    input: "written by the installed hms\n",
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const cliStats = run(hms, [...hmsData, "--json", "stats"], { env: userEnv() });
+  const stats = JSON.parse(cliStats.stdout);
+  if (stats.server?.name !== "hms-mcp" || stats.memories < 1) {
+    throw new Error(`hms stats printed ${cliStats.stdout}`);
+  }
+  step(`${label}: the installed hms wrote and read a local store through the installed hms-mcp`);
+  typescriptQuickstart();
+  step(`${label}: the TypeScript quick start ran against the installed hms-mcp`);
+  run("node", ["--input-type=commonjs", "-e", requireAll], { cwd: app, env: userEnv() });
+}
+
 try {
   step(`working in ${work}`);
   const packs = join(work, "packs");
   mkdirSync(packs);
   let tarballs;
-  if (args[0] === "--tarballs") {
-    const dir = resolve(args[1]);
+  if (options.tarballs !== undefined) {
+    const dir = resolve(options.tarballs);
     tarballs = readdirSync(dir)
       .filter((file) => file.endsWith(".tgz"))
       .map((file) => join(dir, file));
@@ -232,11 +274,6 @@ try {
   const installed = ours.filter(({ manifest }) => manifest.name !== "@hms/embedder");
   step(`packed ${ours.length} packages and the scripted stand-in for the Messages API`);
 
-  mkdirSync(join(app, "src"), { recursive: true });
-  writeFileSync(
-    join(app, "package.json"),
-    `${JSON.stringify({ name: "user-app", private: true, type: "module" }, null, 2)}\n`,
-  );
   const example = JSON.parse(readFileSync(join(ROOT, "examples/quickstart/package.json"), "utf8"));
   const tools = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).devDependencies;
   const registry = [
@@ -245,59 +282,29 @@ try {
     `typescript@${tools.typescript}`,
     `@types/node@${tools["@types/node"]}`,
   ];
-  run(
-    "npm",
-    [
-      "install",
-      "--no-audit",
-      "--no-fund",
-      ...installed.map((p) => p.tarball),
-      scripted,
-      ...registry,
-    ],
-    { cwd: app, env: npmEnv(), timeout: 900_000 },
-  );
-  step(
-    `npm installed ${installed.length} tarballs (all but @hms/embedder) and ${registry.join(", ")}`,
-  );
-
-  const hmsMcp = installed.find(({ manifest }) => manifest.name === "hms-mcp").manifest;
-  const version = run(join(app, "node_modules/.bin/hms-mcp"), ["--version"], { env: userEnv() });
-  if (version.stdout.trim() !== hmsMcp.version) {
-    throw new Error(`hms-mcp --version printed ${version.stdout.trim()}, not ${hmsMcp.version}`);
-  }
-  // The installed `hms` starts the hms-mcp installed with it on a local data directory.
-  const hms = join(app, "node_modules/.bin/hms");
-  const cliStats = run(hms, ["--data-dir", join(work, "hms-data"), "--json", "stats"], {
-    env: userEnv(),
-  });
-  if (JSON.parse(cliStats.stdout).server?.name !== "hms-mcp") {
-    throw new Error(`hms stats printed ${cliStats.stdout}`);
-  }
-  step("the installed hms read a local store through the installed hms-mcp");
-
-  for (const file of ["main.ts", "scripted-replies.json"]) {
-    copyFileSync(join(ROOT, "examples/quickstart/src", file), join(app, "src", file));
-  }
+  const hmsMcpVersion = installed.find(({ manifest }) => manifest.name === "hms-mcp").manifest
+    .version;
   const entryPoints = installed.flatMap(({ manifest }) =>
     Object.keys(manifest.exports ?? { ".": null })
       .filter((key) => !key.endsWith(".json"))
       .map((key) => (key === "." ? manifest.name : `${manifest.name}/${key.slice(2)}`)),
   );
   const requireAll = `for (const spec of ${JSON.stringify(entryPoints)}) require(spec);`;
-  // @hms/store/internal's types name better-sqlite3's, which a user installs to use it (it
-  // says so); every other entry point must type-check without any @types package of ours.
-  const typed = entryPoints.filter((spec) => spec !== "@hms/store/internal");
+  const ourTarballs = [...installed.map((p) => p.tarball), scripted];
+
+  const [mainNode, ...otherNodes] = nodeBins;
+  const labelOf = (nodeBin) => `Node ${run(join(nodeBin, "node"), ["--version"]).stdout.trim()}`;
+  userPath = [mainNode, process.env.PATH].join(delimiter);
+  const mainLabel = labelOf(mainNode);
+  installProject(ourTarballs, registry);
+  step(
+    `${mainLabel}: npm installed ${installed.length} tarballs (all but @hms/embedder) and ${registry.join(", ")} with --ignore-scripts`,
+  );
 
   const pass = (label) => {
-    typescriptQuickstart();
-    step(`${label}: the TypeScript quick start ran against the installed hms-mcp`);
-    typecheck(typed);
-    step(`${label}: ${typed.length} entry points type-check (ESM and CJS, strict, no DOM)`);
-    run(process.execPath, ["--input-type=commonjs", "-e", requireAll], {
-      cwd: app,
-      env: userEnv(),
-    });
+    runInstalled(`${mainLabel}, ${label}`, hmsMcpVersion, requireAll);
+    typecheck(entryPoints);
+    step(`${label}: ${entryPoints.length} entry points type-check (ESM and CJS, strict, no DOM)`);
     for (const name of SHARED) {
       const copies = run("npm", ["ls", name, "--all", "--parseable"], { cwd: app, env: npmEnv() })
         .stdout.trim()
@@ -338,6 +345,16 @@ try {
     });
     pass(`lowest in range (${shared()})`);
     pythonQuickstart(wheel, PYTHON_VERSIONS.slice(0, 1));
+  }
+
+  // Every other Node: a project of its own, installed and run with that Node first on PATH.
+  for (const nodeBin of otherNodes) {
+    const label = labelOf(nodeBin);
+    app = join(work, `app-${label.replaceAll(" ", "-")}`);
+    userPath = [nodeBin, process.env.PATH].join(delimiter);
+    installProject(ourTarballs, registry);
+    step(`${label}: npm installed ${installed.length} tarballs with --ignore-scripts`);
+    runInstalled(label, hmsMcpVersion, requireAll);
   }
   step("passed");
 } finally {

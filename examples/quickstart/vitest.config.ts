@@ -4,7 +4,8 @@ export default defineConfig({
   test: {
     // These tests spawn real server processes and write through fsync; on a loaded 2-core
     // machine a test can take seconds. The limits only stop a hung test; nothing is timed.
-    testTimeout: 60_000,
+    // Above the 240 s the example's own run may take (src/main.test.ts).
+    testTimeout: 300_000,
     hookTimeout: 60_000,
   },
 });

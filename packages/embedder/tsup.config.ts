@@ -5,7 +5,7 @@ export default defineConfig({
   entry: ["src/index.ts", "src/fetch-model-cli.ts"],
   format: ["esm", "cjs"],
   dts: { entry: "src/index.ts" },
-  target: "node20",
+  target: "node22",
   clean: true,
   // No sourcemaps: they made up over half of the published tarball (scripts/check-packages.mjs).
 });

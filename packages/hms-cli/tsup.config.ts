@@ -4,7 +4,7 @@ export default defineConfig({
   // A program, not a library: one ESM entry run as `hms` (the shebang is src/cli.ts's).
   entry: { cli: "src/cli.ts" },
   format: ["esm"],
-  target: "node20",
+  target: "node22",
   sourcemap: false,
   clean: true,
 });

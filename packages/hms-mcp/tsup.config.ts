@@ -1,34 +1,11 @@
-import { defineConfig, type Options } from "tsup";
-
-type EsbuildPlugin = NonNullable<Options["esbuildPlugins"]>[number];
-
-/**
- * better-sqlite3 is @hms/store's dependency, and a native module: it cannot be bundled. The
- * bundled store code loads it as the store package itself would, from the store's own location
- * (not from hms-mcp's, which does not depend on it).
- */
-const betterSqlite3FromStore: EsbuildPlugin = {
-  name: "better-sqlite3-from-store",
-  setup(build) {
-    build.onResolve({ filter: /^better-sqlite3$/ }, () => ({
-      path: "better-sqlite3",
-      namespace: "store-dependency",
-    }));
-    build.onLoad({ filter: /.*/, namespace: "store-dependency" }, () => ({
-      contents:
-        'import { createRequire } from "node:module";\n' +
-        'export default createRequire(import.meta.resolve("@hms/store"))("better-sqlite3");\n',
-      loader: "js",
-    }));
-  },
-};
+import { defineConfig } from "tsup";
 
 export default defineConfig([
   {
     entry: ["src/index.ts"],
     format: ["esm", "cjs"],
     dts: true,
-    target: "node20",
+    target: "node22",
     // No sourcemaps in the package: they were over half of its size.
     sourcemap: false,
     clean: true,
@@ -41,17 +18,16 @@ export default defineConfig([
     // MCP SDK, zod, commander, pino) in one ESM file, because a client spawns a process per
     // session and Node resolves, reads and compiles each of the ~300 modules of the unbundled
     // tree one by one: that was most of the start time. Only the optional @hms/embedder (the
-    // embedding worker loads it) and the native better-sqlite3 stay outside. Code that a start
-    // on stdio does not run (the HTTP stack, hybrid recall's) is split into chunks loaded on
-    // demand.
+    // embedding worker loads it) stays outside: SQLite is Node's own node:sqlite, so the bundle
+    // is JavaScript only. Code that a start on stdio does not run (the HTTP stack, hybrid
+    // recall's) is split into chunks loaded on demand.
     entry: { cli: "src/cli.ts" },
     format: ["esm"],
-    target: "node20",
+    target: "node22",
     sourcemap: false,
     // What went into the bundle, for scripts/bundled-licenses.mjs (which then removes it).
     metafile: true,
     noExternal: [/^(?!@hms\/embedder$)/],
-    esbuildPlugins: [betterSqlite3FromStore],
     // __dirname and __filename for bundled CommonJS code (pino's transports, never started).
     shims: true,
     // require() for bundled CommonJS code (ajv, pino, commander) in an ES module.
@@ -66,7 +42,7 @@ export default defineConfig([
     // optional peer dependency, never bundled).
     entry: { "embedding-worker": "src/semantic/worker.ts" },
     format: ["esm"],
-    target: "node20",
+    target: "node22",
     sourcemap: false,
   },
 ]);

@@ -14,6 +14,11 @@ export default defineConfig({
       },
       {
         extends: true,
+        // The web inspector's own modules (ui/src), pure functions: no browser needed.
+        test: { name: "ui", include: ["ui/src/**/*.test.ts"] },
+      },
+      {
+        extends: true,
         // What needs the built program as a process: stdio, HTTP, signals, CLI, durability,
         // several processes on one store, hybrid recall's worker thread.
         test: {

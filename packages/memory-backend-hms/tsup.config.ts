@@ -6,7 +6,7 @@ export default defineConfig({
   // Declarations marked @internal (the backend's constructor, which takes the MCP session)
   // stay out of the published types.
   dts: { compilerOptions: { stripInternal: true } },
-  target: "node20",
+  target: "node22",
   clean: true,
   // No sourcemaps: they made up over half of the published tarball (scripts/check-packages.mjs).
 });

@@ -4,7 +4,7 @@ export default defineConfig({
   entry: ["src/index.ts", "src/testing.ts"],
   format: ["esm", "cjs"],
   dts: true,
-  target: "node20",
+  target: "node22",
   clean: true,
   // No sourcemaps: they made up over half of the published tarball (scripts/check-packages.mjs).
   // testing.ts finds vectors/commands.json from import.meta.url, in the CJS build too.

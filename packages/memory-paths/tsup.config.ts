@@ -4,7 +4,7 @@ export default defineConfig({
   entry: ["src/index.ts"],
   format: ["esm", "cjs"],
   dts: true,
-  target: "node20",
+  target: "node22",
   clean: true,
   // No sourcemaps: they made up over half of the published tarball (scripts/check-packages.mjs).
 });

@@ -6,5 +6,5 @@ export default defineConfig({
   dts: { entry: "src/index.ts" },
   clean: true,
   sourcemap: true,
-  target: "node20",
+  target: "node22",
 });

@@ -4,6 +4,6 @@ export default defineConfig({
   entry: ["src/index.ts"],
   format: ["esm", "cjs"],
   dts: true,
-  target: "node20",
+  target: "node22",
   clean: true,
 });

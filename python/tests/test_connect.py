@@ -23,7 +23,7 @@ def test_no_server_anywhere_says_how_to_get_one(
         HolographicMemoryToolSync.connect()
     assert str(caught.value) == (
         "No hms-mcp server to start: HMS_MCP_BIN is not set, and hms-mcp is neither in "
-        "node_modules nor on PATH. Install hms-mcp (it needs Node.js 20.11+) with `npm install "
+        "node_modules nor on PATH. Install hms-mcp (it needs Node.js 22 or 24) with `npm install "
         "hms-mcp` in your project's directory (then it is found in node_modules) or `npm "
         "install --global hms-mcp` (then it is on PATH); or set HMS_MCP_BIN to its program; or "
         "pass command= (and args=) to start one, or url= to use a running one. "

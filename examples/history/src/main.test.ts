@@ -28,7 +28,7 @@ describe("the history example, offline", () => {
       {
         env,
         encoding: "utf8",
-        timeout: 120_000,
+        timeout: 240_000, // only stops a hung run (see vitest.config.ts)
       },
     );
     expect(result.stderr).toBe("");

@@ -31,7 +31,8 @@ function runQuickstart(args: string[] = []): {
   const result = spawnSync(tsx, [resolve(HERE, "main.ts"), ...args], {
     env,
     encoding: "utf8",
-    timeout: 60_000,
+    // Only stops a hung run: one took over 60 s while every package's tests ran at load 45-60.
+    timeout: 240_000,
   });
   return { stdout: result.stdout, stderr: result.stderr, status: result.status };
 }

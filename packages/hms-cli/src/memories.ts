@@ -3,6 +3,8 @@ import { MAX_PAGE, MEMORY_FILE_TAG, type ToolResult } from "@hms/protocol";
 
 /** One memory file as `list` shows it. */
 export type ListedFile = ToolResult<"list">["items"][number];
+/** One memory as `get` gives it. */
+export type MemoryRecord = ToolResult<"get">;
 /** One whole memory as `export` gives it. */
 export type ExportedMemory = ToolResult<"export">["memories"][number];
 
@@ -48,4 +50,38 @@ export async function pathKind(
   if (page.items.some((item) => item.key === path)) return "file";
   const under = await backend.call("list", { prefix: `${path}/`, tag: MEMORY_FILE_TAG, limit: 1 });
   return under.items.length > 0 || path === "/memories" ? "directory" : "missing";
+}
+
+/** The memory at `path`, or undefined when there is none. */
+export async function getMemory(
+  backend: HmsMemoryBackend,
+  path: string,
+): Promise<MemoryRecord | undefined> {
+  try {
+    return await backend.call("get", { key: path });
+  } catch (error) {
+    if ((error as { code?: unknown }).code === "NOT_FOUND") return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Why a text of `bytes` UTF-8 bytes cannot be a memory on a server taking at most `max`, and
+ * how to raise the limit; undefined when it fits.
+ */
+export function sizeRefusal(bytes: number, max: number): string | undefined {
+  if (bytes <= max) return undefined;
+  return (
+    `${bytes} bytes, over the server's limit of ${max} bytes per file (raise it with ` +
+    "hms-mcp's --max-text-bytes; for the server hms starts, set HMS_MCP_MAX_TEXT_BYTES)"
+  );
+}
+
+/** `bytes` as UTF-8 text, or undefined when they are not UTF-8. */
+export function utf8Text(bytes: Uint8Array): string | undefined {
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
 }

@@ -4,21 +4,25 @@ import { Command, InvalidArgumentError, Option } from "commander";
 import packageJson from "../package.json" with { type: "json" };
 import { cat } from "./commands/cat.js";
 import { diff } from "./commands/diff.js";
+import { edit } from "./commands/edit.js";
 import { exportTo } from "./commands/export.js";
 import { history } from "./commands/history.js";
 import { importFrom } from "./commands/import.js";
 import { ls } from "./commands/ls.js";
 import { mv } from "./commands/mv.js";
-import { prune } from "./commands/prune.js";
+import { namespaces } from "./commands/namespaces.js";
+import { parseAge, prune } from "./commands/prune.js";
 import { recall } from "./commands/recall.js";
 import { reembed } from "./commands/reembed.js";
 import { restore } from "./commands/restore.js";
 import { rm } from "./commands/rm.js";
 import { stats } from "./commands/stats.js";
-
+import { write } from "./commands/write.js";
+import { CliError, EXIT } from "./errors.js";
+import { onInterrupt, terminate } from "./interrupt.js";
 import { Output } from "./output.js";
 import { memoryPath } from "./paths.js";
-import { openTarget, type TargetOptions } from "./target.js";
+import { openTarget, type StoreNeed, type TargetOptions } from "./target.js";
 import { pointInTime } from "./when.js";
 
 interface GlobalOptions extends TargetOptions {
@@ -33,8 +37,12 @@ with the token from HMS_MCP_TOKEN.
 
 hms --version (or -V) prints the version.
 
-Exit codes: 0 done, 1 refused or failed (not found, conflict, refused import), 2 wrong command
-line, 3 hms-mcp could not be started or reached.`;
+Reads never create anything: a --data-dir or --namespace that holds no store is reported (exit
+1). import, write and edit create the store when it does not exist.
+
+Exit codes: 0 done, 1 refused or failed (not found, no store, conflict, refused import), 2 wrong
+command line, 3 hms-mcp could not be started or reached, 128+N stopped by signal N (hms stops
+the hms-mcp it started, and an editor, however it ends).`;
 
 /** The version of this program. */
 export const VERSION: string = packageJson.version;
@@ -57,11 +65,9 @@ export function buildProgram(): Command {
     .addOption(
       new Option("--namespace <name>", "the namespace (store) to use").env("HMS_MCP_NAMESPACE"),
     )
-    .addOption(
-      new Option("--url <url>", "a running hms-mcp over HTTP (token: HMS_MCP_TOKEN)").conflicts(
-        "dataDir",
-      ),
-    )
+    // Not commander's .conflicts("dataDir"): that refuses --url whenever HMS_MCP_DATA_DIR is
+    // exported; a flag beats a variable (run() drops the variable's data dir under --url).
+    .addOption(new Option("--url <url>", "a running hms-mcp over HTTP (token: HMS_MCP_TOKEN)"))
     .option("--json", "print one JSON document on stdout, for scripts", false)
     .addHelpText("after", EPILOG)
     .showSuggestionAfterError()
@@ -75,19 +81,31 @@ export function buildProgram(): Command {
   program.hook("preAction", (_program, action) => {
     commandName = `hms_${action.name()}`;
   });
+  /** The global options, with a data dir from HMS_MCP_DATA_DIR dropped when --url is given. */
+  const globals = (): GlobalOptions => {
+    const options = { ...program.opts<GlobalOptions>() };
+    if (options.url !== undefined && program.getOptionValueSource("dataDir") === "env") {
+      delete options.dataDir;
+    }
+    return options;
+  };
   const run =
     (
       action: (backend: HmsMemoryBackend, out: Output) => Promise<void>,
       target: Partial<TargetOptions> = {},
+      need: StoreNeed = "existing",
     ) =>
     async () => {
-      const options = program.opts<GlobalOptions>();
+      const options = globals();
       const out = new Output(options.json);
-      const backend = await openTarget({ ...options, ...target });
+      const backend = await openTarget({ ...options, ...target }, need);
+      // The server we started goes with us, however hms ends.
+      const stopServer = onInterrupt(() => terminate(backend.pid));
       try {
         await runAsCommand(commandName, () => action(backend, out));
       } finally {
         await backend.close();
+        stopServer();
       }
     };
 
@@ -96,18 +114,20 @@ export function buildProgram(): Command {
     .description("list a directory (default /memories), or one file")
     .argument("[path]", "a memory path")
     .option("-R, --recursive", "every file under the directory", false)
-    .action((path: string | undefined, options: { recursive: boolean }) =>
-      run((backend, out) => ls(backend, memoryPath(path), options, out))(),
-    );
+    .action((path: string | undefined, options: { recursive: boolean }) => {
+      const at = memoryPath(path);
+      return run((backend, out) => ls(backend, at, options, out))();
+    });
 
   program
     .command("cat")
     .description("print a memory file")
     .argument("<path>", "a memory path")
     .option("-n, --line-numbers", "number the lines, as Claude's view does", false)
-    .action((path: string, options: { lineNumbers: boolean }) =>
-      run((backend, out) => cat(backend, memoryPath(path), options, out))(),
-    );
+    .action((path: string, options: { lineNumbers: boolean }) => {
+      const at = memoryPath(path);
+      return run((backend, out) => cat(backend, at, options, out))();
+    });
 
   program
     .command("recall")
@@ -127,20 +147,15 @@ export function buildProgram(): Command {
       (value: string) => pointInTime(value),
     )
     .action(
-      (query: string, options: { k: number; under?: string; since?: string; before?: string }) =>
-        run((backend, out) =>
-          recall(
-            backend,
-            query,
-            {
-              k: options.k,
-              ...(options.under === undefined ? {} : { prefix: memoryPath(options.under) }),
-              ...(options.since === undefined ? {} : { since: options.since }),
-              ...(options.before === undefined ? {} : { before: options.before }),
-            },
-            out,
-          ),
-        )(),
+      (query: string, options: { k: number; under?: string; since?: string; before?: string }) => {
+        const scope = {
+          k: options.k,
+          ...(options.under === undefined ? {} : { prefix: memoryPath(options.under) }),
+          ...(options.since === undefined ? {} : { since: options.since }),
+          ...(options.before === undefined ? {} : { before: options.before }),
+        };
+        return run((backend, out) => recall(backend, query, scope, out))();
+      },
     );
 
   program
@@ -148,18 +163,20 @@ export function buildProgram(): Command {
     .description("delete a file, or a directory with -r (one transaction)")
     .argument("<path>", "a memory path")
     .option("-r, --recursive", "delete a directory and everything under it", false)
-    .action((path: string, options: { recursive: boolean }) =>
-      run((backend, out) => rm(backend, memoryPath(path), options, out))(),
-    );
+    .action((path: string, options: { recursive: boolean }) => {
+      const at = memoryPath(path);
+      return run((backend, out) => rm(backend, at, options, out))();
+    });
 
   program
     .command("mv")
     .description("rename a file or a directory (one transaction)")
     .argument("<from>", "the memory path to rename")
     .argument("<to>", "its new path; must not exist")
-    .action((from: string, to: string) =>
-      run((backend, out) => mv(backend, memoryPath(from), memoryPath(to), out))(),
-    );
+    .action((from: string, to: string) => {
+      const [source, target] = [memoryPath(from), memoryPath(to)];
+      return run((backend, out) => mv(backend, source, target, out))();
+    });
 
   program
     .command("history")
@@ -167,9 +184,10 @@ export function buildProgram(): Command {
     .argument("[path]", "a memory path (default /memories)")
     .option("--since <time>", "directories: only changes at or after this ISO 8601 time")
     .option("--limit <n>", "most changes to show (1 to 1000)", count(1000), 50)
-    .action((path: string | undefined, options: { since?: string; limit: number }) =>
-      run((backend, out) => history(backend, memoryPath(path), options, out))(),
-    );
+    .action((path: string | undefined, options: { since?: string; limit: number }) => {
+      const at = memoryPath(path);
+      return run((backend, out) => history(backend, at, options, out))();
+    });
 
   program
     .command("diff")
@@ -177,16 +195,11 @@ export function buildProgram(): Command {
     .argument("<path>", "a memory path")
     .argument("[v1]", "the older version (default: the one before the current)", versionNumber)
     .argument("[v2]", "the newer version (default: the file now)", versionNumber)
-    .action((path: string, v1: number | undefined, v2: number | undefined) =>
-      run((backend, out) =>
-        diff(
-          backend,
-          memoryPath(path),
-          [v1, v2].filter((v): v is number => v !== undefined),
-          out,
-        ),
-      )(),
-    );
+    .action((path: string, v1: number | undefined, v2: number | undefined) => {
+      const at = memoryPath(path);
+      const versions = [v1, v2].filter((v): v is number => v !== undefined);
+      return run((backend, out) => diff(backend, at, versions, out))();
+    });
 
   program
     .command("restore")
@@ -194,9 +207,13 @@ export function buildProgram(): Command {
     .argument("<path>", "a memory path")
     .option("--version <n>", "the version to bring back (see hms history)", versionNumber)
     .option("--at <time>", "an ISO 8601 time to bring the file or directory back to")
-    .action((path: string, options: { version?: number; at?: string }) =>
-      run((backend, out) => restore(backend, memoryPath(path), options, out))(),
-    );
+    .action((path: string, options: { version?: number; at?: string }) => {
+      const at = memoryPath(path);
+      if ((options.version === undefined) === (options.at === undefined)) {
+        throw new CliError("give exactly one of --version N or --at TIME", EXIT.usage);
+      }
+      return run((backend, out) => restore(backend, at, options, out))();
+    });
 
   program
     .command("prune")
@@ -204,19 +221,15 @@ export function buildProgram(): Command {
     .requiredOption("--unused-for <age>", "how long unread and unwritten: 90d, 12w, ...")
     .option("--under <path>", "only files under this directory")
     .option("--yes", "delete them (without it, only list them)", false)
-    .action((options: { unusedFor: string; under?: string; yes: boolean }) =>
-      run((backend, out) =>
-        prune(
-          backend,
-          {
-            unusedFor: options.unusedFor,
-            yes: options.yes,
-            ...(options.under === undefined ? {} : { under: memoryPath(options.under) }),
-          },
-          out,
-        ),
-      )(),
-    );
+    .action((options: { unusedFor: string; under?: string; yes: boolean }) => {
+      parseAge(options.unusedFor);
+      const scope = {
+        unusedFor: options.unusedFor,
+        yes: options.yes,
+        ...(options.under === undefined ? {} : { under: memoryPath(options.under) }),
+      };
+      return run((backend, out) => prune(backend, scope, out))();
+    });
 
   program
     .command("reembed")
@@ -228,6 +241,35 @@ export function buildProgram(): Command {
     .action((options: { modelDir: string }) =>
       run((backend, out) => reembed(backend, out), { reembedWith: options.modelDir })(),
     );
+
+  program
+    .command("write")
+    .description("create a file, or replace its text, with stdin or --file, byte for byte")
+    .argument("<path>", "a memory path")
+    .option("--file <file>", "read the text from this file instead of stdin")
+    .action((path: string, options: { file?: string }) => {
+      const at = memoryPath(path);
+      return run((backend, out) => write(backend, at, options, out), {}, "create")();
+    });
+
+  program
+    .command("edit")
+    .description(
+      "edit a file (or a new one) in $VISUAL or $EDITOR; saved only if nobody changed it meanwhile",
+    )
+    .argument("<path>", "a memory path")
+    .action((path: string) => {
+      const at = memoryPath(path);
+      return run((backend, out) => edit(backend, at, out), {}, "create")();
+    });
+
+  program
+    .command("namespaces")
+    .description("the namespaces of the data directory, with their size and last change")
+    .action(() => {
+      const options = globals();
+      return namespaces(options, new Output(options.json));
+    });
 
   program
     .command("stats")
@@ -256,7 +298,12 @@ export function buildProgram(): Command {
     .option("--dry-run", "list what would be imported and refused; write nothing", false)
     .action(
       (options: { from: string; overwrite: boolean; skipRefused: boolean; dryRun: boolean }) =>
-        run((backend, out) => importFrom(backend, options.from, options, out))(),
+        run(
+          (backend, out) => importFrom(backend, options.from, options, out),
+          {},
+          // A dry run writes nothing, and creates no store to write nothing into.
+          options.dryRun ? "nothing" : "create",
+        )(),
     );
 
   for (const command of program.commands) {

@@ -25,11 +25,24 @@ export interface TargetOptions {
 }
 
 /**
+ * What a command needs of the store: one that exists (a read, or a change of what is there:
+ * a store that does not exist is a mistake to report, and nothing is created); nothing (a dry
+ * run: a store that does not exist reads as empty, and nothing is created); or the right to
+ * create it (import, write, edit).
+ */
+export type StoreNeed = "existing" | "nothing" | "create";
+
+/**
  * Connects to the memories. A local data directory is served by an hms-mcp process of our
  * own (hms-mcp is this package's dependency), so `hms` and Claude's tool go through the same
- * rules, locks and limits; the store may be in use by another server at the same time.
+ * rules, locks and limits; the store may be in use by another server at the same time. Unless
+ * the command may create the store, that server runs with `--no-create`, so a mistyped
+ * --data-dir or --namespace leaves nothing behind.
  */
-export async function openTarget(options: TargetOptions): Promise<HmsMemoryBackend> {
+export async function openTarget(
+  options: TargetOptions,
+  need: StoreNeed = "existing",
+): Promise<HmsMemoryBackend> {
   if (options.url !== undefined && options.dataDir !== undefined) {
     throw new CliError("give --url (a server) or --data-dir (a local store), not both", EXIT.usage);
   }
@@ -39,45 +52,181 @@ export async function openTarget(options: TargetOptions): Promise<HmsMemoryBacke
       EXIT.usage,
     );
   }
-  try {
-    if (options.url !== undefined) {
+  const backend = await connect(options, need);
+  if (need === "existing") {
+    let exists: boolean | undefined;
+    try {
+      exists = (await backend.stats()).exists;
+    } catch (error) {
+      await backend.close();
+      throw error;
+    }
+    // A server older than `exists` does not say: then the store is taken to exist.
+    if (exists === false) {
+      await backend.close();
+      throw new CliError(noStoreMessage(options));
+    }
+  }
+  return backend;
+}
+
+async function connect(options: TargetOptions, need: StoreNeed): Promise<HmsMemoryBackend> {
+  const namespace = options.namespace;
+  if (options.url !== undefined) {
+    const url = checkUrl(options.url);
+    try {
       return await connectHmsBackend({
-        connection: { url: checkUrl(options.url) },
-        ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
+        connection: { url },
+        ...(namespace === undefined ? {} : { namespace }),
       });
+    } catch (error) {
+      throw new CliError(httpFailure(url, error), EXIT.unreachable);
     }
-    const args = [hmsMcpBin(), "--log-level", "warn"];
-    if (options.dataDir !== undefined) args.push("--data-dir", options.dataDir);
-    if (options.reembedWith !== undefined) {
-      args.push("--model-dir", options.reembedWith, "--reembed");
-    }
-    if (options.namespace !== undefined) args.push("--namespace", options.namespace);
+  }
+  const args = [hmsMcpBin(), "--log-level", "warn"];
+  if (options.dataDir !== undefined) args.push("--data-dir", options.dataDir);
+  if (options.reembedWith !== undefined) {
+    args.push("--model-dir", options.reembedWith, "--reembed");
+  }
+  if (namespace !== undefined) args.push("--namespace", namespace);
+  if (need !== "create") args.push("--no-create");
+  try {
     return await connectHmsBackend({
       connection: { command: process.execPath, args, stderr: "ignore" },
     });
   } catch (error) {
-    if (error instanceof CliError) throw error;
     if (HmsConnectionError.isInstance(error) || HmsMcpError.isInstance(error)) {
-      throw new CliError(oneLine(error.message), EXIT.unreachable);
+      throw new CliError(startFailure(error.message), EXIT.unreachable);
     }
     throw error;
   }
 }
 
+/** What to say when the store a command reads does not exist. */
+function noStoreMessage(options: TargetOptions): string {
+  const namespace = options.namespace ?? "default";
+  if (options.url !== undefined) {
+    return (
+      `there is no namespace ${namespace} at ${options.url} (nothing was ever written to it); ` +
+      "`hms import` creates it, or check --namespace"
+    );
+  }
+  const where = options.dataDir ?? "hms-mcp's default data directory (see hms-mcp --help)";
+  return (
+    `no store at ${where} (namespace ${namespace}); \`hms import\` creates one, or check ` +
+    "--data-dir / --namespace"
+  );
+}
+
 /**
- * A connection failure in one line: when the server we started said why it stopped (its
- * stderr, which the message quotes), that; else the message's first line.
+ * Why the server we started could not be reached, in one line: what it said when it
+ * stopped (its stderr, which the message quotes), else the message's first line.
  */
-function oneLine(message: string): string {
+function startFailure(message: string): string {
   const [head = "", tail] = message.split("\nIts stderr ended with:\n");
   const said = tail
     ?.split("\n")
     .map((line) => line.trim())
     .filter(Boolean)
     .at(-1);
-  return said === undefined
-    ? (head.split("\n")[0] ?? head)
-    : `could not start hms-mcp: ${said.replace(/^hms-mcp: /, "")}`;
+  if (said !== undefined) return `could not start hms-mcp: ${said.replace(/^hms-mcp: /, "")}`;
+  if (/timed out/i.test(head)) {
+    return "hms-mcp started but did not answer in time; try again, or run hms-mcp by itself to see why";
+  }
+  const first = head.split("\n")[0] ?? head;
+  return first.replace(/^Could not connect to hms-mcp \([^)]*\): /, "could not start hms-mcp: ");
+}
+
+/** Network errors that mean nothing listens there (or it cannot be reached). */
+const NOTHING_THERE = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ETIMEDOUT",
+  "EAI_AGAIN",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_SOCKET",
+]);
+
+/**
+ * A failure to reach the server at `url`, in a person's words, saying what to do: never
+ * "fetch failed", a raw JSON body or the client library's option names.
+ */
+export function httpFailure(url: URL, error: unknown): string {
+  const host = url.host;
+  const mcpUrl = `${url.origin}/mcp`;
+  const wrongPath = !url.pathname.replace(/\/+$/, "").endsWith("/mcp");
+  const didYouMean = wrongPath ? `; did you mean ${mcpUrl}?` : "";
+  const code = causeCode(error);
+  if (typeof code === "string") {
+    if (NOTHING_THERE.has(code)) {
+      return `nothing answers at ${host}: is \`hms-mcp --transport http\` running?`;
+    }
+    if (code === "ENOTFOUND") return `the host ${url.hostname} does not resolve; check --url`;
+    if (/SSL|TLS|EPROTO/.test(code)) {
+      return `${host} does not answer HTTPS; check --url (hms-mcp serves http:// unless a proxy adds TLS)`;
+    }
+  }
+  if (code === 401) {
+    const token = process.env.HMS_MCP_TOKEN
+      ? "refused the token in HMS_MCP_TOKEN"
+      : "needs a token";
+    return `the server at ${host} ${token} (HTTP 401): set HMS_MCP_TOKEN to the server's token${didYouMean}`;
+  }
+  if (code === 403) {
+    return `the server at ${host} refused the request (HTTP 403${serverSays(error)})`;
+  }
+  if (code === 404 || code === 405) {
+    return wrongPath
+      ? `nothing is served at ${url.href} (HTTP ${code}): did you mean ${mcpUrl}?`
+      : `there is no MCP endpoint at ${url.href} (HTTP ${code}); check the server's --path`;
+  }
+  if (code === 429 || code === 503) {
+    return `the server at ${host} is busy (HTTP ${code}${serverSays(error)}); try again shortly`;
+  }
+  if (typeof code === "number") {
+    return `the server at ${host} answered HTTP ${code}${serverSays(error)}${didYouMean}`;
+  }
+  if (HmsMcpError.isInstance(error) && error.code === "PROTOCOL") {
+    return error.message.split("\n")[0] ?? error.message;
+  }
+  if (HmsMcpError.isInstance(error) && error.code === "TIMEOUT") {
+    return `the server at ${host} did not answer in time; try again`;
+  }
+  return `could not reach hms-mcp at ${url.href}${didYouMean}`;
+}
+
+/** The first `code` along the error's causes (an HTTP status, or a Node error code). */
+function causeCode(error: unknown): string | number | undefined {
+  for (let at = error, depth = 0; at !== undefined && at !== null && depth < 8; depth++) {
+    const { code, cause } = at as { code?: unknown; cause?: unknown };
+    if (typeof code === "number" || (typeof code === "string" && code !== "CONNECTION_CLOSED")) {
+      return code;
+    }
+    at = cause;
+  }
+  return undefined;
+}
+
+/**
+ * `: what the server said`, when its answer's body names a reason (hms-mcp's JSON error
+ * bodies do), as plain words; else nothing.
+ */
+function serverSays(error: unknown): string {
+  const message = error instanceof Error ? String(error.message) : "";
+  const body = message.slice(message.indexOf("{"));
+  try {
+    const parsed = JSON.parse(body) as { error?: unknown; message?: unknown };
+    const inner = parsed.error;
+    const said =
+      typeof inner === "object" && inner !== null
+        ? (inner as { message?: unknown }).message
+        : (parsed.message ?? inner);
+    return typeof said === "string" && said.length < 200 ? `: ${said}` : "";
+  } catch {
+    return "";
+  }
 }
 
 function checkUrl(url: string): URL {
@@ -94,7 +243,7 @@ function checkUrl(url: string): URL {
 }
 
 /** The hms-mcp program installed with this package. */
-function hmsMcpBin(): string {
+export function hmsMcpBin(): string {
   const require = createRequire(import.meta.url);
   const manifestPath = require.resolve("hms-mcp/package.json");
   const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as {

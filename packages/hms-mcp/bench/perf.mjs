@@ -29,7 +29,7 @@ import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { defaultModelDir } from "@hms/embedder";
 import { MemoryStore, storeFileName } from "@hms/store";
-import { memoryText, random, vocabulary } from "./corpus.mjs";
+import { seededRandom, syntheticText, zipfVocabulary } from "@hms/test-support";
 import { engineTable, formatEngineTable } from "./engines.mjs";
 import { benchDatabase, checkDatabaseUrl } from "./postgres.mjs";
 import {
@@ -79,8 +79,8 @@ for (const size of SIZES) {
   if (!Number.isInteger(size) || size < 1) throw new Error(`--sizes: ${size} is not a count`);
 }
 
-const rand = random(42);
-const word = vocabulary(rand, 30000);
+const rand = seededRandom(42);
+const word = zipfVocabulary(rand, 30000);
 const data = tempDir("perf");
 const results = { benchmark: "server-perf (hms-mcp tools over stdio)", memories: MEMORIES };
 try {
@@ -112,7 +112,7 @@ try {
     // Writes, gets and lists through the tools on a fresh store.
     {
       const server = await spawnServer(data.dir, ["--namespace", "writes"]);
-      const texts = Array.from({ length: 1000 }, () => memoryText(rand, word));
+      const texts = Array.from({ length: 1000 }, () => syntheticText(rand, word));
       const sequential = [];
       const started = performance.now();
       for (let i = 0; i < texts.length; i++) {
@@ -175,7 +175,7 @@ try {
         for (let i = start; i < Math.min(MEMORIES, start + 5000); i++) {
           batch.push({
             key: `/memories/notes/${i}.md`,
-            text: memoryText(rand, word),
+            text: syntheticText(rand, word),
             tags: ["memory-file"],
           });
         }
@@ -214,15 +214,15 @@ try {
 async function engines() {
   const database = await benchDatabase(DATABASE_URL);
   try {
-    const engineRand = random(99);
-    const engineWord = vocabulary(engineRand, 30000);
+    const engineRand = seededRandom(99);
+    const engineWord = zipfVocabulary(engineRand, 30000);
     const queries = Array.from({ length: QUERIES }, () =>
       Array.from({ length: 2 + Math.floor(engineRand() * 5) }, engineWord).join(" "),
     );
     const table = await engineTable({
       sizes: SIZES,
       queries,
-      memoryText: () => memoryText(engineRand, engineWord),
+      memoryText: () => syntheticText(engineRand, engineWord),
       dataDir: data.dir,
       databaseUrl: database.url,
       compareBin: COMPARE,
@@ -245,8 +245,8 @@ async function engines() {
  * size queried by this build and, with --compare, by the other build, on the same file.
  */
 async function recallCurve() {
-  const curveRand = random(1234);
-  const curveWord = vocabulary(curveRand, 30000);
+  const curveRand = seededRandom(1234);
+  const curveWord = zipfVocabulary(curveRand, 30000);
   const queries = Array.from({ length: QUERIES }, () =>
     Array.from({ length: 2 + Math.floor(curveRand() * 5) }, curveWord).join(" "),
   );
@@ -266,7 +266,7 @@ async function recallCurve() {
     while (loaded < size) {
       const batch = [];
       for (let i = loaded; i < Math.min(size, loaded + 5000); i++) {
-        batch.push({ key: `/memories/notes/${i}.md`, text: memoryText(curveRand, curveWord) });
+        batch.push({ key: `/memories/notes/${i}.md`, text: syntheticText(curveRand, curveWord) });
       }
       for (const store of stores) store.rememberMany(batch);
       loaded += batch.length;
@@ -338,7 +338,7 @@ async function hybridLarge(file, queries, lexicalRecall) {
   const model = { id: "all-MiniLM-L6-v2-int8", dimensions: 384 };
   const store = MemoryStore.open(file, { namespace: "large", embeddings: { model } });
   const synthetic = performance.now();
-  const vectorRand = random(7);
+  const vectorRand = seededRandom(7);
   for (;;) {
     // Newest first: skip the EMBEDDED newest, which the server embeds itself.
     const batch = store.embeddings.pending(EMBEDDED + 2000).slice(EMBEDDED);

@@ -6,8 +6,9 @@
 //                             [--engines sqlite,postgres] [--database-url postgres://...]
 //
 // The memories are memory files (tag memory-file, as the memory tool recalls them) of
-// made-up words (corpus.mjs), written over a year in key order; one in five was edited again
-// at a random later time, so a memory's last change mostly, not always, follows its row order.
+// made-up words (@hms/test-support's synthetic text), written over a year in key order; one
+// in five was edited again at a random later time, so a memory's last change mostly, not
+// always, follows its row order.
 // Filters keep the newest, the oldest and a middle slice of 1%, 10% and 50% of the memories
 // (exact shares of their updated_at), each as a range a model would send. Every query runs
 // every filter and none back to back, in a rotating order, so load drifting during the run
@@ -20,7 +21,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { MemoryStore, storeFileName } from "@hms/store";
-import { memoryText, random, vocabulary } from "./corpus.mjs";
+import { seededRandom, syntheticText, zipfVocabulary } from "@hms/test-support";
 import { benchDatabase, checkDatabaseUrl } from "./postgres.mjs";
 import { call, option, round, spawnServerOn, summarize, tempDir, time } from "./support.mjs";
 
@@ -50,8 +51,8 @@ const START = Date.parse("2025-07-01T00:00:00.000Z");
 
 /** The memories, their times and the queries: the same for both engines. */
 function corpus() {
-  const rand = random(2024);
-  const word = vocabulary(rand, 30000);
+  const rand = seededRandom(2024);
+  const word = zipfVocabulary(rand, 30000);
   const records = [];
   for (let i = 0; i < MEMORIES; i++) {
     const created = START + Math.floor((i / MEMORIES) * 365 * DAY);
@@ -59,7 +60,7 @@ function corpus() {
     const updated = edited ? created + Math.floor(rand() * (START + 365 * DAY - created)) : created;
     records.push({
       key: `/memories/notes/${i}.md`,
-      text: memoryText(rand, word),
+      text: syntheticText(rand, word),
       tags: ["memory-file"],
       metadata: {},
       version: 1,

@@ -31,7 +31,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { defaultModelDir } from "@hms/embedder";
 import { storeFileName } from "@hms/store";
-import Database from "better-sqlite3";
+import { openSqlite } from "@hms/store/internal";
 import { benchDatabase, checkDatabaseUrl, psqlValue } from "./postgres.mjs";
 import {
   call,
@@ -295,7 +295,7 @@ function versus(run, base) {
  */
 async function copySqliteVectors(url) {
   const { PgEngine } = await import("@hms/store-postgres");
-  const db = new Database(storePath, { readonly: true });
+  const db = openSqlite(storePath, { readOnly: true });
   try {
     const info = Object.fromEntries(
       db
@@ -329,12 +329,11 @@ async function copySqliteVectors(url) {
           if (row === undefined || row.hash !== memory.hash) {
             throw new Error(`the SQLite store has no vectors for the text of memory ${memory.id}`);
           }
+          // node:sqlite reads a blob as a Uint8Array.
+          const bytes = Buffer.from(row.spans.buffer, row.spans.byteOffset, row.spans.byteLength);
           const spans = [];
-          for (let at = 0; at < row.spans.length; at += 8) {
-            spans.push({
-              lineStart: row.spans.readUInt32LE(at),
-              lineEnd: row.spans.readUInt32LE(at + 4),
-            });
+          for (let at = 0; at < bytes.length; at += 8) {
+            spans.push({ lineStart: bytes.readUInt32LE(at), lineEnd: bytes.readUInt32LE(at + 4) });
           }
           const vectors = new Float32Array(row.vectors.byteLength / 4);
           new Uint8Array(vectors.buffer).set(row.vectors);
@@ -442,7 +441,7 @@ async function countPgPassages(url) {
 /** How many passage vectors the store holds (read from its file after the backfill). */
 function countPassages(file) {
   if (!existsSync(file)) return null;
-  const db = new Database(file, { readonly: true });
+  const db = openSqlite(file, { readOnly: true });
   try {
     const row = db
       .prepare("SELECT coalesce(sum(length(spans)), 0) / 8 AS passages FROM memory_vectors")

@@ -63,7 +63,8 @@ function openStore(dir, namespace) {
   if (pending > 0) throw new Error(`${pending} memories of ${dir} have no vectors yet`);
   const index = new VectorIndex(db, model.dimensions);
   index.sync();
-  const keyOf = db.prepare("SELECT key FROM memories WHERE id = ?").pluck();
+  const keyOfRow = db.prepare("SELECT key FROM memories WHERE id = ?");
+  const keyOf = { get: (id) => keyOfRow.get(id)?.key };
   return { db, index, keyOf, lexical: new LexicalRanker(db, Number.POSITIVE_INFINITY) };
 }
 

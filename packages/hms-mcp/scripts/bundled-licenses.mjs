@@ -1,5 +1,6 @@
 // After the build: the licence of every third-party package bundled into dist/cli.js (the MCP
-// SDK, zod, commander, pino, ...), in dist/THIRD-PARTY-LICENSES.txt. Their MIT and ISC licences
+// SDK, zod, commander, pino, ...) and into the inspector's dist/ui/app.js (Preact), in
+// dist/THIRD-PARTY-LICENSES.txt. Their MIT and ISC licences
 // ask that a copy carry their notice; the bundle is such a copy. Reads the esbuild metafile
 // tsup wrote, then removes it (it is not shipped).
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -34,7 +35,8 @@ for (const [name, directory] of [...packages].sort(([a], [b]) => (a < b ? -1 : 1
     : `(no licence file in the package; its package.json says ${manifest.license})`;
   sections.push(`${name}@${manifest.version} (${manifest.license})\n\n${text}`);
 }
-const header = "hms-mcp's dist/cli.js bundles the following packages. Their licences follow.\n";
+const header =
+  "hms-mcp's dist/cli.js and dist/ui/app.js bundle the following packages. Their licences follow.\n";
 writeFileSync(
   join(dist, "THIRD-PARTY-LICENSES.txt"),
   `${header}\n${sections.map((s) => `${"=".repeat(78)}\n${s}\n`).join("\n")}`,

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { CommanderError } from "commander";
 import { fetchModelCommand } from "./commands/fetch-model.js";
 import { tokenCommand } from "./commands/token.js";
 import { buildCommand, ConfigError, parseConfig } from "./config/config.js";
@@ -32,6 +33,11 @@ async function main(): Promise<void> {
     process.exitCode = await copyCommand(argv.slice(1), SERVER_INFO.version);
     return;
   }
+  if (argv[0] === "namespaces") {
+    const { namespacesCommand } = await import("./commands/namespaces.js");
+    process.exitCode = await namespacesCommand(argv.slice(1), SERVER_INFO.version);
+    return;
+  }
   if (argv[0] === "migrate") {
     const { migrateCommand } = await import("./commands/migrate.js");
     process.exitCode = await migrateCommand(argv.slice(1), SERVER_INFO.version);
@@ -45,6 +51,10 @@ async function main(): Promise<void> {
   try {
     config = parseConfig(argv, process.env, SERVER_INFO.version);
   } catch (error) {
+    if (error instanceof CommanderError) {
+      // Commander printed the help or version (0), or its one-line refusal: a usage error.
+      process.exit(error.exitCode === 0 ? 0 : 2);
+    }
     if (error instanceof ConfigError) {
       process.stderr.write(`hms-mcp: ${error.message}\n`);
       process.exit(2);
@@ -67,6 +77,7 @@ async function main(): Promise<void> {
     {
       transport: config.transport,
       url: running.url,
+      ...(running.uiUrl === undefined ? {} : { inspector: running.uiUrl }),
       ...(config.database === undefined
         ? { dataDir: config.dataDir }
         : { database: redactUrl(config.database.url) }),
@@ -79,6 +90,10 @@ async function main(): Promise<void> {
     },
     running.url ? `hms-mcp listening on ${running.url}` : "hms-mcp serving on stdio",
   );
+  if (running.uiUrl !== undefined) {
+    // For the person who started it: a plain line among the JSON logs, saying where to go.
+    process.stderr.write(`inspector: ${running.uiUrl} (${signIn(config)})\n`);
+  }
 
   const shutdown = (reason: string) => {
     log.info({ reason }, "shutting down");
@@ -99,6 +114,13 @@ async function main(): Promise<void> {
     // The client closing our stdin is the end of the session.
     process.stdin.once("end", () => shutdown("stdin closed"));
   }
+}
+
+/** How a person signs in to the inspector of a server started with `config`. */
+function signIn(config: ReturnType<typeof parseConfig>): string {
+  if (config.token !== undefined) return "sign in with the token in HMS_MCP_TOKEN";
+  if (config.tokensFile !== undefined) return "sign in with a token of --tokens-file";
+  return "no token set: anyone on this machine may open it";
 }
 
 main().catch((error: unknown) => {

@@ -1,5 +1,5 @@
 import { ERROR_META_KEY, type ErrorCode } from "@hms/protocol";
-import { isStoreError } from "@hms/store";
+import { isBusy, isStoreError } from "@hms/store";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 
 /** A refusal a tool reports to its caller as a tool error. */
@@ -36,7 +36,7 @@ export function toToolError(error: unknown): { error: ToolError; unexpected: boo
   if (isStoreError(error)) {
     return { error: new ToolError(error.code, error.message, error.details), unexpected: false };
   }
-  if ((error as { code?: unknown } | null)?.code === "SQLITE_BUSY") {
+  if (isBusy(error)) {
     return {
       error: new ToolError(
         "UNAVAILABLE",

@@ -18,6 +18,8 @@ function maxMessageBytes(config: Config): number {
 export interface RunningServer {
   /** The HTTP endpoint's URL, when serving HTTP. */
   readonly url: string | undefined;
+  /** The web inspector's URL, when it is served (`--ui`). */
+  readonly uiUrl: string | undefined;
   /** Refuses new calls, lets calls in flight finish, closes connections and stores. */
   close(): Promise<void>;
 }
@@ -85,7 +87,7 @@ export async function startServer(
     })();
     return closing;
   };
-  return { url: endpoint?.url, close };
+  return { url: endpoint?.url, uiUrl: endpoint?.uiUrl, close };
 }
 
 /** The tokens of `config`; a tokens file that is not valid is a ConfigError (one line). */

@@ -21,6 +21,25 @@ describe("HolographicMemoryTool over any backend", () => {
     expect((refused as HolographicMemoryError).code).toBe("invalid_path");
   });
 
+  it("answers execute(undefined) and execute(null) with the engine's tool error", async () => {
+    // null is pinned for both languages by the shared vector command/null; undefined has no
+    // JSON form (Python has no such value), so it is pinned here: "nothing", as in every port.
+    const memory = new HolographicMemoryTool(new InMemoryBackend());
+    for (const [input, what] of [
+      [undefined, "nothing"],
+      [null, "null"],
+    ] as const) {
+      const refused = await memory
+        .execute(input as unknown as Record<string, unknown>)
+        .catch((error: unknown) => error);
+      expect(HolographicMemoryError.isInstance(refused)).toBe(true);
+      expect((refused as HolographicMemoryError).code).toBe("invalid_command");
+      expect((refused as Error).message).toBe(
+        `Invalid memory command: expected an object with a "command" field, got ${what}.`,
+      );
+    }
+  });
+
   it("refuses recallTool() at once when the backend cannot recall", () => {
     const memory = new HolographicMemoryTool(new InMemoryBackend());
     expect(() => memory.recallTool()).toThrowError(

@@ -136,7 +136,11 @@ export class HolographicMemoryTool implements MemoryToolHandlers {
    * refused with the engine's message).
    */
   execute(command: BetaMemoryTool20250818Command | Record<string, unknown>): Promise<string> {
-    const name = (command as { command?: unknown }).command;
+    // Any input at all, null and undefined too: the engine refuses what is not a command.
+    const name =
+      typeof command === "object" && command !== null
+        ? (command as { command?: unknown }).command
+        : undefined;
     return this.#run(
       () => this.engine.execute(command),
       typeof name === "string" ? name : undefined,

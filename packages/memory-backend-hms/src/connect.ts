@@ -3,10 +3,12 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import packageJson from "../package.json" with { type: "json" };
 import { HmsMemoryBackend, type HmsSession } from "./backend.js";
 import { CONNECTION_LOST, HmsConnectionError, HmsMcpError } from "./errors.js";
 import { findHmsMcp, INSTALL_HINT, serverEnvironment } from "./find-server.js";
+import { describeStderr, StderrTail } from "./stderr-tail.js";
 
 /** Start an hms-mcp process and talk MCP over its stdin and stdout. */
 export interface StdioConnection {
@@ -53,7 +55,11 @@ export interface ConnectHmsBackendOptions {
 /** Time a call may wait for hms-mcp before it fails, in ms. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
-const STDERR_TAIL = 4000;
+/** How long a failed connect waits for the rest of the server's stderr, in ms. */
+const STDERR_END_WAIT_MS = 2000;
+
+/** What a failed connect says when the server's stdout closed: it has stopped. */
+export const SERVER_ENDED = "the server process ended while connecting.";
 
 /**
  * Connects to hms-mcp (starting it, or reaching it over HTTP), checks that it speaks this
@@ -97,7 +103,7 @@ async function openSession(
   let transport: Transport;
   let reopen: (() => Promise<{ client: Client; end: () => Promise<void> }>) | undefined;
   let where: string;
-  let stderrTail = "";
+  let stderr: { tail: StderrTail; ended: Promise<void> } | undefined;
   let pid: () => number | undefined = () => undefined;
   let endSession: () => Promise<void> = async () => {};
   let stdioCommand: string | undefined;
@@ -145,10 +151,17 @@ async function openSession(
       stderr: "pipe",
     });
     const inherit = stdio?.stderr !== "ignore";
-    stdioTransport.stderr?.on("data", (chunk: Buffer) => {
-      stderrTail = (stderrTail + chunk.toString("utf8")).slice(-STDERR_TAIL);
+    const tail = new StderrTail();
+    const stream = stdioTransport.stderr;
+    stream?.on("data", (chunk: Buffer) => {
+      tail.push(chunk);
       if (inherit) process.stderr.write(chunk);
     });
+    const ended = new Promise<void>((resolve) => {
+      stream?.once("end", resolve);
+      stream?.once("close", resolve);
+    });
+    stderr = { tail, ended };
     transport = stdioTransport;
     pid = () => stdioTransport.pid ?? undefined;
     where = `hms-mcp (${[server.command, ...args].join(" ")})`;
@@ -178,17 +191,25 @@ async function openSession(
   } catch (error) {
     await client.close().catch(() => undefined);
     const status = (error as { code?: unknown } | null)?.code;
+    const closed = error instanceof McpError && error.code === ErrorCode.ConnectionClosed;
     const detail =
-      status === "ENOENT"
-        ? `there is no program ${JSON.stringify(stdioCommand)} to start (ENOENT). ${INSTALL_HINT} ` +
-          "and leave out connection, or give the program's full path as connection.command."
-        : status === 401 || status === 403
-          ? `it refused the request (HTTP ${status}): pass the server's token as connection.token ` +
-            `or set HMS_MCP_TOKEN. (${error instanceof Error ? error.message : String(error)})`
-          : error instanceof Error
-            ? error.message
-            : String(error);
-    const log = stderrTail.trim() ? `\nIts stderr ended with:\n${stderrTail.trim()}` : "";
+      closed && stderr !== undefined
+        ? SERVER_ENDED
+        : status === "ENOENT"
+          ? `there is no program ${JSON.stringify(stdioCommand)} to start (ENOENT). ${INSTALL_HINT} ` +
+            "and leave out connection, or give the program's full path as connection.command."
+          : status === 401 || status === 403
+            ? `it refused the request (HTTP ${status}): pass the server's token as connection.token ` +
+              `or set HMS_MCP_TOKEN. (${error instanceof Error ? error.message : String(error)})`
+            : error instanceof Error
+              ? error.message
+              : String(error);
+    let log = "";
+    if (stderr !== undefined) {
+      // The server's last words may still be on their way through the pipe.
+      await settle(stderr.ended, STDERR_END_WAIT_MS);
+      log = describeStderr(stderr.tail.lines(), closed);
+    }
     throw new HmsConnectionError(
       "CONNECTION_CLOSED",
       `Could not connect to ${where}: ${detail}${log}`,
@@ -226,6 +247,16 @@ async function openSession(
     };
   }
   return session;
+}
+
+/** Waits for `promise` to settle, or `ms` at most. */
+async function settle(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  await Promise.race([promise.catch(() => undefined), timeout]);
+  clearTimeout(timer);
 }
 
 function newClient(): Client {

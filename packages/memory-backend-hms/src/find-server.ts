@@ -46,7 +46,7 @@ export function findHmsMcp(
     `No hms-mcp server to start: it is not installed in ${cwd} (node_modules) nor on PATH. ` +
       `${INSTALL_HINT}; or pass connection: { command, args } to start one, or ` +
       "connection: { url } to use a running one; or set HMS_MCP_BIN to the hms-mcp executable. " +
-      "hms-mcp needs Node.js 20.11+; ./scripts/setup.sh in the Holographic Memory for Claude " +
+      "hms-mcp needs Node.js 22 or 24; ./scripts/setup.sh in the Holographic Memory for Claude " +
       "repository builds it as packages/hms-mcp/dist/cli.js.",
   );
 }

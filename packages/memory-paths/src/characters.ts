@@ -8,6 +8,7 @@
  */
 import {
   bmpLookup,
+  COMPATIBILITY_KEPT_TABLE,
   CONTROL_RANGES,
   type CodePointRange,
   INVISIBLE_TABLE,
@@ -56,6 +57,28 @@ export const isNonstandardSpace: (cp: number) => boolean = bmpLookup(NONSTANDARD
  * dot segment or a percent-escape. Each is named in `rules.json`.
  */
 export const LOOKALIKES: ReadonlyMap<number, string> = LOOKALIKE_TABLE;
+
+/**
+ * Compatibility characters a new name may hold all the same (the `compatibility_kept` table
+ * of `rules.json`): their plain (NFKC) form is a space and a combining mark, two marks where
+ * Thai and Lao write one, conjoining Hangul jamo that join into syllables, or holds the
+ * refused U+2044 FRACTION SLASH. Each range is named in `rules.json`.
+ */
+export const COMPATIBILITY_KEPT_RANGES: ReadonlyArray<CodePointRange> = COMPATIBILITY_KEPT_TABLE;
+
+const isCompatibilityKept = bmpLookup(COMPATIBILITY_KEPT_RANGES);
+
+/**
+ * The plain form of `ch` (one code point) when it is a compatibility character a new name may
+ * not hold: one whose compatibility decomposition (NFKD) differs from its canonical one (NFD),
+ * such as fullwidth `Ａ` (plain `A`), `ﬁ` (`fi`), halfwidth `ｶ` (`カ`) or `①` (`1`).
+ * Undefined for any other character. Uses this runtime's Unicode data (see the README).
+ */
+export function compatibilityForm(ch: string): string | undefined {
+  const cp = ch.codePointAt(0) as number;
+  if (cp < 0xa0 || isCompatibilityKept(cp)) return undefined;
+  return ch.normalize("NFKD") === ch.normalize("NFD") ? undefined : ch.normalize("NFKC");
+}
 
 /** `U+XXXX`, upper-case hex, at least four digits. */
 export function codePointLabel(cp: number): string {

@@ -11,6 +11,7 @@ export type MemoryPathRule =
   | "nonstandard-space"
   | "lookalike-character"
   | "not-nfc"
+  | "compatibility-character"
   | "backslash"
   | "percent-encoded"
   | "outside-memories"

@@ -15,6 +15,7 @@ const EVERY_RULE: Record<MemoryPathRule, true> = {
   "nonstandard-space": true,
   "lookalike-character": true,
   "not-nfc": true,
+  "compatibility-character": true,
   backslash: true,
   "percent-encoded": true,
   "outside-memories": true,
@@ -39,6 +40,14 @@ const PLACEHOLDERS: Record<string, string[]> = {
   nonstandard_space: ["code_point"],
   lookalike_character: ["code_point", "character", "looks_like"],
   not_nfc: ["nfc"],
+  compatibility_character: ["code_point", "character", "plain", "plain_path"],
+  compatibility_character_plain_path_invalid: [
+    "code_point",
+    "character",
+    "plain",
+    "plain_path",
+    "problem",
+  ],
   backslash: [],
   percent_encoded: ["escape"],
   outside_memories: [],
@@ -119,8 +128,9 @@ describe("rules.json", () => {
   });
 
   it("writes every code point as U+XXXX, every range in order and named", () => {
-    const { control, surrogate, noncharacter, invisible, space, lookalike } = RULES_DATA.characters;
-    for (const table of [control, surrogate, noncharacter, invisible, space]) {
+    const { control, surrogate, noncharacter, invisible, space, lookalike, compatibility_kept } =
+      RULES_DATA.characters;
+    for (const table of [control, surrogate, noncharacter, invisible, space, compatibility_kept]) {
       let previous = -1;
       for (const { from, to, name } of table) {
         expect(parseCodePoint(from)).toBeGreaterThan(previous);
@@ -157,8 +167,35 @@ describe("rules.json", () => {
     expect(codePoints(RULES_DATA.characters.space)).toEqual(spaces);
   });
 
+  it("keeps only compatibility characters whose plain form is no look-alike to write instead", () => {
+    // Each kept character is a compatibility character, and its plain (NFKC) form starts with
+    // a space, is Thai or Lao AM's two marks, holds conjoining Hangul jamo or the refused
+    // fraction slash: what each range's name says.
+    const plainForm = (cp: number) => String.fromCodePoint(cp).normalize("NFKC");
+    const why = (cp: number): string | undefined => {
+      const plain = plainForm(cp);
+      if (plain.startsWith(" ")) return "a space and a combining mark";
+      if (cp === 0xe33 || cp === 0xeb3) return "two marks";
+      if (/[\u1100-\u11ff]/u.test(plain)) return "conjoining jamo";
+      if (plain.includes("\u2044")) return "U+2044 FRACTION SLASH";
+      return undefined;
+    };
+    for (const { from, to, name } of RULES_DATA.characters.compatibility_kept) {
+      for (let cp = parseCodePoint(from); cp <= parseCodePoint(to); cp++) {
+        const ch = String.fromCodePoint(cp);
+        expect([cp, ch.normalize("NFKD") !== ch.normalize("NFD")]).toEqual([cp, true]);
+        expect([cp, name]).toEqual([cp, expect.stringContaining(why(cp) ?? "?")]);
+      }
+    }
+  });
+
   it("applies only rules it knows to new names only", () => {
-    expect(RULES_DATA.new_names_only).toEqual(["nonstandard-space", "not-nfc", "space-at-edge"]);
+    expect(RULES_DATA.new_names_only).toEqual([
+      "nonstandard-space",
+      "not-nfc",
+      "compatibility-character",
+      "space-at-edge",
+    ]);
     for (const rule of RULES_DATA.new_names_only) expect(RULES_DATA.rules).toContain(rule);
   });
 

@@ -37,6 +37,9 @@ export const SURROGATE_RANGES: readonly CodePointRange[] = ranges(data.character
 export const NONCHARACTER_RANGES: readonly CodePointRange[] = ranges(data.characters.noncharacter);
 export const INVISIBLE_TABLE: readonly CodePointRange[] = ranges(data.characters.invisible);
 export const SPACE_TABLE: readonly CodePointRange[] = ranges(data.characters.space);
+export const COMPATIBILITY_KEPT_TABLE: readonly CodePointRange[] = ranges(
+  data.characters.compatibility_kept,
+);
 export const LOOKALIKE_TABLE: ReadonlyMap<number, string> = new Map(
   data.characters.lookalike.map(({ code_point, looks_like }) => [
     parseCodePoint(code_point),

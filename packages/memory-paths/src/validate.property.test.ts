@@ -34,6 +34,19 @@ function forbiddenForms(path: string): Set<MemoryPathRule> {
       found.add("lookalike-character");
   }
   if (path.isWellFormed() && path.normalize("NFC") !== path) found.add("not-nfc");
+  for (const ch of path) {
+    // A compatibility character changes under NFKC; it is kept when its plain form starts
+    // with a space, is Thai or Lao AM's two marks, holds conjoining Hangul jamo or U+2044.
+    if (ch < "\u00a0" || !ch.isWellFormed()) continue;
+    const plain = ch.normalize("NFKC");
+    const kept =
+      plain.startsWith(" ") ||
+      ch === "\u0e33" ||
+      ch === "\u0eb3" ||
+      /[\u1100-\u11ff]/u.test(plain) ||
+      plain.includes("\u2044");
+    if (plain !== ch.normalize("NFC") && !kept) found.add("compatibility-character");
+  }
   if (path.includes("\\")) found.add("backslash");
   if (/%[0-9a-f]{2}/i.test(path)) found.add("percent-encoded");
   if (!/^\/memories(\/|$)/.test(path)) {
@@ -80,6 +93,16 @@ const hazard = fc.constantFrom(
   "\u00a0",
   "\u0301",
   "e\u0301",
+  "\uff21",
+  "\ufb01",
+  "\uff76\uff9e",
+  "\u2460",
+  "\u00b2",
+  "\u00bd",
+  "\u3131",
+  "\u00b4",
+  "\u0e33",
+  "\u212b",
 );
 const token = fc.oneof(
   { weight: 8, arbitrary: fc.constantFrom("a", "b", "notes.md", "é", "€", "😀", "日本", " ") },

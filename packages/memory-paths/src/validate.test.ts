@@ -37,6 +37,12 @@ describe("valid paths", () => {
     ["an emoji presentation selector", "/memories/\u2764\ufe0f.md"],
     ["private-use characters", "/memories/\ue000\u{f0000}"],
     ["a name that is exactly memories", "/memories/memories"],
+    // Compatibility characters whose plain form is no look-alike to write instead (README).
+    ["a spacing accent", "/memories/caf\u00b4e \u309b.md"],
+    ["Thai with SARA AM", "/memories/\u0e04\u0e33.md"],
+    ["Hangul compatibility jamo", "/memories/\u314b\u314b.md"],
+    ["a vulgar fraction", "/memories/\u00bd cup.md"],
+    ["an Angstrom written as \u00c5", "/memories/1 \u00c5.md"],
   ])("accepts %s", (_label, path) => {
     expect(checkMemoryPath(path)).toBeNull();
   });
@@ -108,6 +114,15 @@ describe("traversal and encoding attacks", () => {
     ["three dots", "/memories/.../x", "hidden-segment"],
     ["decomposed accent", "/memories/cafe\u0301.md", "not-nfc"],
     ["decomposed Hangul", "/memories/\u1100\u1161.md", "not-nfc"],
+    ["fullwidth letter", "/memories/\uff21.md", "compatibility-character"],
+    ["ligature", "/memories/\ufb01le.md", "compatibility-character"],
+    [
+      "halfwidth katakana",
+      "/memories/\uff76\uff9e\uff72\uff84\uff9e.md",
+      "compatibility-character",
+    ],
+    ["fullwidth digits", "/memories/\uff12\uff10\uff12\uff16.md", "compatibility-character"],
+    ["Angstrom sign (canonical)", "/memories/\u212b.md", "not-nfc"],
     ["trailing space", "/memories/notes.md ", "space-at-edge"],
     ["leading space", "/memories/ notes.md", "space-at-edge"],
     ["space at the end of a directory", "/memories/projects /notes.md", "space-at-edge"],
@@ -277,6 +292,24 @@ describe("messages name the path and the rule, and say what to do", () => {
     expect(checkMemoryPath(path)?.message).toBe(message);
   });
 
+  it.each([
+    [
+      "/memories/\uff21.md",
+      'Invalid memory path /memories/\uff21.md: it contains U+FF21 (\uff21), a compatibility form that stands for "A" (some systems turn it into "A") but makes a different name. Write the path with plain characters instead: /memories/A.md',
+    ],
+    [
+      // Every compatibility character is replaced, and the result composed (NFC).
+      "/memories/\uff76\uff9e\uff72\uff84\uff9e \u2460 \ufb01.md",
+      'Invalid memory path /memories/\uff76\uff9e\uff72\uff84\uff9e \u2460 \ufb01.md: it contains U+FF76 (\uff76), a compatibility form that stands for "\u30ab" (some systems turn it into "\u30ab") but makes a different name. Write the path with plain characters instead: /memories/\u30ac\u30a4\u30c9 1 fi.md',
+    ],
+    [
+      "/memories/\u2026md",
+      'Invalid memory path /memories/\u2026md: it contains U+2026 (\u2026), a compatibility form that stands for "..." (some systems turn it into "...") but makes a different name. Written with plain characters the path would be /memories/...md, which is not valid either: the name ...md starts with ".", and hidden names are not allowed. Choose a name that does not start with a dot.',
+    ],
+  ])("words a compatibility character with what to send instead: %j", (path, message) => {
+    expect(checkMemoryPath(path)?.message).toBe(message);
+  });
+
   it("reports the rule that comes first when several are broken", () => {
     expect(ruleOf("/memories/a\n/../\\")).toBe("control-character");
     expect(ruleOf("/etc/../x")).toBe("outside-memories");
@@ -306,6 +339,8 @@ describe("look-alike names an older version let in", () => {
     ["decomposed accent", "/memories/cafe\u0301.md"],
     ["trailing space", "/memories/notes.md "],
     ["ideographic space", "/memories/a\u3000b.md"],
+    ["fullwidth letter", "/memories/\uff21.md"],
+    ["ligature", "/memories/\ufb01le.md"],
   ])("names an existing file (view, edit, delete) but never a new one: %s", (_label, path) => {
     expect(checkMemoryPath(path)).not.toBeNull();
     expect(checkMemoryPath(path, { existing: true })).toBeNull();

@@ -1,5 +1,6 @@
 import {
   codePointLabel,
+  compatibilityForm,
   isControl,
   isInvisible,
   isNoncharacter,
@@ -47,7 +48,7 @@ export interface CheckOptions {
   /**
    * The path names a file that may already exist (view, edit, delete, the old path of a
    * rename), not a name being created: the rules of `new_names_only` in `rules.json` (NFC,
-   * spaces) are not applied, so a file an older version let in stays readable and deletable.
+   * compatibility characters, spaces) are not applied, so a file an older version let in stays readable and deletable.
    */
   readonly existing?: boolean | undefined;
 }
@@ -73,48 +74,88 @@ export function checkMemoryPath(path: unknown, options: CheckOptions = {}): Memo
 
   const applies = (rule: MemoryPathRule) =>
     options.existing !== true || !NEW_NAMES_ONLY.includes(rule);
+  const problem = pathProblem(path, applies);
+  return problem === null ? null : fail(problem);
+}
+
+/** The first rule `path` (a string) breaks, as its rule and reason, or null. */
+function pathProblem(
+  path: string,
+  applies: (rule: MemoryPathRule) => boolean,
+): CharacterProblem | null {
   const characterError = checkCharacters(path, applies);
-  if (characterError) return fail(characterError);
+  if (characterError) return characterError;
   // Composed and decomposed accents look alike: a new name must be in NFC (see the README).
   if (applies("not-nfc")) {
     const nfc = path.normalize("NFC");
-    if (nfc !== path) return fail(reason("not_nfc", { nfc: displayPath(nfc) }));
+    if (nfc !== path) return reason("not_nfc", { nfc: displayPath(nfc) });
+  }
+  // So do compatibility characters and their plain forms (fullwidth Ａ and A, ﬁ and fi).
+  if (applies("compatibility-character")) {
+    const compatibility = compatibilityProblem(path);
+    if (compatibility) return compatibility;
   }
 
-  if (path.includes("\\")) return fail(reason("backslash"));
+  if (path.includes("\\")) return reason("backslash");
   const percentEscape = PERCENT_ESCAPE.exec(path);
-  if (percentEscape) return fail(reason("percent_encoded", { escape: percentEscape[0] }));
+  if (percentEscape) return reason("percent_encoded", { escape: percentEscape[0] });
   if (path !== MEMORY_ROOT && !path.startsWith(ROOT_PREFIX)) {
-    return fail(reason("outside_memories"));
+    return reason("outside_memories");
   }
 
   const names = path === MEMORY_ROOT ? [] : path.slice(ROOT_PREFIX.length).split("/");
   for (const name of names) {
-    if (name === "") return fail(reason("empty_segment"));
-    if (name === "." || name === "..") return fail(reason("dot_segment", { name }));
-    if (name.startsWith(".")) return fail(reason("hidden_segment", { name: displayPath(name) }));
+    if (name === "") return reason("empty_segment");
+    if (name === "." || name === "..") return reason("dot_segment", { name });
+    if (name.startsWith(".")) return reason("hidden_segment", { name: displayPath(name) });
     if (applies("space-at-edge") && (name.startsWith(" ") || name.endsWith(" "))) {
-      return fail(reason("space_at_edge", { name: displayPath(name) }));
+      return reason("space_at_edge", { name: displayPath(name) });
     }
     const nameBytes = utf8ByteLength(name);
     if (nameBytes > MAX_NAME_BYTES) {
-      return fail(
-        reason("name_too_long", {
-          name: displayPath(name),
-          bytes: nameBytes,
-          limit: MAX_NAME_BYTES,
-        }),
-      );
+      return reason("name_too_long", {
+        name: displayPath(name),
+        bytes: nameBytes,
+        limit: MAX_NAME_BYTES,
+      });
     }
   }
   const pathBytes = utf8ByteLength(path);
   if (pathBytes > MAX_PATH_BYTES) {
-    return fail(reason("path_too_long", { bytes: pathBytes, limit: MAX_PATH_BYTES }));
+    return reason("path_too_long", { bytes: pathBytes, limit: MAX_PATH_BYTES });
   }
   if (names.length > MAX_DEPTH) {
-    return fail(reason("too_deep", { depth: names.length, limit: MAX_DEPTH }));
+    return reason("too_deep", { depth: names.length, limit: MAX_DEPTH });
   }
   return null;
+}
+
+/**
+ * The compatibility-character problem of `path` (a string in NFC), or null: the leftmost
+ * compatibility character that is not kept, and the path with every such character in its
+ * plain form, which is what to send instead (or why that is not valid either).
+ */
+function compatibilityProblem(path: string): CharacterProblem | null {
+  if (path.normalize("NFKC") === path) return null; // the common case: nothing to look at
+  let first: { ch: string; plain: string } | undefined;
+  let plainPath = "";
+  for (const ch of path) {
+    const plain = compatibilityForm(ch);
+    if (plain !== undefined) first ??= { ch, plain };
+    plainPath += plain ?? ch;
+  }
+  if (first === undefined) return null;
+  plainPath = plainPath.normalize("NFC"); // halfwidth ｶﾞ is カ and a combining mark: ガ
+  const values = {
+    code_point: codePointLabel(first.ch.codePointAt(0) as number),
+    character: first.ch,
+    plain: first.plain,
+    plain_path: displayPath(plainPath),
+  };
+  const problem = pathProblem(plainPath, () => true);
+  return problem === null
+    ? reason("compatibility_character", values)
+    : reason("compatibility_character_plain_path_invalid", { ...values, problem: problem.reason });
 }
 
 /**

@@ -30,6 +30,19 @@ const change = z.object({
     ),
 });
 
+const drop = z.object({
+  reason: z
+    .enum(["bytes", "disk_full", "versions", "days"])
+    .describe(
+      "bytes: to keep the history within its size (--keep-mib), oldest first; disk_full: to make " +
+        "room for a write on a full disk, oldest first; versions: beyond the versions kept of " +
+        "each file (--keep-versions); days: older than the days kept (--keep-days).",
+    ),
+  changes: z.number().int().min(0).describe("How many changes were dropped for this reason."),
+  through: timestamp.describe("When the newest of them was made: older changes may be missing."),
+  at: timestamp.describe("When the last of them were dropped."),
+});
+
 export const history = {
   name: "history",
   title: "History of memory files",
@@ -37,7 +50,8 @@ export const history = {
     "The changes of one memory file (key: its versions, moves into and out of it included) " +
     "or of every file under a directory (prefix, e.g. '/memories/notes/', optionally since " +
     "a time), newest first, a page at a time. Every create, edit, move and delete of a " +
-    "memory file is kept for as long as the server's retention allows.",
+    "memory file is kept for as long as the server's retention allows; dropped says what the " +
+    "namespace's history has dropped and why (older changes may be missing).",
   input: z.strictObject({
     key: key.describe("A memory file's path, e.g. /memories/notes.md.").optional(),
     prefix: z
@@ -64,6 +78,13 @@ export const history = {
       .int()
       .nullable()
       .describe("Pass back as before; null on the last page."),
+    dropped: z
+      .array(drop)
+      .describe(
+        "What the namespace's history has dropped, one entry per reason, most recent first " +
+          "(empty: nothing). Servers before this field omit it.",
+      )
+      .optional(),
   }),
   annotations: readOnly,
 } as const satisfies ToolSchema;
@@ -96,7 +117,8 @@ export const restore = {
   description:
     "Bring a memory file back to a version of it (version) or to how it was at a time (at; " +
     "deleted if it did not exist then), or, with tree, every file under a directory back to " +
-    "a time, in one transaction. The result is recorded as new versions (command restore). " +
+    "a time, in one transaction. The result is recorded as new versions (command restore); " +
+    "a file that already holds what it would get back is left alone (no new version). " +
     "expected_version makes a file restore a compare-and-set: VERSION_CONFLICT if the file " +
     "changed meanwhile. A version or time the history does not reach is NOT_FOUND.",
   input: z.strictObject({

@@ -27,6 +27,7 @@ export { MEMORY_FILE_TAG, MEMORY_ROOT } from "./memory-files.js";
 export {
   type MemoryRecordWire,
   NAMESPACE_ARGUMENT,
+  NAMESPACE_META_KEY,
   type RecallHitWire,
   TOOL_NAMES,
   TOOL_SCHEMAS,

@@ -21,6 +21,19 @@ describe("tool schemas", () => {
     expect(TOOLS.recall.output.parse({ hits: [hit], build: "lexical" }).hits[0]).toEqual(hit);
   });
 
+  it("describe the namespaces a token may use, and refuse an answer without access", () => {
+    const answer = {
+      namespaces: [{ name: "alice" }, { name: "default" }],
+      default: "default",
+      namespace_arg: true,
+      access: "read-only",
+    };
+    expect(TOOLS.namespaces.output.parse(answer)).toEqual(answer);
+    const { access: _, ...withoutAccess } = answer;
+    expect(TOOLS.namespaces.output.safeParse(withoutAccess).success).toBe(false);
+    expect(TOOLS.namespaces.input.safeParse({ token: "x" }).success).toBe(false);
+  });
+
   it("refuse unknown arguments (inputs are strict)", () => {
     expect(TOOLS.get.input.safeParse({ key: "k", extra: 1 }).success).toBe(false);
     expect(TOOLS.get.input.safeParse({ key: "k" }).success).toBe(true);
@@ -48,6 +61,7 @@ describe("tool schemas", () => {
       "diff",
       "restore",
       "unused",
+      "namespaces",
     ]);
   });
 });

@@ -279,6 +279,14 @@ export const stats = {
   input: z.strictObject({}),
   output: z.object({
     namespace: z.string(),
+    exists: z
+      .boolean()
+      .optional()
+      .describe(
+        "Whether the namespace has a store: false for one nothing was ever written to, which " +
+          "reads as empty until its first write creates it. Absent from servers before it was " +
+          "added.",
+      ),
     memories: z.number().int().min(0),
     bytes: z.number().int().min(0),
     max_text_bytes: z.number().int().min(1),
@@ -350,6 +358,25 @@ export const exportTool = {
   annotations: readOnly,
 } as const satisfies ToolSchema;
 
+export const namespaces = {
+  name: "namespaces",
+  title: "Namespaces this caller may use",
+  description:
+    "The namespaces (stores) the caller's token may use: those that exist and the server's " +
+    "default, in name order. namespace_arg says whether " +
+    "calls may name one (the server runs with --namespace-arg); otherwise every call uses " +
+    "default. access says whether the token may write. A token granted a pattern (user-*) " +
+    "may also create namespaces not listed yet.",
+  input: z.strictObject({}),
+  output: z.object({
+    namespaces: z.array(z.object({ name: z.string() })),
+    default: z.string().describe("The namespace of calls that name none."),
+    namespace_arg: z.boolean().describe("Whether calls may name a namespace."),
+    access: z.enum(["read-only", "read-write"]),
+  }),
+  annotations: readOnly,
+} as const satisfies ToolSchema;
+
 /** Every tool, in the order `tools/list` shows them. */
 export const TOOL_SCHEMAS = [
   remember,
@@ -365,6 +392,7 @@ export const TOOL_SCHEMAS = [
   diff,
   restore,
   unused,
+  namespaces,
 ] as const;
 
 /** A tool name. */
@@ -399,6 +427,13 @@ export const NAMESPACE_ARGUMENT = {
     .describe("The namespace (store) to use; default: the server's --namespace.")
     .optional(),
 } as const;
+
+/**
+ * The `_meta` key by which a `resources/list` request names its namespace on a server started
+ * with `--namespace-arg` (its params have no room for arguments); the recall prompt takes a
+ * `namespace` argument, and `resources/read` the namespace of its URI.
+ */
+export const NAMESPACE_META_KEY = "hms-mcp/namespace";
 
 /**
  * A tool's schemas as JSON Schema (draft 2020-12 without `$schema`), as `tools/list` shows

@@ -17,8 +17,8 @@ import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
 import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import { vector } from "@electric-sql/pglite-pgvector";
 import { defaultModelDir, loadEmbedder } from "@hms/embedder";
+import { openSqlite } from "@hms/store/internal";
 import { ndcgAt10, quantile, readJsonl, readQrels } from "@hms/test-support";
-import Database from "better-sqlite3";
 import { DenseSearch, enablePgvector, MIGRATIONS, PgvectorSearch } from "../dist/index.js";
 
 const { values } = parseArgs({
@@ -38,7 +38,7 @@ const log = (line) => process.stderr.write(`pgvector-scifact: ${line}\n`);
 const round = (value, digits = 4) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 // --- the embedded store --------------------------------------------------------------------
-const sqlite = new Database(values.store, { readonly: true });
+const sqlite = openSqlite(values.store, { readOnly: true });
 const info = Object.fromEntries(
   sqlite
     .prepare("SELECT name, value FROM store_info")
@@ -78,9 +78,11 @@ for (const row of stored) {
   keyOf.set(id, row.key);
   const starts = [];
   const ends = [];
-  for (let at = 0; at < row.spans.length; at += 8) {
-    starts.push(row.spans.readUInt32LE(at));
-    ends.push(row.spans.readUInt32LE(at + 4));
+  // node:sqlite reads a blob as a Uint8Array.
+  const spans = Buffer.from(row.spans.buffer, row.spans.byteOffset, row.spans.byteLength);
+  for (let at = 0; at < spans.length; at += 8) {
+    starts.push(spans.readUInt32LE(at));
+    ends.push(spans.readUInt32LE(at + 4));
   }
   await pglite.query(
     `INSERT INTO hms_memory_vectors (memory_id, ns, hash, line_start, line_end, vectors)

@@ -18,8 +18,12 @@ afterAll(() => server?.remove(), 60_000);
 runStoreConformance(
   {
     name: "postgres",
-    open: async () =>
-      await PgEngine.open({ url: server.createDatabase("conf"), maxNamespaces: MAX_NAMESPACES }),
+    open: async (engineOptions) =>
+      await PgEngine.open({
+        url: server.createDatabase("conf"),
+        maxNamespaces: MAX_NAMESPACES,
+        historyBytes: engineOptions?.historyBytes,
+      }),
     maxNamespaces: MAX_NAMESPACES,
   },
   { describe, it },

@@ -29,6 +29,8 @@ export class PgContext {
   readonly pool: pg.Pool;
   readonly limits: Limits;
   readonly name: string;
+  /** The history's byte budget (`PgEngineOptions.historyBytes`; 0: none). */
+  readonly historyBytes: number;
   readonly #rows: NamespaceRows;
   #id: number | undefined;
 
@@ -40,9 +42,11 @@ export class PgContext {
     limits: Limits,
     name: string,
     rows: NamespaceRows,
+    historyBytes: number,
     id?: number,
     embeddings?: PgEmbeddings,
   ) {
+    this.historyBytes = historyBytes;
     this.embeddings = embeddings;
     this.pool = pool;
     this.limits = limits;
@@ -66,7 +70,8 @@ export class PgContext {
 
   /**
    * Runs `body` as one write transaction of this namespace (created if needed): the
-   * namespace's row locked, the attribution of the enclosing `history.attributed` set.
+   * namespace's row locked, the attribution of the enclosing `history.attributed` set, and
+   * the history's byte budget, which the history's trigger keeps (schema migration 6).
    */
   async write<T>(body: (client: Client, ns: number) => Promise<T>): Promise<T> {
     this.#id ??= await this.#rows.ensure(this.name);
@@ -74,9 +79,10 @@ export class PgContext {
     const who = attribution.getStore();
     return await transaction(this.pool, async (client) => {
       await client.query(
-        `SELECT set_config('hms.actor', $2, true), set_config('hms.command', $3, true)
+        `SELECT set_config('hms.actor', $2, true), set_config('hms.command', $3, true),
+           set_config('hms.history_bytes', $4, true)
          FROM hms_namespaces WHERE id = $1 FOR UPDATE`,
-        [ns, who?.actor ?? "", who?.command ?? ""],
+        [ns, who?.actor ?? "", who?.command ?? "", String(this.historyBytes)],
       );
       return await body(client, ns);
     });

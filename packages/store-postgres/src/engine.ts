@@ -5,10 +5,12 @@
  */
 import {
   checkNamespace,
+  DEFAULT_HISTORY_BYTES,
   DEFAULT_LIMITS,
   type EmbeddingModel,
   type Limits,
   MAX_TEXT_BYTES_CEILING,
+  type NamespaceSummary,
   type StoreEngine,
   StoreError,
 } from "@hms/store";
@@ -27,6 +29,11 @@ export interface PgEngineOptions {
   readonly maxTextBytes?: number | undefined;
   /** Most namespaces the database may hold; creating one more is LIMIT_REACHED. */
   readonly maxNamespaces?: number | undefined;
+  /**
+   * The byte budget of each namespace's history of memory files (see @hms/store's
+   * `StoreOptions.historyBytes`; 0: no bound). Default `DEFAULT_HISTORY_BYTES` (8 MiB).
+   */
+  readonly historyBytes?: number | undefined;
   /** Connections in the pool (default 10). */
   readonly poolSize?: number | undefined;
   /** Bring the schema up to date on open (default true); else see `schemaStatus`. */
@@ -56,6 +63,7 @@ export class PgEngine implements StoreEngine {
   readonly limits: Limits;
   readonly pool: pg.Pool;
   readonly #maxNamespaces: number | undefined;
+  readonly #historyBytes: number;
   readonly #stores = new Map<string, PgStore>();
   readonly #rows: NamespaceRows;
   /** Hybrid recall's side, with a model; the namespaces whose model this process checked. */
@@ -66,8 +74,10 @@ export class PgEngine implements StoreEngine {
     pool: pg.Pool,
     limits: Limits,
     maxNamespaces: number | undefined,
+    historyBytes: number,
     embeddings: PgEmbeddings | undefined,
   ) {
+    this.#historyBytes = historyBytes;
     this.embeddings = embeddings;
     this.pool = pool;
     this.limits = limits;
@@ -89,6 +99,12 @@ export class PgEngine implements StoreEngine {
         ? undefined
         : checkInteger(options.maxNamespaces, "maxNamespaces", 1, Number.MAX_SAFE_INTEGER);
     const poolSize = checkInteger(options.poolSize ?? 10, "poolSize", 1, 1000);
+    const historyBytes = checkInteger(
+      options.historyBytes ?? DEFAULT_HISTORY_BYTES,
+      "historyBytes",
+      0,
+      Number.MAX_SAFE_INTEGER,
+    );
     const model = options.embeddings;
     const embeddings = model === undefined ? undefined : checkModel(model.model);
     const pool = createPool(url, poolSize);
@@ -112,6 +128,7 @@ export class PgEngine implements StoreEngine {
       pool,
       Object.freeze({ ...DEFAULT_LIMITS, maxTextBytes }),
       maxNamespaces,
+      historyBytes,
       hybrid,
     );
   }
@@ -142,6 +159,30 @@ export class PgEngine implements StoreEngine {
     });
   }
 
+  /** Every namespace, in name order, with its memories, their bytes and its last change. */
+  async summaries(): Promise<NamespaceSummary[]> {
+    return await read(this.pool, async (client) => {
+      const { rows } = await client.query<{
+        name: string;
+        memories: string;
+        bytes: string;
+        updated_at: string | null;
+      }>(
+        `SELECT n.name, count(m.id) AS memories, coalesce(sum(m.bytes), 0) AS bytes,
+                max(m.updated_at) AS updated_at
+         FROM hms_namespaces n LEFT JOIN hms_memories m ON m.ns = n.id
+         GROUP BY n.name ORDER BY n.name`,
+      );
+      // count and sum are bigint, which node-postgres gives as strings.
+      return rows.map((row) => ({
+        name: row.name,
+        memories: Number(row.memories),
+        bytes: Number(row.bytes),
+        updated_at: row.updated_at,
+      }));
+    });
+  }
+
   /** A cheap round trip, for readiness checks: throws UNAVAILABLE when the database is out of reach. */
   async ping(): Promise<void> {
     await read(this.pool, (client) => client.query("SELECT 1"));
@@ -166,6 +207,7 @@ export class PgEngine implements StoreEngine {
         this.limits,
         name,
         this.#rows,
+        this.#historyBytes,
         undefined,
         this.embeddings,
       );

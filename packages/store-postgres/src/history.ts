@@ -1,13 +1,17 @@
 /**
  * The history of memory files on PostgreSQL: rows written by a trigger in each write's own
- * transaction (schema.ts), read, restored and pruned here with the same answers and refusals
- * as @hms/store's history.ts. The attribution of `attributed(who, body)` lives in an
- * AsyncLocalStorage, so it follows `body`'s asynchronous calls into their transactions.
+ * transaction (schema.ts), which also keeps texts as splices and the history within its byte
+ * budget (migration 6, as @hms/store's history-delta.ts and history-budget.ts on SQLite); read,
+ * restored and pruned here with the same answers and refusals as @hms/store's history.ts. The
+ * attribution of `attributed(who, body)` lives in an AsyncLocalStorage, so it follows `body`'s
+ * asynchronous calls into their transactions.
  */
 import type {
   Attribution,
+  DropReason,
   FileRestoreResult,
   HistoryApi,
+  HistoryDrop,
   HistoryEntry,
   HistoryPage,
   HistoryVersion,
@@ -23,25 +27,77 @@ import {
   restoreTargetSteps,
   restoreTreeSteps,
   runAsync,
+  type StoredText,
+  textSteps,
 } from "@hms/store/internal";
 import { attribution, type Client, head, type PgContext } from "./context.js";
 import { forgetIn, rememberIn } from "./records.js";
 import { readText } from "./text.js";
 
 const ENTRY_COLUMNS = "seq, key, op, from_key, version, hash, bytes, at, actor, command";
-const VERSION_COLUMNS = `${ENTRY_COLUMNS}, text, text_json, tags, metadata`;
+const STORED_COLUMNS = "stored, text, text_json, base, head, tail";
+const VERSION_COLUMNS = `${ENTRY_COLUMNS}, tags, metadata, ${STORED_COLUMNS}`;
 
-interface VersionRow extends Omit<HistoryVersion, "metadata"> {
+/** A row as far as its text goes: a whole text read back from its stored form. */
+type TextRow = StoredText & { text_json: boolean };
+
+interface VersionRow extends Omit<HistoryVersion, "metadata" | "text">, TextRow {
   metadata: string;
-  text_json: boolean;
 }
 
-function toVersion({ text_json, ...row }: VersionRow): HistoryVersion {
+/** The text of `row` (following its splices, on `client`), or undefined if it cannot be read. */
+async function textOf(client: Client, ns: number, row: TextRow): Promise<string | undefined> {
+  const whole = (found: TextRow): TextRow =>
+    found.stored === "full" ? { ...found, text: readText(found.text, found.text_json) } : found;
+  return await runAsync(
+    textSteps(whole(row), {
+      async row(seq) {
+        const { rows } = await client.query<TextRow>(
+          `SELECT key, version, hash, ${STORED_COLUMNS} FROM hms_memory_history
+           WHERE ns = $1 AND seq = $2`,
+          [ns, seq],
+        );
+        return rows[0] === undefined ? undefined : whole(rows[0]);
+      },
+      async live(key, version, hash) {
+        const { rows } = await client.query<{ text: string; text_json: boolean }>(
+          `SELECT text, text_json FROM hms_memories
+           WHERE ns = $1 AND key = $2 AND version = $3 AND hash = $4`,
+          [ns, key, version, hash],
+        );
+        return rows[0] === undefined ? undefined : readText(rows[0].text, rows[0].text_json);
+      },
+    }),
+  );
+}
+
+/** A row as a version, or undefined when its text cannot be read. */
+async function toVersion(client: Client, ns: number, row: VersionRow) {
+  const text = await textOf(client, ns, row);
+  if (text === undefined) return undefined;
+  const {
+    stored: _stored,
+    text_json: _json,
+    base: _base,
+    head: _head,
+    tail: _tail,
+    ...entry
+  } = row;
   return {
-    ...row,
-    text: readText(row.text, text_json),
+    ...entry,
+    text,
     metadata: JSON.parse(row.metadata) as Record<string, unknown>,
-  };
+  } satisfies HistoryVersion;
+}
+
+/** What the namespace's history has dropped, per reason, most recent first. */
+async function droppedIn(client: Client, ns: number): Promise<HistoryDrop[]> {
+  const { rows } = await client.query<HistoryDrop>(
+    `SELECT reason, changes, through, at FROM hms_history_dropped
+     WHERE ns = $1 ORDER BY at DESC, reason`,
+    [ns],
+  );
+  return rows;
 }
 
 const TOUCHES = "(key = $2 OR from_key = $2)";
@@ -133,7 +189,12 @@ export class PgHistory implements HistoryApi {
     );
   }
 
-  async prune(options: { keepVersions?: number; keepDays?: number; limit?: number }) {
+  async prune(options: {
+    keepVersions?: number | undefined;
+    keepDays?: number | undefined;
+    maxBytes?: number | undefined;
+    limit?: number | undefined;
+  }) {
     const limit = checkInteger(options.limit ?? 500, "limit", 1, 100_000);
     const days =
       options.keepDays === undefined
@@ -143,28 +204,40 @@ export class PgHistory implements HistoryApi {
       options.keepVersions === undefined
         ? undefined
         : checkInteger(options.keepVersions, "keepVersions", 1, 1_000_000);
+    const maxBytes =
+      options.maxBytes === undefined
+        ? undefined
+        : checkInteger(options.maxBytes, "maxBytes", 1, Number.MAX_SAFE_INTEGER);
     if ((await this.#ctx.id()) === undefined) return 0;
     return await this.#ctx.write(async (client, ns) => {
       let deleted = 0;
       if (days !== undefined) {
         const cutoff = new Date(Date.now() - days * 86_400_000).toISOString();
-        const { rowCount } = await client.query(
-          `DELETE FROM hms_memory_history WHERE seq IN (
-             SELECT seq FROM hms_memory_history WHERE ns = $1 AND at < $2 ORDER BY at LIMIT $3)`,
+        const { rows } = await client.query<SeqAt>(
+          `SELECT seq, at FROM hms_memory_history WHERE ns = $1 AND at < $2 ORDER BY at LIMIT $3`,
           [ns, cutoff, limit],
         );
-        deleted += rowCount ?? 0;
+        deleted += await dropRows(client, ns, "days", rows);
       }
       if (keep !== undefined && deleted < limit) {
-        const { rowCount } = await client.query(
-          `DELETE FROM hms_memory_history WHERE seq IN (
-             SELECT seq FROM (
-               SELECT seq, row_number() OVER (PARTITION BY key ORDER BY seq DESC) AS n
-               FROM hms_memory_history WHERE ns = $1) AS ranked
-             WHERE n > $2 LIMIT $3)`,
+        const { rows } = await client.query<SeqAt>(
+          `SELECT seq, at FROM (
+             SELECT seq, at, row_number() OVER (PARTITION BY key ORDER BY seq DESC) AS n
+             FROM hms_memory_history WHERE ns = $1) AS ranked
+           WHERE n > $2 LIMIT $3`,
           [ns, keep, limit - deleted],
         );
-        deleted += rowCount ?? 0;
+        deleted += await dropRows(client, ns, "versions", rows);
+      }
+      if (maxBytes !== undefined && deleted < limit) {
+        const { rows } = await client.query<{ dropped: number | null }>(
+          `SELECT hms_drop_oldest_history($1, least(excess, 16777216), 'bytes', $3) AS dropped
+           FROM (SELECT history_bytes - greatest($2::bigint, live_bytes) AS excess
+                 FROM hms_namespaces WHERE id = $1) AS usage
+           WHERE excess > 0`,
+          [ns, maxBytes, limit - deleted],
+        );
+        deleted += rows[0]?.dropped ?? 0;
       }
       return deleted;
     });
@@ -181,7 +254,8 @@ export class PgHistory implements HistoryApi {
       options.before === undefined
         ? Number.MAX_SAFE_INTEGER
         : checkInteger(options.before, "before", 1, Number.MAX_SAFE_INTEGER);
-    return await this.#ctx.read({ entries: [], next_before: null }, async (client, ns) => {
+    const empty: HistoryPage = { entries: [], next_before: null, dropped: [] };
+    return await this.#ctx.read(empty, async (client, ns) => {
       const { rows } = await client.query<HistoryEntry>(sql, [
         ns,
         ...params,
@@ -192,7 +266,11 @@ export class PgHistory implements HistoryApi {
       const more = rows.length > limit;
       if (more) rows.length = limit;
       const last = rows[rows.length - 1];
-      return { entries: rows, next_before: more && last ? last.seq : null };
+      return {
+        entries: rows,
+        next_before: more && last ? last.seq : null,
+        dropped: await droppedIn(client, ns),
+      };
     });
   }
 }
@@ -227,7 +305,7 @@ async function versionIn(
      WHERE ns = $1 AND key = $2 AND version = $3 ORDER BY op = 'delete', seq DESC LIMIT 1`,
     [ns, key, version],
   );
-  return rows[0] === undefined ? undefined : toVersion(rows[0]);
+  return rows[0] === undefined ? undefined : await toVersion(client, ns, rows[0]);
 }
 
 /** `stateAt` on a connection: the file at time `at` (see `StoreHistory.stateAt`). */
@@ -244,7 +322,9 @@ async function stateIn(
   );
   const before = last.rows[0];
   if (before !== undefined) {
-    return before.op === "delete" || before.key !== key ? null : toVersion(before);
+    if (before.op === "delete" || before.key !== key) return null;
+    // A version whose text cannot be read (a row it needs is gone) is not known either.
+    return (await toVersion(client, ns, before)) ?? "unknown";
   }
   const first = await client.query<VersionRow>(
     `SELECT ${VERSION_COLUMNS} FROM hms_memory_history
@@ -257,4 +337,33 @@ async function stateIn(
   // exist before. Any other first change means it existed, as a version no row holds.
   const made = next.key === key && (next.op === "create" || next.op === "move");
   return made ? null : "unknown";
+}
+
+/** A row's place and time, as pruning selects them. */
+interface SeqAt {
+  seq: number;
+  at: string;
+}
+
+/** Deletes `rows` (and the older rows kept as splices of them), recording them as dropped. */
+async function dropRows(client: Client, ns: number, reason: DropReason, rows: SeqAt[]) {
+  if (rows.length === 0) return 0;
+  let through = "";
+  for (const row of rows) if (row.at > through) through = row.at;
+  // The trigger counts every row deleted, cascades included.
+  const kept = async () =>
+    (
+      await client.query<{ rows: number }>(
+        "SELECT history_rows AS rows FROM hms_namespaces WHERE id = $1",
+        [ns],
+      )
+    ).rows[0]?.rows ?? 0;
+  const before = await kept();
+  await client.query("DELETE FROM hms_memory_history WHERE ns = $1 AND seq = ANY ($2::bigint[])", [
+    ns,
+    rows.map((row) => row.seq),
+  ]);
+  const dropped = before - (await kept());
+  await client.query("SELECT hms_record_drop($1, $2, $3, $4)", [ns, reason, dropped, through]);
+  return dropped;
 }

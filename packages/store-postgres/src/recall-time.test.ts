@@ -1,5 +1,5 @@
 /**
- * Recall by time on a database written before migration 6 (the index on updated_at): the
+ * Recall by time on a database written before migration 8 (the index on updated_at): the
  * upgrade adds the index, which a time range is read through, and the memories written before
  * it are found by time. The behaviour itself is the conformance suite's (conformance.test.ts).
  */
@@ -64,8 +64,8 @@ const at = (key: string, time: string) => ({
 });
 
 describe("recall by time on an upgraded database", () => {
-  it("indexes updated_at on the upgrade from schema 5, and finds older memories by time", async () => {
-    const url = await databaseAt(5);
+  it("indexes updated_at on the upgrade from schema 7, and finds older memories by time", async () => {
+    const url = await databaseAt(7);
     const old = await PgEngine.open({ url, migrate: false });
     try {
       await (await old.get("default")).load([
@@ -79,7 +79,7 @@ describe("recall by time on an upgraded database", () => {
     expect(await plan(url, `SELECT id FROM hms_memories WHERE ${range}`)).not.toMatch(
       /hms_memories_updated_at/,
     );
-    expect(await migrate(url)).toEqual({ fromVersion: 5, toVersion: SCHEMA_VERSION });
+    expect(await migrate(url)).toEqual({ fromVersion: 7, toVersion: SCHEMA_VERSION });
     expect(await plan(url, `SELECT id FROM hms_memories WHERE ${range}`)).toMatch(
       /Index (Only )?Scan using hms_memories_updated_at|Bitmap Index Scan on hms_memories_updated_at/,
     );

@@ -257,7 +257,9 @@ export async function load(
     const key = checkKey(record.key, ctx.limits);
     const { text, bytes } = checkText(record.text, ctx.limits);
     const tags = checkTags(record.tags, ctx.limits);
-    checkMemoryFile(key, tags);
+    // A record copied as it was written: a name an older version let in (a look-alike of
+    // another name) is kept, as a write over it would keep it; every other rule holds.
+    checkMemoryFile(key, tags, true);
     return {
       key,
       text,

@@ -367,9 +367,331 @@ export const MIGRATIONS: readonly PgMigration[] = [
     `,
   },
   {
+    version: 6,
+    description:
+      "a bounded history: versions kept as splices of the next newer one (or not at all while they are the memory's text now), each namespace's history and live text bytes, and what the history dropped and why",
+    sql: `
+      -- As @hms/store's SQLite schema 8 (see history-delta.ts there). stored: 'full' (every
+      -- row written before), 'live' (the memory's text now: none kept) or 'delta' (a splice
+      -- of the text of the newer row base: keep head characters from its start and tail from
+      -- its end, with text between them). run: splices in a row ending at this one. A row
+      -- depends only on newer ones, and dropping a row drops the older ones kept as its
+      -- splices (cascade).
+      ALTER TABLE hms_memory_history
+        ADD COLUMN stored text NOT NULL DEFAULT 'full' CHECK (stored IN ('full', 'live', 'delta')),
+        ADD COLUMN base bigint REFERENCES hms_memory_history (seq) ON DELETE CASCADE,
+        ADD COLUMN head integer,
+        ADD COLUMN tail integer,
+        ADD COLUMN run integer NOT NULL DEFAULT 0;
+      CREATE INDEX hms_memory_history_base ON hms_memory_history (base) WHERE base IS NOT NULL;
+      -- The oldest rows of one namespace, for the byte budget.
+      CREATE INDEX hms_memory_history_ns_seq ON hms_memory_history (ns, seq);
+
+      -- What a row costs the byte budget: the same sum as SQLite's HISTORY_ROW_COST (tags
+      -- counted as their JSON text, as SQLite keeps them).
+      CREATE FUNCTION hms_history_cost(h hms_memory_history) RETURNS bigint
+        LANGUAGE sql IMMUTABLE PARALLEL SAFE
+        RETURN octet_length(h.text) + 2 * octet_length(h.key)
+          + 2 * coalesce(octet_length(h.from_key), 0) + octet_length(array_to_json(h.tags)::text)
+          + octet_length(h.metadata) + octet_length(h.hash) + coalesce(octet_length(h.actor), 0)
+          + coalesce(octet_length(h.command), 0) + 64;
+
+      -- Kept by triggers, in each write's own transaction (which holds the namespace's row
+      -- lock): the bytes of the memories' texts, and what the history's rows cost and count.
+      ALTER TABLE hms_namespaces
+        ADD COLUMN live_bytes bigint NOT NULL DEFAULT 0,
+        ADD COLUMN history_bytes bigint NOT NULL DEFAULT 0,
+        ADD COLUMN history_rows bigint NOT NULL DEFAULT 0;
+      UPDATE hms_namespaces n SET
+        live_bytes = coalesce((SELECT sum(m.bytes) FROM hms_memories m WHERE m.ns = n.id), 0),
+        history_bytes = coalesce(
+          (SELECT sum(hms_history_cost(h)) FROM hms_memory_history h WHERE h.ns = n.id), 0),
+        history_rows = (SELECT count(*) FROM hms_memory_history h WHERE h.ns = n.id);
+
+      CREATE FUNCTION hms_count_live() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'INSERT' THEN
+          UPDATE hms_namespaces SET live_bytes = live_bytes + NEW.bytes WHERE id = NEW.ns;
+        ELSIF TG_OP = 'DELETE' THEN
+          UPDATE hms_namespaces SET live_bytes = live_bytes - OLD.bytes WHERE id = OLD.ns;
+        ELSIF NEW.bytes IS DISTINCT FROM OLD.bytes THEN
+          UPDATE hms_namespaces SET live_bytes = live_bytes + NEW.bytes - OLD.bytes WHERE id = NEW.ns;
+        END IF;
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER hms_memories_live_bytes AFTER INSERT OR DELETE OR UPDATE OF bytes
+        ON hms_memories FOR EACH ROW EXECUTE FUNCTION hms_count_live();
+
+      CREATE FUNCTION hms_count_history() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'INSERT' THEN
+          UPDATE hms_namespaces SET history_bytes = history_bytes + hms_history_cost(NEW),
+            history_rows = history_rows + 1 WHERE id = NEW.ns;
+        ELSIF TG_OP = 'DELETE' THEN
+          UPDATE hms_namespaces SET history_bytes = history_bytes - hms_history_cost(OLD),
+            history_rows = history_rows - 1 WHERE id = OLD.ns;
+        ELSE
+          UPDATE hms_namespaces
+            SET history_bytes = history_bytes + hms_history_cost(NEW) - hms_history_cost(OLD)
+            WHERE id = NEW.ns;
+        END IF;
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER hms_memory_history_bytes AFTER INSERT OR DELETE OR UPDATE
+        ON hms_memory_history FOR EACH ROW EXECUTE FUNCTION hms_count_history();
+
+      -- Per namespace and reason ('bytes': the budget; 'disk_full'; 'versions' and 'days':
+      -- retention): changes dropped, the time of the newest of them, when they were last
+      -- dropped.
+      CREATE TABLE hms_history_dropped (
+        ns      bigint NOT NULL REFERENCES hms_namespaces (id),
+        reason  text NOT NULL CHECK (reason IN ('bytes', 'disk_full', 'versions', 'days')),
+        changes bigint NOT NULL,
+        through text COLLATE "C" NOT NULL,
+        at      text COLLATE "C" NOT NULL,
+        PRIMARY KEY (ns, reason)
+      );
+
+      CREATE FUNCTION hms_record_drop(p_ns bigint, p_reason text, p_changes bigint,
+        p_through text) RETURNS void LANGUAGE sql AS $$
+        INSERT INTO hms_history_dropped AS d (ns, reason, changes, through, at)
+        SELECT p_ns, p_reason, p_changes, p_through, ${ISO_NOW} WHERE p_changes > 0
+        ON CONFLICT (ns, reason) DO UPDATE SET changes = d.changes + excluded.changes,
+          through = greatest(d.through, excluded.through), at = excluded.at;
+      $$;
+
+      -- Drops the namespace's oldest rows, in order, until they cost at least p_bytes (at
+      -- least one, at most p_rows), with the older rows kept as their splices; records them.
+      -- Returns how many rows went.
+      CREATE FUNCTION hms_drop_oldest_history(p_ns bigint, p_bytes bigint, p_reason text,
+        p_rows bigint) RETURNS bigint LANGUAGE plpgsql AS $$
+      DECLARE
+        v_freed  bigint := 0;
+        v_taken  bigint := 0;
+        v_last   bigint;
+        v_newest text COLLATE "C" := '';
+        v_before bigint;
+        v_after  bigint;
+        r        record;
+      BEGIN
+        FOR r IN SELECT h.seq, h.at, hms_history_cost(h) AS cost FROM hms_memory_history h
+                 WHERE h.ns = p_ns ORDER BY h.seq LOOP
+          v_last := r.seq;
+          IF r.at > v_newest THEN v_newest := r.at; END IF;
+          v_freed := v_freed + r.cost;
+          v_taken := v_taken + 1;
+          EXIT WHEN v_freed >= p_bytes OR v_taken >= p_rows;
+        END LOOP;
+        IF v_last IS NULL THEN RETURN 0; END IF;
+        SELECT history_rows INTO v_before FROM hms_namespaces WHERE id = p_ns;
+        DELETE FROM hms_memory_history WHERE ns = p_ns AND seq <= v_last;
+        SELECT history_rows INTO v_after FROM hms_namespaces WHERE id = p_ns;
+        PERFORM hms_record_drop(p_ns, p_reason, v_before - v_after, v_newest);
+        RETURN v_before - v_after;
+      END $$;
+
+      -- Within a write: drops the oldest history while the namespace's history costs more
+      -- than its budget (hms.history_bytes, set by the store for the transaction, else the
+      -- default 8 MiB; 0: none) or its live text, whichever is more; at most 16 MiB per call
+      -- (a history far over it comes down in steps: later writes, retention's prune).
+      CREATE FUNCTION hms_history_within_budget(p_ns bigint) RETURNS void
+        LANGUAGE plpgsql AS $$
+      DECLARE
+        v_budget bigint := coalesce(
+          nullif(current_setting('hms.history_bytes', true), '')::bigint, 8388608);
+        v_excess bigint;
+      BEGIN
+        IF v_budget = 0 THEN RETURN; END IF;
+        SELECT history_bytes - greatest(v_budget, live_bytes) INTO v_excess
+        FROM hms_namespaces WHERE id = p_ns;
+        IF v_excess > 0 THEN
+          PERFORM hms_drop_oldest_history(p_ns, least(v_excess, 16777216), 'bytes',
+            9223372036854775807);
+        END IF;
+      END $$;
+
+      -- How many characters two texts share from the start (head) and, beyond that, from the
+      -- end (tail). Binary searches over their UTF-8 bytes (comparing byte strings copies
+      -- them, where left() and right() would decode characters at every step), then each
+      -- length moved back to a character's first byte and counted in characters.
+      CREATE FUNCTION hms_common_ends(a text, b text, OUT head integer, OUT tail integer)
+        LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+      DECLARE
+        x   bytea := convert_to(a, 'UTF8');
+        y   bytea := convert_to(b, 'UTF8');
+        lx  integer := length(x);
+        ly  integer := length(y);
+        lo  integer := 0;
+        hi  integer := least(lx, ly);
+        mid integer;
+        hb  integer;
+      BEGIN
+        IF substring(x FROM 1 FOR hi) = substring(y FROM 1 FOR hi) THEN
+          lo := hi;
+        ELSE
+          WHILE hi - lo > 1 LOOP
+            mid := (lo + hi) / 2;
+            IF substring(x FROM 1 FOR mid) = substring(y FROM 1 FOR mid) THEN lo := mid;
+            ELSE hi := mid; END IF;
+          END LOOP;
+        END IF;
+        -- A byte 10xxxxxx continues a character: the shared bytes end before it starts.
+        WHILE lo > 0 AND lo < lx AND get_byte(x, lo) BETWEEN 128 AND 191 LOOP lo := lo - 1; END LOOP;
+        hb := lo;
+        head := length(convert_from(substring(x FROM 1 FOR hb), 'UTF8'));
+        lo := 0;
+        hi := least(lx, ly) - hb;
+        IF hi > 0 AND substring(x FROM lx - hi + 1) = substring(y FROM ly - hi + 1) THEN
+          lo := hi;
+        ELSE
+          WHILE hi - lo > 1 LOOP
+            mid := (lo + hi) / 2;
+            IF substring(x FROM lx - mid + 1) = substring(y FROM ly - mid + 1) THEN lo := mid;
+            ELSE hi := mid; END IF;
+          END LOOP;
+        END IF;
+        WHILE lo > 0 AND get_byte(x, lx - lo) BETWEEN 128 AND 191 LOOP lo := lo - 1; END LOOP;
+        tail := length(convert_from(substring(x FROM lx - lo + 1), 'UTF8'));
+      END $$;
+
+      -- The row of the version a change replaced (the key's newest before p_seq, if it is
+      -- that version's live row) keeps a splice of the text the change left (p_newer), or its
+      -- whole text when a splice would be more than half of it, when the run of splices would
+      -- pass 64, or when either text is kept as JSON (it holds U+0000).
+      CREATE FUNCTION hms_keep_replaced(p_old hms_memories, p_newer text, p_newer_json boolean,
+        p_seq bigint) RETURNS void LANGUAGE plpgsql AS $$
+      DECLARE
+        v_prev   hms_memory_history;
+        v_head   integer;
+        v_tail   integer;
+        v_middle text;
+        v_run    integer;
+      BEGIN
+        SELECT * INTO v_prev FROM hms_memory_history h
+        WHERE h.ns = p_old.ns AND h.key = p_old.key AND h.seq < p_seq ORDER BY h.seq DESC LIMIT 1;
+        IF NOT FOUND OR v_prev.stored <> 'live' OR v_prev.version <> p_old.version THEN
+          RETURN;
+        END IF;
+        IF NOT (p_old.text_json OR p_newer_json) THEN
+          SELECT e.head, e.tail INTO v_head, v_tail FROM hms_common_ends(p_old.text, p_newer) e;
+          v_middle := substr(p_old.text, v_head + 1, length(p_old.text) - v_head - v_tail);
+          v_run := 1 + coalesce((SELECT p.run FROM hms_memory_history p
+                                 WHERE p.base = v_prev.seq AND p.stored = 'delta'), 0);
+          IF v_run <= 64 AND length(v_middle) <= 0.5 * length(p_old.text) THEN
+            UPDATE hms_memory_history SET stored = 'delta', text = v_middle, text_json = false,
+              base = p_seq, head = v_head, tail = v_tail, run = v_run
+            WHERE seq = v_prev.seq;
+            RETURN;
+          END IF;
+        END IF;
+        UPDATE hms_memory_history SET stored = 'full', text = p_old.text,
+          text_json = p_old.text_json, base = NULL, head = NULL, tail = NULL, run = 0
+        WHERE seq = v_prev.seq;
+      END $$;
+
+      -- Records every change of a memory file as migration 1's function did, keeping texts as
+      -- above, and keeps the namespace's history within its budget.
+      CREATE OR REPLACE FUNCTION hms_record_history() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE
+        who  text := nullif(current_setting('hms.actor', true), '');
+        what text := nullif(current_setting('hms.command', true), '');
+        live    boolean;
+        new_seq bigint;
+      BEGIN
+        IF TG_OP = 'INSERT' THEN
+          IF substr(NEW.key, 1, 10) = '/memories/' THEN
+            INSERT INTO hms_memory_history (ns, key, op, from_key, version, text, text_json,
+              stored, tags, metadata, hash, bytes, at, actor, command)
+            VALUES (NEW.ns, NEW.key, 'create', NULL, NEW.version, '', false, 'live', NEW.tags,
+              NEW.metadata, NEW.hash, NEW.bytes, NEW.updated_at, who, what);
+            PERFORM hms_history_within_budget(NEW.ns);
+          END IF;
+        ELSIF TG_OP = 'UPDATE' THEN
+          IF NEW.version IS DISTINCT FROM OLD.version
+             AND (substr(NEW.key, 1, 10) = '/memories/' OR substr(OLD.key, 1, 10) = '/memories/') THEN
+            live := substr(NEW.key, 1, 10) = '/memories/';
+            INSERT INTO hms_memory_history (ns, key, op, from_key, version, text, text_json,
+              stored, tags, metadata, hash, bytes, at, actor, command)
+            VALUES (NEW.ns, NEW.key,
+              CASE WHEN NEW.key = OLD.key THEN 'update' ELSE 'move' END,
+              CASE WHEN NEW.key = OLD.key THEN NULL ELSE OLD.key END,
+              NEW.version, CASE WHEN live THEN '' ELSE NEW.text END,
+              CASE WHEN live THEN false ELSE NEW.text_json END,
+              CASE WHEN live THEN 'live' ELSE 'full' END,
+              NEW.tags, NEW.metadata, NEW.hash, NEW.bytes, NEW.updated_at, who, what)
+            RETURNING hms_memory_history.seq INTO new_seq;
+            PERFORM hms_keep_replaced(OLD, NEW.text, NEW.text_json, new_seq);
+            PERFORM hms_history_within_budget(NEW.ns);
+          END IF;
+        ELSIF substr(OLD.key, 1, 10) = '/memories/' THEN
+          INSERT INTO hms_memory_history (ns, key, op, from_key, version, text, text_json,
+            stored, tags, metadata, hash, bytes, at, actor, command)
+          VALUES (OLD.ns, OLD.key, 'delete', NULL, OLD.version, OLD.text, OLD.text_json, 'full',
+            OLD.tags, OLD.metadata, OLD.hash, OLD.bytes, ${ISO_NOW}, who, what)
+          RETURNING hms_memory_history.seq INTO new_seq;
+          PERFORM hms_keep_replaced(OLD, OLD.text, OLD.text_json, new_seq);
+          PERFORM hms_history_within_budget(OLD.ns);
+        END IF;
+        RETURN NULL;
+      END $$;
+    `,
+  },
+  {
+    version: 7,
+    description:
+      "BM25 statistics: a lexeme no memory of the namespace holds any more leaves hms_terms, so churn of new words does not grow it",
+    sql: `
+      -- A lexeme's row stayed, with df 0, after the last memory holding it was deleted or
+      -- edited: a namespace whose files come and go (each with words of its own) grew
+      -- hms_terms without bound (400 files of 25 KB of new words, created and deleted: 14 MB
+      -- of rows for nothing). Now the write that takes a lexeme's count to 0 deletes its row
+      -- (recall reads a missing row as 0). Otherwise as migration 3's function.
+      CREATE OR REPLACE FUNCTION hms_statistics() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'UPDATE' AND OLD.ns = NEW.ns THEN
+          IF NEW.doc_len <> OLD.doc_len THEN
+            UPDATE hms_namespaces SET doc_tokens = doc_tokens + NEW.doc_len - OLD.doc_len
+            WHERE id = NEW.ns;
+          END IF;
+          INSERT INTO hms_terms (ns, lexeme, df)
+          SELECT NEW.ns, coalesce(gained.lexeme, lost.lexeme),
+                 CASE WHEN gained.lexeme IS NULL THEN -1 ELSE 1 END
+          FROM unnest(tsvector_to_array(NEW.tsv)) AS gained (lexeme)
+          FULL JOIN unnest(tsvector_to_array(OLD.tsv)) AS lost (lexeme)
+            ON gained.lexeme = lost.lexeme
+          WHERE gained.lexeme IS NULL OR lost.lexeme IS NULL
+          ORDER BY 2
+          ON CONFLICT (ns, lexeme) DO UPDATE SET df = hms_terms.df + EXCLUDED.df;
+          DELETE FROM hms_terms WHERE ns = NEW.ns AND df = 0 AND lexeme IN (
+            SELECT unnest(tsvector_to_array(OLD.tsv))
+            EXCEPT SELECT unnest(tsvector_to_array(NEW.tsv)));
+          RETURN NULL;
+        END IF;
+        IF TG_OP IN ('UPDATE', 'DELETE') THEN
+          UPDATE hms_namespaces SET docs = docs - 1, doc_tokens = doc_tokens - OLD.doc_len
+          WHERE id = OLD.ns;
+          UPDATE hms_terms SET df = df - 1
+          WHERE ns = OLD.ns AND lexeme = ANY (tsvector_to_array(OLD.tsv));
+          DELETE FROM hms_terms
+          WHERE ns = OLD.ns AND lexeme = ANY (tsvector_to_array(OLD.tsv)) AND df = 0;
+        END IF;
+        IF TG_OP IN ('UPDATE', 'INSERT') THEN
+          UPDATE hms_namespaces SET docs = docs + 1, doc_tokens = doc_tokens + NEW.doc_len
+          WHERE id = NEW.ns;
+          INSERT INTO hms_terms (ns, lexeme, df)
+          SELECT NEW.ns, lexeme, 1 FROM unnest(tsvector_to_array(NEW.tsv)) AS lexeme
+          ORDER BY lexeme
+          ON CONFLICT (ns, lexeme) DO UPDATE SET df = hms_terms.df + 1;
+        END IF;
+        RETURN NULL;
+      END $$;
+      DELETE FROM hms_terms WHERE df = 0;
+    `,
+  },
+  {
     // Self-contained (it reads no other migration's objects), so it can take another number
     // if migrations meet at a merge.
-    version: 6,
+    version: 8,
     description:
       "an index on each memory's last change (updated_at) within its namespace, so that " +
       "recall filtered by time reads the memories in a time range without looking at the others",

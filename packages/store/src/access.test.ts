@@ -2,8 +2,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openSqlite } from "./sqlite/driver.js";
 import { MemoryStore } from "./store.js";
 import { refusal } from "./test-support.js";
 
@@ -25,7 +25,7 @@ afterEach(() => {
 
 /** Moves a memory's last write back in time, as if it had been written then. */
 function writtenAt(key: string, at: string): void {
-  const db = new Database(file);
+  const db = openSqlite(file);
   db.prepare("UPDATE memories SET updated_at = ? WHERE key = ?").run(at, key);
   db.close();
 }
@@ -69,7 +69,7 @@ describe("unused memory files", () => {
     store = MemoryStore.open(file);
     expect(store.access.unused("2026-01-01T00:00:00Z")).toEqual([]);
     store.forget("/memories/a.md");
-    const db = new Database(file);
+    const db = openSqlite(file);
     expect(db.prepare("SELECT count(*) AS n FROM memory_access").get()).toEqual({ n: 0 });
     db.close();
   });

@@ -5,11 +5,13 @@
  * written in one transaction by `flush` (hms-mcp flushes every half minute and at close).
  * Last use is the later of the last read and the last write (`updated_at`).
  */
-import type BetterSqlite3 from "better-sqlite3";
 import type { StoreContext } from "./context.js";
 import { checkInteger, checkPrefix, checkTime } from "./limits.js";
-
-type Database = BetterSqlite3.Database;
+import {
+  type SqliteDatabase as Database,
+  plainRows,
+  type SqliteStatement,
+} from "./sqlite/driver.js";
 
 /** A memory file nobody has used since a time. */
 export interface UnusedFile {
@@ -40,8 +42,8 @@ export class Access implements StoreAccess {
   /** Keys whose read today is already recorded (or pending): nothing to do on a re-read. */
   #today = "";
   readonly #seenToday = new Set<string>();
-  readonly #record: BetterSqlite3.Statement;
-  readonly #unused: BetterSqlite3.Statement;
+  readonly #record: SqliteStatement;
+  readonly #unused: SqliteStatement;
 
   constructor(db: Database, ctx: StoreContext) {
     this.#ctx = ctx;
@@ -86,6 +88,6 @@ export class Access implements StoreAccess {
     const cutoff = checkTime(before, "before");
     const prefix = checkPrefix(options.prefix ?? "/memories/", this.#ctx.limits);
     const limit = checkInteger(options.limit ?? 1000, "limit", 1, 1000);
-    return this.#unused.all({ prefix, before: cutoff, limit }) as UnusedFile[];
+    return plainRows<UnusedFile>(this.#unused.all({ prefix, before: cutoff, limit }));
   }
 }

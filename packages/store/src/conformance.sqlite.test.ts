@@ -25,10 +25,15 @@ function sqlite(
 ): StoreConformanceOptions {
   return {
     name,
-    open: async () => {
+    open: async (engineOptions) => {
       const dir = mkdtempSync(join(tmpdir(), "hms-conformance-"));
       const engine = wrap(
-        new Namespaces({ dataDir: dir, maxNamespaces: MAX_NAMESPACES, maxTextBytes }),
+        new Namespaces({
+          dataDir: dir,
+          maxNamespaces: MAX_NAMESPACES,
+          maxTextBytes,
+          historyBytes: engineOptions?.historyBytes,
+        }),
       );
       dirs.set(engine, dir);
       return engine;
@@ -78,6 +83,7 @@ function promising(
     get: async (namespace) => wrapStore(await engine.get(namespace)),
     read: async (namespace) => wrapStore(await engine.read(namespace)),
     names: async () => engine.names(),
+    summaries: async () => engine.summaries(),
     close: () => engine.close(),
   };
 }
@@ -171,6 +177,7 @@ describe("the conformance suite itself", () => {
       get: async (namespace) => engine.get(namespace),
       read: async (namespace) => engine.get(namespace),
       names: async () => engine.names(),
+      summaries: async () => engine.summaries(),
       close: () => engine.close(),
     });
     expect(await failures(broken, names)).toEqual(names);

@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   EmbeddingModelMismatchError,
   type MemoryVectors,
   type PendingMemory,
 } from "./embeddings.js";
+import { openSqlite } from "./sqlite/driver.js";
 import { MemoryStore } from "./store.js";
 
 const MODEL = { id: "test-model-4d", dimensions: 4 };
@@ -45,7 +45,7 @@ describe("the embedding queue", () => {
   it("stays empty in a store that never had a model", () => {
     const store = openStore();
     store.remember({ key: "a", text: "alpha" });
-    const db = new Database(file);
+    const db = openSqlite(file);
     expect(db.prepare("SELECT count(*) AS n FROM embedding_queue").get()).toEqual({ n: 0 });
     db.close();
     expect(store.stats().recall).toEqual({ build: "lexical", model: null, pending: 0 });

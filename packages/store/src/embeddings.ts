@@ -3,7 +3,7 @@
  * memories still waiting for theirs, and the vectors themselves. The store never computes an
  * embedding; whoever holds a model (hms-mcp's indexer) reads the queue, embeds, and saves here.
  */
-import type BetterSqlite3 from "better-sqlite3";
+import { type SqliteDatabase, type TextReads, textReads, transaction } from "./sqlite/driver.js";
 
 /** The embedding model a store is opened with. */
 export interface EmbeddingModel {
@@ -59,7 +59,7 @@ const MODEL_KEY = "embedding_model";
 const DIMENSIONS_KEY = "embedding_dimensions";
 
 /** The model recorded in a store's database, if any. */
-export function storedModel(db: BetterSqlite3.Database): EmbeddingModel | undefined {
+export function storedModel(db: SqliteDatabase): EmbeddingModel | undefined {
   const rows = db
     .prepare("SELECT name, value FROM store_info WHERE name IN (?, ?)")
     .all(MODEL_KEY, DIMENSIONS_KEY) as { name: string; value: string }[];
@@ -77,7 +77,7 @@ export function storedModel(db: BetterSqlite3.Database): EmbeddingModel | undefi
  * and every memory queued again.
  */
 export function claimModel(
-  db: BetterSqlite3.Database,
+  db: SqliteDatabase,
   file: string,
   model: EmbeddingModel,
   reembed: boolean,
@@ -88,7 +88,7 @@ export function claimModel(
   if (!Number.isInteger(model.dimensions) || model.dimensions < 1 || model.dimensions > 8192) {
     throw new TypeError("an embedding model has 1 to 8192 dimensions");
   }
-  db.transaction(() => {
+  transaction(db, () => {
     const stored = storedModel(db);
     if (stored?.id === model.id && stored.dimensions === model.dimensions) return;
     if (stored !== undefined && !reembed) {
@@ -102,7 +102,7 @@ export function claimModel(
     db.exec(
       "INSERT OR IGNORE INTO embedding_queue (memory_id) SELECT id FROM memories ORDER BY id",
     );
-  }).immediate();
+  });
 }
 
 /**
@@ -111,23 +111,25 @@ export function claimModel(
  */
 export class Embeddings {
   readonly model: EmbeddingModel;
-  readonly #db: BetterSqlite3.Database;
+  readonly #db: SqliteDatabase;
+  readonly #reads: TextReads;
   readonly #sql: ReturnType<typeof prepareEmbeddings>;
 
   /** @internal The store makes it (`MemoryStore.embeddings`) from its database handle. */
-  constructor(db: BetterSqlite3.Database, model: EmbeddingModel) {
+  constructor(db: SqliteDatabase, model: EmbeddingModel) {
     this.#db = db;
     this.model = model;
-    this.#sql = prepareEmbeddings(db);
+    this.#reads = textReads(db);
+    this.#sql = prepareEmbeddings(db, this.#reads);
   }
 
   /** Up to `limit` memories waiting for vectors, most recently queued first. */
   pending(limit: number, options: { skip?: ReadonlySet<number> } = {}): PendingMemory[] {
     const skip = options.skip ?? new Set<number>();
     const out: PendingMemory[] = [];
-    for (const row of this.#sql.pending.iterate() as IterableIterator<PendingMemory>) {
+    for (const row of this.#sql.pending.iterate() as IterableIterator<PendingRow>) {
       if (skip.has(row.id)) continue;
-      out.push(row);
+      out.push(this.#pendingMemory(row));
       if (out.length >= limit) break;
     }
     return out;
@@ -149,7 +151,12 @@ export class Embeddings {
   /** Those of the memories `ids` that still wait for vectors, with their texts. */
   pendingAmong(ids: readonly number[]): PendingMemory[] {
     if (ids.length === 0) return [];
-    return this.#sql.pendingAmong.all(JSON.stringify(ids)) as PendingMemory[];
+    const rows = this.#sql.pendingAmong.all(JSON.stringify(ids)) as PendingRow[];
+    return rows.map((row) => this.#pendingMemory(row));
+  }
+
+  #pendingMemory(row: PendingRow): PendingMemory {
+    return { id: row.id, text: this.#reads.text(row.text), hash: row.hash };
   }
 
   /** How many memories have vectors. */
@@ -171,43 +178,49 @@ export class Embeddings {
         );
       }
     }
-    return this.#db
-      .transaction(() => {
-        let saved = 0;
-        for (const item of items) {
-          const current = this.#sql.hashOf.get(item.id) as { hash: string } | undefined;
-          if (current?.hash !== item.hash) continue;
-          this.#sql.deleteVectors.run(item.id);
-          this.#sql.insertVectors.run({
-            id: item.id,
-            hash: item.hash,
-            spans: encodeSpans(item.spans),
-            vectors: Buffer.from(
-              item.vectors.buffer,
-              item.vectors.byteOffset,
-              item.vectors.byteLength,
-            ),
-          });
-          this.#sql.dequeue.run(item.id);
-          saved++;
-        }
-        return saved;
-      })
-      .immediate();
+    return transaction(this.#db, () => {
+      let saved = 0;
+      for (const item of items) {
+        const current = this.#sql.hashOf.get(item.id) as { hash: string } | undefined;
+        if (current?.hash !== item.hash) continue;
+        this.#sql.deleteVectors.run(item.id);
+        this.#sql.insertVectors.run({
+          id: item.id,
+          hash: item.hash,
+          spans: encodeSpans(item.spans),
+          vectors: Buffer.from(
+            item.vectors.buffer,
+            item.vectors.byteOffset,
+            item.vectors.byteLength,
+          ),
+        });
+        this.#sql.dequeue.run(item.id);
+        saved++;
+      }
+      return saved;
+    });
   }
 }
 
-function prepareEmbeddings(db: BetterSqlite3.Database) {
+/** A pending memory as its statements read it (the text through `TextReads`). */
+interface PendingRow {
+  readonly id: number;
+  readonly text: unknown;
+  readonly hash: string;
+}
+
+function prepareEmbeddings(db: SqliteDatabase, reads: TextReads) {
+  const text = `${reads.column("m.text")} AS text`;
   return {
     pending: db.prepare(`
-      SELECT m.id, m.text, m.hash FROM embedding_queue q JOIN memories m ON m.id = q.memory_id
+      SELECT m.id, ${text}, m.hash FROM embedding_queue q JOIN memories m ON m.id = q.memory_id
       ORDER BY q.seq DESC`),
     pendingCount: db.prepare("SELECT count(*) AS n FROM embedding_queue"),
     queuedIdOf: db.prepare(
       "SELECT q.memory_id AS id FROM embedding_queue q JOIN memories m ON m.id = q.memory_id WHERE m.key = ?",
     ),
     pendingAmong: db.prepare(`
-      SELECT m.id, m.text, m.hash FROM embedding_queue q JOIN memories m ON m.id = q.memory_id
+      SELECT m.id, ${text}, m.hash FROM embedding_queue q JOIN memories m ON m.id = q.memory_id
       WHERE q.memory_id IN (SELECT value FROM json_each(?)) ORDER BY q.seq DESC`),
     embeddedCount: db.prepare("SELECT vectors AS n FROM vector_state WHERE id = 1"),
     hashOf: db.prepare("SELECT hash FROM memories WHERE id = ?"),

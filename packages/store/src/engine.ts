@@ -56,7 +56,12 @@ export interface HistoryApi {
     options?: { expectedVersion?: number; actor?: string },
   ): Awaitable<{ key: string; version: number | null; deleted: boolean }>;
   restoreTree(key: string, at: string, options?: { actor?: string }): Awaitable<TreeRestoreResult>;
-  prune(options: { keepVersions?: number; keepDays?: number; limit?: number }): Awaitable<number>;
+  prune(options: {
+    keepVersions?: number | undefined;
+    keepDays?: number | undefined;
+    maxBytes?: number | undefined;
+    limit?: number | undefined;
+  }): Awaitable<number>;
 }
 
 /** Reads noted for `unused` (see `StoreAccess`). */
@@ -102,6 +107,19 @@ export interface StoreApi {
   load(records: readonly MemoryRecord[]): Awaitable<{ loaded: number }>;
 }
 
+/** A namespace as `StoreEngine.summaries` describes it. */
+export interface NamespaceSummary {
+  readonly name: string;
+  /** How many memories it holds. */
+  readonly memories: number;
+  /** The UTF-8 bytes of their texts. */
+  readonly bytes: number;
+  /** Its newest memory's `updated_at` (ISO 8601), or null when it holds none. */
+  readonly updated_at: string | null;
+  /** SQLite: the store file's size on disk, write-ahead log included; absent on PostgreSQL. */
+  readonly disk_bytes?: number;
+}
+
 /**
  * The namespaces of one server on either engine. Only `get` (a write's store) creates a
  * namespace, refusing one more than the engine's limit with LIMIT_REACHED; `read` answers a
@@ -113,5 +131,10 @@ export interface StoreEngine {
   read(namespace: string): Awaitable<StoreApi>;
   /** Every namespace that exists, in name order. */
   names(): Awaitable<string[]>;
+  /**
+   * Every namespace that exists, in name order, with its size and last change. Only reads:
+   * it opens no namespace's store, so it creates and upgrades nothing.
+   */
+  summaries(): Awaitable<NamespaceSummary[]>;
   close(): Awaitable<void>;
 }

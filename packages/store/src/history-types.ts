@@ -42,7 +42,48 @@ export interface HistoryPage {
   readonly entries: HistoryEntry[];
   /** Pass as `before` for the next (older) page; null on the last page. */
   readonly next_before: number | null;
+  /**
+   * What the namespace's history has dropped, and why, one entry per reason (none when it
+   * has dropped nothing): older changes than those listed may be missing.
+   */
+  readonly dropped: HistoryDrop[];
 }
+
+/**
+ * Why the history dropped changes: `bytes`, to stay within its byte budget (oldest first);
+ * `disk_full`, to make room for a write on a full disk (oldest first); `versions`, beyond the
+ * newest versions kept of each file; `days`, older than the days kept.
+ */
+export type DropReason = "bytes" | "disk_full" | "versions" | "days";
+
+/** Changes the history dropped for one reason. */
+export interface HistoryDrop {
+  readonly reason: DropReason;
+  /** How many changes, in all. */
+  readonly changes: number;
+  /** When the newest of them was made (ISO 8601): changes up to then may be missing. */
+  readonly through: string;
+  /** When the last of them were dropped (ISO 8601). */
+  readonly at: string;
+}
+
+/** What a store tells its owner when its history dropped changes (`StoreOptions.onHistoryDropped`). */
+export interface HistoryDropEvent {
+  /** The store's namespace, when it was opened with one. */
+  readonly namespace: string | undefined;
+  readonly reason: DropReason;
+  /** Changes dropped this time, and the bytes of history they took. */
+  readonly changes: number;
+  readonly bytes: number;
+  /** When the newest of them was made. */
+  readonly through: string;
+}
+
+/**
+ * The bytes of history a namespace keeps by default: the history keeps at most this, or as
+ * many bytes as the namespace's live text when that is more (`StoreOptions.historyBytes`).
+ */
+export const DEFAULT_HISTORY_BYTES = 8 * 1024 * 1024;
 
 /** What `restoreTree` did, file by file. */
 export interface TreeRestoreResult {

@@ -2,13 +2,24 @@
  * The history of memory files: every create, edit, move and delete of a key under /memories/
  * keeps a row (schema migration 6) with the file as the change left it, when, and who or
  * what made it. Rows are written by triggers in the write's own transaction, so a change and
- * its history commit together, whichever operation made the change. Read, restore and prune
- * are here; retention is the caller's choice (`prune`).
+ * its history commit together, whichever operation made the change. A row keeps its text as
+ * history-delta.ts says (schema migration 8): none while it is the memory's text now, then a
+ * splice of the next version's text, or the whole text. Read, restore and prune are here; the
+ * byte budget is history-budget.ts's; retention is the caller's choice (`prune`).
  */
-import type BetterSqlite3 from "better-sqlite3";
 import type { StoreContext } from "./context.js";
+import { type HistoryBudget, WRITE_DROP_BYTES } from "./history-budget.js";
+import {
+  MAX_RUN,
+  MAX_SPLICE_SHARE,
+  type StoredText,
+  spliceOf,
+  type TextReads,
+  textSteps,
+} from "./history-delta.js";
 import type {
   Attribution,
+  DropReason,
   HistoryEntry,
   HistoryPage,
   HistoryVersion,
@@ -24,9 +35,18 @@ import {
   restoreTreeSteps,
 } from "./rules/restore.js";
 import { runSync } from "./rules/steps.js";
+import {
+  type SqliteDatabase as Database,
+  plainRows,
+  type SqliteStatement,
+  textReads,
+} from "./sqlite/driver.js";
 
 export type {
   Attribution,
+  DropReason,
+  HistoryDrop,
+  HistoryDropEvent,
   HistoryEntry,
   HistoryOp,
   HistoryPage,
@@ -34,31 +54,76 @@ export type {
   TreeRestoreResult,
 } from "./history-types.js";
 
-type Database = BetterSqlite3.Database;
-
 const ENTRY_COLUMNS = "seq, key, op, from_key, version, hash, bytes, at, actor, command";
-const VERSION_COLUMNS = `${ENTRY_COLUMNS}, text, tags, metadata`;
+/** A row's stored text, with `text` read as `text` does it on this connection (driver.ts). */
+const storedColumns = (text: string) => `stored, ${text} AS text, base, head, tail`;
 const MEMORY_FILES = "substr(%.key, 1, 10) = '/memories/'";
 
-interface VersionRow extends Omit<HistoryVersion, "tags" | "metadata"> {
+interface VersionRow extends Omit<HistoryVersion, "tags" | "metadata" | "text">, StoredText {
   tags: string;
   metadata: string;
+}
+
+/** A row as far as its text goes, for following splices. */
+type TextRow = StoredText & { seq: number };
+
+/** The splice of the last pair of texts asked for: the triggers ask three times per pair. */
+let lastSplice: { older: string; newer: string; splice: ReturnType<typeof spliceOf> } | undefined;
+
+function spliceFor(older: string, newer: string): ReturnType<typeof spliceOf> {
+  if (lastSplice?.older !== older || lastSplice.newer !== newer) {
+    lastSplice = { older, newer, splice: spliceOf(older, newer) };
+  }
+  return lastSplice.splice;
 }
 
 /**
  * The triggers that record history, and the attribution they read, on one connection. They
  * are TEMP objects (this connection's own): the attribution is this process's, never
  * another's, and a store opened by an older version of this code, which has no such
- * triggers, simply records nothing.
+ * triggers, simply records nothing. The splice functions they call are this connection's too.
+ *
+ * A create, or a move or edit that leaves a memory file, records the change with no text
+ * ('live': it is the memory's text). The row of the version it replaced (the key's newest
+ * row, if it is that version's live row) then keeps a splice of the new text, or its whole
+ * text when the splice would be more than half of it or the run of splices too long. A delete
+ * keeps the whole text, and the deleted version's row becomes a splice of it (an empty one).
  */
 export function installHistoryTriggers(db: Database): void {
+  // Node 22's node:sqlite cuts a function's text argument at its first NUL: the texts come
+  // as their bytes where it does (textReads), and are read back whole here.
+  const reads = textReads(db);
+  const splice = (part: "head" | "tail" | "middle") => (older: unknown, newer: unknown) =>
+    spliceFor(reads.text(older), reads.text(newer))[part];
+  db.function("hms_splice_head", { deterministic: true }, splice("head"));
+  db.function("hms_splice_tail", { deterministic: true }, splice("tail"));
+  db.function("hms_splice_middle", { deterministic: true }, splice("middle"));
+  const arg = (text: string) => reads.column(text);
   const files = (row: string) => MEMORY_FILES.replace("%", row);
-  const insert = (op: string, row: string, fromKey: string, at: string) => `
-    INSERT INTO memory_history
-      (key, op, from_key, version, text, tags, metadata, hash, bytes, at, actor, command)
-    SELECT ${row}.key, ${op}, ${fromKey}, ${row}.version, ${row}.text, ${row}.tags,
-      ${row}.metadata, ${row}.hash, ${row}.bytes, ${at}, actor, command
+  const record = (op: string, row: string, fromKey: string, at: string, live: string) => `
+    INSERT INTO memory_history (key, op, from_key, version, text, stored, tags, metadata, hash,
+      bytes, at, actor, command)
+    SELECT ${row}.key, ${op}, ${fromKey}, ${row}.version,
+      CASE WHEN ${live} THEN '' ELSE ${row}.text END,
+      CASE WHEN ${live} THEN 'live' ELSE 'full' END,
+      ${row}.tags, ${row}.metadata, ${row}.hash, ${row}.bytes, ${at}, actor, command
     FROM history_attribution WHERE id = 1;`;
+  // The row just recorded is last_insert_rowid(); the one it replaces is the key's newest
+  // before it, if that is the old version's live row.
+  const replaced = `seq = (SELECT max(seq) FROM memory_history
+      WHERE key = old.key AND seq < last_insert_rowid())`;
+  const keepReplaced = (newer: string) => `
+    UPDATE memory_history SET stored = 'delta', base = last_insert_rowid(),
+      head = hms_splice_head(${arg("old.text")}, ${arg(newer)}),
+      tail = hms_splice_tail(${arg("old.text")}, ${arg(newer)}),
+      text = hms_splice_middle(${arg("old.text")}, ${arg(newer)}),
+      run = 1 + coalesce((SELECT p.run FROM memory_history p
+                          WHERE p.base = memory_history.seq AND p.stored = 'delta'), 0)
+    WHERE ${replaced} AND stored = 'live' AND version = old.version;
+    UPDATE memory_history SET stored = 'full', base = NULL, head = NULL, tail = NULL,
+      text = old.text, run = 0
+    WHERE ${replaced} AND stored = 'delta' AND base = last_insert_rowid()
+      AND (run > ${MAX_RUN} OR length(text) > ${MAX_SPLICE_SHARE} * length(old.text));`;
   db.exec(`
     CREATE TEMP TABLE IF NOT EXISTS history_attribution (
       id INTEGER PRIMARY KEY CHECK (id = 1), actor TEXT, command TEXT
@@ -66,18 +131,25 @@ export function installHistoryTriggers(db: Database): void {
     INSERT OR IGNORE INTO history_attribution (id) VALUES (1);
     CREATE TEMP TRIGGER IF NOT EXISTS history_on_insert AFTER INSERT ON main.memories
       WHEN ${files("new")}
-    BEGIN ${insert("'create'", "new", "NULL", "new.updated_at")} END;
+    BEGIN ${record("'create'", "new", "NULL", "new.updated_at", "1")} END;
     CREATE TEMP TRIGGER IF NOT EXISTS history_on_update AFTER UPDATE ON main.memories
       WHEN new.version IS NOT old.version AND (${files("new")} OR ${files("old")})
-    BEGIN ${insert(
+    BEGIN ${record(
       "CASE WHEN new.key IS old.key THEN 'update' ELSE 'move' END",
       "new",
       "CASE WHEN new.key IS old.key THEN NULL ELSE old.key END",
       "new.updated_at",
-    )} END;
+      files("new"),
+    )} ${keepReplaced("new.text")} END;
     CREATE TEMP TRIGGER IF NOT EXISTS history_on_delete AFTER DELETE ON main.memories
       WHEN ${files("old")}
-    BEGIN ${insert("'delete'", "old", "NULL", "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')")} END;
+    BEGIN ${record(
+      "'delete'",
+      "old",
+      "NULL",
+      "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+      "0",
+    )} ${keepReplaced("old.text")} END;
   `);
 }
 
@@ -117,30 +189,74 @@ export interface StoreHistory {
    */
   restoreTree(key: string, at: string, options?: { actor?: string }): TreeRestoreResult;
   /**
-   * Deletes history rows beyond the newest `keepVersions` of each file, and rows older than
-   * `keepDays`, at most `limit` rows per call (one short transaction), so that a large
-   * history is pruned in steps between other writes. Returns how many rows it deleted.
+   * Deletes history rows beyond the newest `keepVersions` of each file, rows older than
+   * `keepDays`, and the oldest rows while the history takes more than `maxBytes` (or the live
+   * text's bytes, when that is more; see `StoreOptions.historyBytes`), at most `limit` rows
+   * (and 16 MiB) per call, in one short transaction, so that a large history is pruned in
+   * steps between other writes. Older rows kept as splices of a deleted one go with it.
+   * Returns how many rows it deleted, and records them as dropped (`HistoryPage.dropped`).
    */
-  prune(options: { keepVersions?: number; keepDays?: number; limit?: number }): number;
+  prune(options: PruneOptions): number;
+}
+
+/** What {@link StoreHistory.prune} keeps, and how much it deletes per call. */
+export interface PruneOptions {
+  readonly keepVersions?: number | undefined;
+  readonly keepDays?: number | undefined;
+  readonly maxBytes?: number | undefined;
+  readonly limit?: number | undefined;
 }
 
 /** Reads, restores and prunes the history of one store (see {@link StoreHistory}). */
 export class History implements StoreHistory {
-  readonly #db: Database;
   readonly #ctx: StoreContext;
-  readonly #attribute: BetterSqlite3.Statement;
-  readonly #attribution: BetterSqlite3.Statement;
-  readonly #ofKey: BetterSqlite3.Statement;
-  readonly #under: BetterSqlite3.Statement;
-  readonly #version: BetterSqlite3.Statement;
-  readonly #lastAtOrBefore: BetterSqlite3.Statement;
-  readonly #firstAfter: BetterSqlite3.Statement;
-  readonly #keysUnder: BetterSqlite3.Statement;
+  readonly #attribute: SqliteStatement;
+  readonly #attribution: SqliteStatement;
+  readonly #ofKey: SqliteStatement;
+  readonly #under: SqliteStatement;
+  readonly #version: SqliteStatement;
+  readonly #lastAtOrBefore: SqliteStatement;
+  readonly #firstAfter: SqliteStatement;
+  readonly #keysUnder: SqliteStatement;
+  readonly #budget: HistoryBudget;
+  readonly #text: TextReads<TextRow>;
+  /** A text column read as `textReads` reads it on this connection, as the text it holds. */
+  readonly #decode: (value: unknown) => string;
+  readonly #olderThan: SqliteStatement;
+  readonly #beyondVersions: SqliteStatement;
+  readonly #dropSeq: SqliteStatement;
 
-  constructor(db: Database, ctx: StoreContext) {
-    this.#db = db;
+  constructor(db: Database, ctx: StoreContext, budget: HistoryBudget) {
     this.#ctx = ctx;
+    this.#budget = budget;
     installHistoryTriggers(db);
+    const reads = textReads(db);
+    const text = reads.column("text");
+    const VERSION_COLUMNS = `${ENTRY_COLUMNS}, tags, metadata, ${storedColumns(text)}`;
+    const row = db.prepare(
+      `SELECT seq, key, version, hash, ${storedColumns(text)} FROM memory_history WHERE seq = ?`,
+    );
+    const live = db.prepare(
+      `SELECT ${text} AS text FROM memories WHERE key = ? AND version = ? AND hash = ?`,
+    );
+    const wholeText = <R extends { text: unknown }>(found: R | undefined) =>
+      found === undefined ? undefined : { ...found, text: reads.text(found.text) };
+    this.#decode = (value) => reads.text(value);
+    this.#text = {
+      row: (seq) => wholeText(row.get(seq) as TextRow | undefined),
+      live: (key, version, hash) =>
+        wholeText(live.get(key, version, hash) as { text: string } | undefined)?.text,
+    };
+    this.#olderThan = db.prepare(
+      "SELECT seq, at FROM memory_history WHERE at < ? ORDER BY at LIMIT ?",
+    );
+    this.#beyondVersions = db.prepare(
+      `SELECT seq, at FROM (
+         SELECT seq, at, row_number() OVER (PARTITION BY key ORDER BY seq DESC) AS n
+         FROM memory_history)
+       WHERE n > ? LIMIT ?`,
+    );
+    this.#dropSeq = db.prepare("DELETE FROM memory_history WHERE seq = ?");
     this.#attribute = db.prepare(
       "UPDATE temp.history_attribution SET actor = ?, command = ? WHERE id = 1",
     );
@@ -217,7 +333,7 @@ export class History implements StoreHistory {
       checked,
       checkInteger(version, "version", 1, Number.MAX_SAFE_INTEGER),
     ) as VersionRow | undefined;
-    return row === undefined ? undefined : toVersion(row);
+    return row === undefined ? undefined : this.#toVersion(row);
   }
 
   /**
@@ -229,7 +345,9 @@ export class History implements StoreHistory {
     const time = checkTime(at, "at");
     const last = this.#lastAtOrBefore.get({ key: checked, at: time }) as VersionRow | undefined;
     if (last !== undefined) {
-      return last.op === "delete" || last.key !== checked ? null : toVersion(last);
+      if (last.op === "delete" || last.key !== checked) return null;
+      // A version whose text cannot be read (a row it needs is gone) is not known either.
+      return this.#toVersion(last) ?? "unknown";
     }
     const next = this.#firstAfter.get({ key: checked, at: time }) as VersionRow | undefined;
     if (next === undefined) {
@@ -275,37 +393,80 @@ export class History implements StoreHistory {
   }
 
   /**
-   * Deletes history rows beyond the newest `keepVersions` of each file, and rows older than
-   * `keepDays`, at most `limit` rows per call (one short transaction), so a caller can prune
-   * a large history in steps between other writes. Returns how many rows it deleted.
+   * Deletes history rows beyond the newest `keepVersions` of each file, rows older than
+   * `keepDays`, and the oldest rows while the history takes more than `maxBytes` or the live
+   * text, at most `limit` rows per call (one short transaction), so a caller can prune a
+   * large history in steps between other writes. Returns how many rows it deleted.
    */
-  prune(options: { keepVersions?: number; keepDays?: number; limit?: number }): number {
+  prune(options: PruneOptions): number {
     const limit = checkInteger(options.limit ?? 500, "limit", 1, 100_000);
-    let deleted = 0;
+    const days =
+      options.keepDays === undefined
+        ? undefined
+        : checkInteger(options.keepDays, "keepDays", 0, 1_000_000);
+    const keep =
+      options.keepVersions === undefined
+        ? undefined
+        : checkInteger(options.keepVersions, "keepVersions", 1, 1_000_000);
+    const maxBytes =
+      options.maxBytes === undefined
+        ? undefined
+        : checkInteger(options.maxBytes, "maxBytes", 1, Number.MAX_SAFE_INTEGER);
     return this.#ctx.write(() => {
-      if (options.keepDays !== undefined) {
-        const days = checkInteger(options.keepDays, "keepDays", 0, 1_000_000);
+      let deleted = 0;
+      if (days !== undefined) {
         const cutoff = new Date(Date.now() - days * 86_400_000).toISOString();
-        deleted += this.#db
-          .prepare(
-            "DELETE FROM memory_history WHERE seq IN (SELECT seq FROM memory_history WHERE at < ? ORDER BY at LIMIT ?)",
-          )
-          .run(cutoff, limit).changes;
+        deleted += this.#drop("days", this.#olderThan.all(cutoff, limit) as SeqAt[]);
       }
-      if (options.keepVersions !== undefined && deleted < limit) {
-        const keep = checkInteger(options.keepVersions, "keepVersions", 1, 1_000_000);
-        deleted += this.#db
-          .prepare(
-            `DELETE FROM memory_history WHERE seq IN (
-               SELECT seq FROM (
-                 SELECT seq, row_number() OVER (PARTITION BY key ORDER BY seq DESC) AS n
-                 FROM memory_history)
-               WHERE n > ? LIMIT ?)`,
-          )
-          .run(keep, limit - deleted).changes;
+      if (keep !== undefined && deleted < limit) {
+        deleted += this.#drop(
+          "versions",
+          this.#beyondVersions.all(keep, limit - deleted) as SeqAt[],
+        );
+      }
+      if (maxBytes !== undefined && deleted < limit) {
+        const excess = this.#budget.excess(maxBytes);
+        if (excess > 0) {
+          deleted += this.#budget.dropOldest(
+            Math.min(excess, WRITE_DROP_BYTES),
+            "bytes",
+            limit - deleted,
+          );
+        }
       }
       return deleted;
     });
+  }
+
+  /** Deletes `rows` (and the older rows kept as splices of them), recording them as dropped. */
+  #drop(reason: DropReason, rows: SeqAt[]): number {
+    if (rows.length === 0) return 0;
+    const changes = this.#budget.counting(() => {
+      for (const { seq } of rows) this.#dropSeq.run(seq);
+    });
+    let through = "";
+    for (const row of rows) if (row.at > through) through = row.at;
+    this.#budget.record(reason, changes.rows, through, changes.bytes);
+    return changes.rows;
+  }
+
+  /** The text of `row`, following its splices; undefined when a row it needs is gone. */
+  #textOf(row: TextRow | VersionRow): string | undefined {
+    return runSync(textSteps(row as TextRow, this.#text));
+  }
+
+  /** A row as a version, or undefined when its text cannot be read. */
+  #toVersion(read: VersionRow): HistoryVersion | undefined {
+    const row = { ...read, text: this.#decode(read.text) };
+    const text = this.#textOf(row);
+    if (text === undefined) return undefined;
+    const { stored: _stored, base: _base, head: _head, tail: _tail, ...entry } = row;
+    return {
+      ...entry,
+      text,
+      tags: JSON.parse(row.tags) as string[],
+      metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+    };
   }
 
   /** A restore's lookups and writes, inside its write transaction. */
@@ -319,7 +480,7 @@ export class History implements StoreHistory {
   };
 
   #page(
-    statement: BetterSqlite3.Statement,
+    statement: SqliteStatement,
     params: Record<string, string>,
     options: { limit?: number; before?: number },
   ): HistoryPage {
@@ -328,18 +489,20 @@ export class History implements StoreHistory {
       options.before === undefined
         ? Number.MAX_SAFE_INTEGER
         : checkInteger(options.before, "before", 1, Number.MAX_SAFE_INTEGER);
-    const rows = statement.all({ ...params, before, limit: limit + 1 }) as HistoryEntry[];
+    const rows = plainRows<HistoryEntry>(statement.all({ ...params, before, limit: limit + 1 }));
     const more = rows.length > limit;
     if (more) rows.length = limit;
     const last = rows[rows.length - 1];
-    return { entries: rows, next_before: more && last ? last.seq : null };
+    return {
+      entries: rows,
+      next_before: more && last ? last.seq : null,
+      dropped: this.#budget.dropped(),
+    };
   }
 }
 
-function toVersion(row: VersionRow): HistoryVersion {
-  return {
-    ...row,
-    tags: JSON.parse(row.tags) as string[],
-    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
-  };
+/** A row's place and time, as pruning selects them. */
+interface SeqAt {
+  seq: number;
+  at: string;
 }

@@ -3,9 +3,9 @@
  * metadata; compare-and-set writes; atomic prefix deletes and moves; BM25 recall with excerpts;
  * one isolated file per namespace.
  *
- * This entry's types name no better-sqlite3 type, so a user needs no @types/better-sqlite3.
- * What works on a better-sqlite3 `Database` handle (the rankers, the vector index, the
- * migrations) is in `@hms/store/internal`.
+ * SQLite is Node's own `node:sqlite`: nothing to build or download at install. What works on
+ * the store's SQLite connection (the rankers, the vector index, the migrations) is in
+ * `@hms/store/internal`.
  */
 export type { StoreAccess, UnusedFile } from "./access.js";
 export { defaultDataDir } from "./data-dir.js";
@@ -22,19 +22,25 @@ export type {
   Awaitable,
   EngineKind,
   HistoryApi,
+  NamespaceSummary,
   StoreApi,
   StoreEngine,
 } from "./engine.js";
 export { isStoreError, StoreError, type StoreErrorCode } from "./errors.js";
 export type {
   Attribution,
+  DropReason,
+  HistoryDrop,
+  HistoryDropEvent,
   HistoryEntry,
   HistoryOp,
   HistoryPage,
   HistoryVersion,
+  PruneOptions,
   StoreHistory,
   TreeRestoreResult,
 } from "./history.js";
+export { DEFAULT_HISTORY_BYTES } from "./history-types.js";
 export { compareKeys, decodeCursor, encodeCursor, prefixSuccessor } from "./keys.js";
 export { DEFAULT_LIMITS, type Limits, MAX_TEXT_BYTES_CEILING, utf8Bytes } from "./limits.js";
 export { isMemoryFile, MEMORY_FILE_TAG, MEMORY_ROOT } from "./memory-file.js";
@@ -55,6 +61,7 @@ export type { RecallBuild, RecallFilter } from "./recall/ranker.js";
 export { checkTimeRange, type TimeRange } from "./recall/time-range.js";
 export type { DenseHit } from "./recall/vector-index.js";
 export type { FileRestoreResult } from "./rules/restore.js";
+export { isBusy } from "./sqlite/driver.js";
 export { SCHEMA_VERSION } from "./sqlite/schema.js";
 export { MemoryStore } from "./store.js";
 export {

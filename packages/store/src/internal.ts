@@ -1,8 +1,9 @@
 /**
- * @hms/store/internal: the building blocks that work on a better-sqlite3 `Database` handle,
+ * @hms/store/internal: the building blocks that work on the store's SQLite connection (a
+ * `SqliteDatabase`: `node:sqlite`'s `DatabaseSync`, or anything with the same few methods),
  * for tuning recall and for tests (hms-mcp's bench/tune-fusion.mjs builds a HybridRanker per
  * parameter set through `MemoryStore.open(file, { ranker })`). Not a stable API: it follows
- * the store's internals, and its types need `@types/better-sqlite3` (the main entry's do not).
+ * the store's internals.
  */
 
 // The engine-neutral pieces of the store's operations, for the PostgreSQL engine
@@ -15,6 +16,17 @@ export {
   selectionOf,
   versionConflict,
 } from "./context.js";
+export {
+  applySplice,
+  MAX_RUN,
+  MAX_SPLICE_SHARE,
+  type Splice,
+  type StoredAs,
+  type StoredText,
+  spliceOf,
+  type TextReads,
+  textSteps,
+} from "./history-delta.js";
 export {
   checkInteger,
   checkKey,
@@ -79,4 +91,21 @@ export {
   treeConflictSteps,
   treeNotFound,
 } from "./rules/tree-shape.js";
-export { MIGRATIONS, type Migration, migrate, schemaVersion } from "./sqlite/schema.js";
+export {
+  isDiskFull,
+  openSqlite,
+  pragma,
+  type SqliteBinding,
+  type SqliteDatabase,
+  type SqliteInput,
+  type SqliteOutput,
+  type SqliteStatement,
+  transaction,
+} from "./sqlite/driver.js";
+export {
+  HISTORY_ROW_COST,
+  MIGRATIONS,
+  type Migration,
+  migrate,
+  schemaVersion,
+} from "./sqlite/schema.js";

@@ -16,9 +16,12 @@ export function isMemoryFile(key: string, tags: readonly string[]): boolean {
 /**
  * Checks a memory-file key against the memory-path rules of `@hms/memory-paths` (the one
  * place those rules live). Returns why the key is refused, or `undefined` when it is accepted.
+ * `existing`: the key is already a memory file's (a write over it), so the rules for new names
+ * only (NFC, compatibility characters, spaces) are left out, and a file an older version let
+ * in under such a name stays editable; a new key (a create, a move's target) meets them all.
  */
-export function memoryFileKeyProblem(key: string): string | undefined {
-  return checkMemoryPath(key)?.message;
+export function memoryFileKeyProblem(key: string, existing = false): string | undefined {
+  return checkMemoryPath(key, { existing })?.message;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -137,6 +137,25 @@ describe("namespaces", () => {
       expect(namespaces.get("first").open).toBe(true);
     } finally {
       namespaces.close();
+    }
+  });
+  it("refuses a data directory that cannot be made, at once (/proc takes no new entries)", () => {
+    // Node's recursive mkdirSync never returns here: /proc exists but answers ENOENT.
+    for (const dataDir of ["/proc/hms-nope", join(dir, "file", "below")]) {
+      if (dataDir.includes("file")) writeFileSync(join(dir, "file"), "");
+      const namespaces = new Namespaces({ dataDir });
+      try {
+        expect(() => namespaces.get("default")).toThrow(/^(ENOENT|ENOTDIR): /);
+      } finally {
+        namespaces.close();
+      }
+    }
+    const nested = new Namespaces({ dataDir: join(dir, "a", "b") });
+    try {
+      nested.get("default");
+      expect(statSync(join(dir, "a", "b", "namespaces")).mode & 0o777).toBe(0o700);
+    } finally {
+      nested.close();
     }
   });
 });

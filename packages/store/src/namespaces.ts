@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import Database from "better-sqlite3";
-import type { StoreEngine } from "./engine.js";
+import type { NamespaceSummary, StoreEngine } from "./engine.js";
 import { StoreError } from "./errors.js";
+import { makeDirectory } from "./make-directory.js";
+import { openSqlite, type SqliteDatabase } from "./sqlite/driver.js";
 import { MemoryStore } from "./store.js";
 import type { StoreOptions } from "./types.js";
 
@@ -99,7 +100,7 @@ export class Namespaces implements StoreEngine {
     }
     const file = join(this.#dir, storeFileName(name));
     if (!existsSync(file)) this.#checkRoomFor(name);
-    mkdirSync(this.#dir, { recursive: true, mode: 0o700 });
+    makeDirectory(this.#dir, 0o700);
     const store = MemoryStore.open(file, { ...this.#options, namespace: name });
     this.#empty.get(name)?.close();
     this.#empty.delete(name);
@@ -137,6 +138,31 @@ export class Namespaces implements StoreEngine {
    * by hash, so this reads the name each store keeps inside it.
    */
   names(): string[] {
+    return this.#readEach(() => ({})).map((found) => found.name);
+  }
+
+  /**
+   * The namespaces of the data directory, in name order, with their size and last change,
+   * read from each store file opened read-only (so nothing is created or upgraded; the
+   * `memories` table has these columns since the first schema).
+   */
+  summaries(): NamespaceSummary[] {
+    return this.#readEach((db, file) => {
+      const totals = db
+        .prepare(
+          "SELECT count(*) AS memories, coalesce(sum(bytes), 0) AS bytes, " +
+            "max(updated_at) AS updated_at FROM memories",
+        )
+        .get() as { memories: number; bytes: number; updated_at: string | null };
+      return { ...totals, disk_bytes: sizeOnDisk(file) };
+    });
+  }
+
+  /**
+   * `read` of every store file of the data directory (opened read-only), with the name the
+   * store keeps inside it, in name order.
+   */
+  #readEach<T>(read: (db: SqliteDatabase, file: string) => T): ({ name: string } & T)[] {
     let files: string[];
     try {
       files = readdirSync(this.#dir).filter((file) => STORE_FILE.test(file));
@@ -144,19 +170,20 @@ export class Namespaces implements StoreEngine {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
       throw error;
     }
-    const names: string[] = [];
+    const found: ({ name: string } & T)[] = [];
     for (const file of files) {
-      const db = new Database(join(this.#dir, file), { readonly: true, fileMustExist: true });
+      const path = join(this.#dir, file);
+      const db = openSqlite(path, { readOnly: true });
       try {
         const row = db.prepare("SELECT value FROM store_info WHERE name = 'namespace'").get() as
           | { value: string }
           | undefined;
-        if (row !== undefined) names.push(row.value);
+        if (row !== undefined) found.push({ name: row.value, ...read(db, path) });
       } finally {
         db.close();
       }
     }
-    return names.sort();
+    return found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   /** How many namespaces exist in the data directory. */
@@ -192,6 +219,17 @@ export class Namespaces implements StoreEngine {
     this.#open.clear();
     this.#empty.clear();
   }
+}
+
+/** A store file's bytes on disk, with its write-ahead log. */
+function sizeOnDisk(file: string): number {
+  let bytes = statSync(file).size;
+  try {
+    bytes += statSync(`${file}-wal`).size;
+  } catch {
+    // No write-ahead log: the last connection checkpointed it away.
+  }
+  return bytes;
 }
 
 /** Closes the least recently used stores of `stores` until at most `max` remain. */

@@ -37,10 +37,10 @@ import {
   type RememberResult,
 } from "./types.js";
 
-function toRecord(row: Row): MemoryRecord {
+function toRecord(ctx: StoreContext, row: Row): MemoryRecord {
   return {
     key: row.key,
-    text: row.text,
+    text: ctx.sql.readText(row.text),
     tags: JSON.parse(row.tags) as string[],
     metadata: JSON.parse(row.metadata) as Record<string, unknown>,
     version: row.version,
@@ -123,14 +123,14 @@ function prepareRemember(ctx: StoreContext, input: RememberInput): () => Remembe
 /** `MemoryStore.get`: the memory at `key`, or `undefined`. */
 export function get(ctx: StoreContext, key: string): MemoryRecord | undefined {
   const row = ctx.sql.get.get(checkKey(key, ctx.limits)) as Row | undefined;
-  return row === undefined ? undefined : toRecord(row);
+  return row === undefined ? undefined : toRecord(ctx, row);
 }
 
 /** `MemoryStore.list`: a page of keys with sizes, versions and tags. */
 export function list(ctx: StoreContext, options: PageOptions): ListPage {
   const { statement, params, limit } = pageQuery(ctx, ctx.sql.listPage, options);
-  // Rows as arrays (the statement is raw) and all at once: a listing is on the path of every
-  // directory view, and both cost less than objects read one by one.
+  // Rows as arrays (the statement returns arrays) and all at once: a listing is on the path of
+  // every directory view, and both cost less than objects read one by one.
   const rows = statement.all({ ...params, limit: limit + 1 }) as ListRow[];
   const more = rows.length > limit;
   if (more) rows.length = limit;
@@ -161,7 +161,7 @@ export function exportPage(ctx: StoreContext, options: PageOptions): ExportPage 
       found.return?.();
       break;
     }
-    memories.push(toRecord(row));
+    memories.push(toRecord(ctx, row));
     bytes += size;
   }
   const last = memories[memories.length - 1];

@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openSqlite } from "./sqlite/driver.js";
 import { SCHEMA_VERSION } from "./sqlite/schema.js";
 import { EXPORT_PAGE_BYTES, MemoryStore } from "./store.js";
 import { refusal } from "./test-support.js";
@@ -453,7 +453,7 @@ describe("recall", () => {
       "note/cats",
       "/memories/pets.md",
     ]);
-    const db = new Database(join(dir, "store.sqlite"), { readonly: true });
+    const db = openSqlite(join(dir, "store.sqlite"), { readOnly: true });
     try {
       const bm25 = new Map(
         (

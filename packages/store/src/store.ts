@@ -10,7 +10,10 @@ import { Access, type StoreAccess } from "./access.js";
 import type { StoreContext } from "./context.js";
 import { Embeddings } from "./embeddings.js";
 import type { StoreApi } from "./engine.js";
+import { StoreError } from "./errors.js";
 import { History, type StoreHistory } from "./history.js";
+import { HistoryBudget } from "./history-budget.js";
+import { DEFAULT_HISTORY_BYTES } from "./history-types.js";
 import { checkInteger, DEFAULT_LIMITS, type Limits, MAX_TEXT_BYTES_CEILING } from "./limits.js";
 import { load } from "./load.js";
 import { Highlighter } from "./recall/highlight.js";
@@ -84,15 +87,37 @@ export class MemoryStore implements StoreApi {
       MAX_TEXT_BYTES_CEILING,
     );
     this.limits = Object.freeze({ ...DEFAULT_LIMITS, maxTextBytes });
-    const writes = new Writes(db, file);
+    const historyBytes = checkInteger(
+      options.historyBytes ?? DEFAULT_HISTORY_BYTES,
+      "historyBytes",
+      0,
+      Number.MAX_SAFE_INTEGER,
+    );
+    const onDropped = options.onHistoryDropped;
+    if (onDropped !== undefined && typeof onDropped !== "function") {
+      throw new StoreError(
+        "INVALID_ARGUMENT",
+        `onHistoryDropped must be a function (it is told what the history dropped), got ${typeof onDropped}`,
+      );
+    }
+    const budget = new HistoryBudget(db, historyBytes, onDropped, options.namespace);
+    const writes = new Writes(db, file, budget);
     this.#writes = writes;
+    // Every write ends by bringing the history back within its budget, in its own transaction.
+    const withinBudget =
+      <T>(body: () => T) =>
+      (): T => {
+        const result = body();
+        budget.enforce();
+        return result;
+      };
     this.#ctx = {
       limits: this.limits,
       sql: prepare(db),
-      write: <T>(body: () => T): T => writes.write(body),
-      free: <T>(body: () => T): T => writes.free(body),
+      write: <T>(body: () => T): T => writes.write(withinBudget(body)),
+      free: <T>(body: () => T): T => writes.free(withinBudget(body)),
     };
-    this.history = new History(db, this.#ctx);
+    this.history = new History(db, this.#ctx, budget);
     this.access = new Access(db, this.#ctx);
     const hybrid = options.embeddings;
     this.embeddings = hybrid === undefined ? undefined : new Embeddings(db, hybrid.model);
@@ -122,7 +147,7 @@ export class MemoryStore implements StoreApi {
 
   /** True until {@link close}. */
   get open(): boolean {
-    return this.#db.open;
+    return this.#db.isOpen;
   }
 
   /** The durability setting in force (read back from SQLite). */
@@ -132,7 +157,7 @@ export class MemoryStore implements StoreApi {
 
   /** Closes the database (the WAL is checkpointed), first writing the reads noted. Idempotent. */
   close(): void {
-    if (!this.#db.open) return;
+    if (!this.#db.isOpen) return;
     try {
       this.access.flush();
     } catch {

@@ -6,8 +6,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openSqlite } from "./sqlite/driver.js";
 import { type MemoryRecord, MemoryStore } from "./store.js";
 import { refusal } from "./test-support.js";
 
@@ -39,7 +39,7 @@ function files(...keys: string[]): void {
  * hold them (a key that is both a file and a directory).
  */
 function legacy(...keys: string[]): void {
-  const db = new Database(join(dir, "store.sqlite"));
+  const db = openSqlite(join(dir, "store.sqlite"));
   try {
     const insert = db.prepare(
       `INSERT INTO memories (key, text, tags, metadata, version, hash, bytes, created_at, updated_at)

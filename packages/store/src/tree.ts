@@ -27,7 +27,7 @@ export function forgetPrefix(ctx: StoreContext, prefix: string): { deleted: numb
   const checked = checkPrefix(prefix, ctx.limits, "prefix", false);
   const { params, shape } = bindSelection(checked, undefined);
   return ctx.free(() => ({
-    deleted: ctx.sql.deleteRange.for(shape).run(params).changes,
+    deleted: Number(ctx.sql.deleteRange.for(shape).run(params).changes),
   }));
 }
 
@@ -37,8 +37,8 @@ export function forgetTree(ctx: StoreContext, key: string): { deleted: number } 
   const under = bindSelection(`${checked}/`, undefined);
   return ctx.free(() => {
     const deleted =
-      ctx.sql.deleteKey.run(checked).changes +
-      ctx.sql.deleteRange.for(under.shape).run(under.params).changes;
+      Number(ctx.sql.deleteKey.run(checked).changes) +
+      Number(ctx.sql.deleteRange.for(under.shape).run(under.params).changes);
     if (deleted === 0) throw treeNotFound(checked);
     return { deleted };
   });
@@ -125,7 +125,8 @@ function treeLookup(ctx: StoreContext): TreeLookup {
     },
     firstKeyUnder(key) {
       const { params, shape } = bindSelection(`${key}/`, undefined);
-      return ctx.sql.firstKeyInRange.for(shape).get(params) as string | undefined;
+      const row = ctx.sql.firstKeyInRange.for(shape).get(params) as { key: string } | undefined;
+      return row?.key;
     },
     firstExisting(keys) {
       return keys.find((key) => ctx.sql.head.get(key) !== undefined);

@@ -2,11 +2,12 @@
  * The store's public shapes: records, the options and results of its calls, and the bounds
  * those calls accept. `MemoryStore` (store.ts) implements them.
  */
-import type BetterSqlite3 from "better-sqlite3";
 import type { EmbeddingModel } from "./embeddings.js";
+import type { HistoryDropEvent } from "./history-types.js";
 import type { FusionParams } from "./recall/hybrid.js";
 import type { LineHit } from "./recall/lines.js";
 import type { Ranker, RecallBuild } from "./recall/ranker.js";
+import type { SqliteDatabase } from "./sqlite/driver.js";
 
 /** A stored memory, as the hms-mcp contract names its fields. */
 export interface MemoryRecord {
@@ -176,9 +177,10 @@ export interface StoreOptions {
   readonly busyTimeoutMs?: number | undefined;
   /**
    * How long one call waits for another process's lock once the store is open, in ms
-   * (default: `busyTimeoutMs`; opening always waits `busyTimeoutMs`). better-sqlite3 waits
+   * (default: `busyTimeoutMs`; opening always waits `busyTimeoutMs`). SQLite waits
    * synchronously, blocking the process's event loop: a server that serves other callers sets
-   * this short and retries a call refused with `SQLITE_BUSY` asynchronously (hms-mcp does).
+   * this short and retries a call refused with SQLITE_BUSY ({@link isBusy}) asynchronously
+   * (hms-mcp does).
    */
   readonly busyWaitMs?: number | undefined;
   /**
@@ -197,9 +199,14 @@ export interface StoreOptions {
   readonly embeddings?: EmbeddingOptions | undefined;
   /**
    * @internal Builds the recall ranker (default: lexical BM25, or hybrid with `embeddings`)
-   * from the store's better-sqlite3 handle; for tuning (see `@hms/store/internal`).
+   * from the store's SQLite connection; for tuning (see `@hms/store/internal`).
    */
-  readonly ranker?: ((db: BetterSqlite3.Database) => Ranker) | undefined;
+  readonly ranker?: ((db: SqliteDatabase) => Ranker) | undefined;
+  /**
+   * @internal Opens the store's SQLite file (default: `node:sqlite`). The driver benchmark and
+   * the compatibility tests pass better-sqlite3 here, to run the same store on both drivers.
+   */
+  readonly openFile?: ((file: string) => SqliteDatabase) | undefined;
   /**
    * Told what opening an existing store does when its file needs an upgrade (schema
    * migrations, the one-time compaction to incremental auto-vacuum), which can take long on
@@ -208,6 +215,19 @@ export interface StoreOptions {
    * itself; hms-mcp logs these. Called synchronously, inside the open.
    */
   readonly onUpgrade?: ((event: UpgradeEvent) => void) | undefined;
+  /**
+   * The byte budget of the history of memory files: at most this many bytes (each row's text
+   * as stored, key, tags, metadata and a fixed 64 for the rest), or as many as the store's
+   * live text when that is more. A write that leaves the history over it drops the oldest
+   * changes in its own transaction. 0: no bound. Default `DEFAULT_HISTORY_BYTES` (8 MiB).
+   */
+  readonly historyBytes?: number | undefined;
+  /**
+   * Told when the history dropped changes to stay within `historyBytes` or to make room for a
+   * write on a full disk (the store prints nothing itself; hms-mcp logs these). Called
+   * synchronously, after the transaction that dropped them.
+   */
+  readonly onHistoryDropped?: ((event: HistoryDropEvent) => void) | undefined;
 }
 
 /** What an upgrade of a store file is doing (see {@link StoreOptions.onUpgrade}). */

@@ -2,8 +2,9 @@
  * The `hms` program (packages/hms-cli) under test, run as a user runs it: a child process
  * whose stdout and stderr are pipes (so not a terminal), in a clean environment.
  */
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { constants } from "node:os";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cleanEnv } from "./server-process.js";
@@ -26,21 +27,46 @@ export interface HmsRun {
 }
 
 /** Runs `hms ...args` to its end; `env` is added to a clean environment. */
-export function runHms(args: string[], env: Record<string, string> = {}): Promise<HmsRun> {
+export function runHms(
+  args: string[],
+  env: Record<string, string> = {},
+  options: { input?: string | Uint8Array; cwd?: string } = {},
+): Promise<HmsRun> {
+  return startHms(args, env, options).done;
+}
+
+/**
+ * Starts `hms ...args` (stdin: `input`, else nothing) and gives the process, to signal it,
+ * and its run once it has ended.
+ */
+export function startHms(
+  args: string[],
+  env: Record<string, string> = {},
+  options: { input?: string | Uint8Array; cwd?: string } = {},
+): { child: ChildProcess; done: Promise<HmsRun> } {
   const child = spawn(process.execPath, [hmsCliBin(), ...args], {
     env: cleanEnv(env),
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
   });
+  if (options.input !== undefined) child.stdin?.end(options.input);
   let stdout = "";
   let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => {
+  child.stdout?.on("data", (chunk: Buffer) => {
     stdout += chunk.toString("utf8");
   });
-  child.stderr.on("data", (chunk: Buffer) => {
+  child.stderr?.on("data", (chunk: Buffer) => {
     stderr += chunk.toString("utf8");
   });
-  return new Promise((resolveRun, reject) => {
+  const done = new Promise<HmsRun>((resolveRun, reject) => {
     child.once("error", reject);
-    child.once("close", (code) => resolveRun({ code, stdout, stderr }));
+    child.once("close", (code, signal) =>
+      resolveRun({
+        code: code ?? (signal === null ? null : 128 + constants.signals[signal]),
+        stdout,
+        stderr,
+      }),
+    );
   });
+  return { child, done };
 }

@@ -16,7 +16,7 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import Database from "better-sqlite3";
+import type { DatabaseSync } from "node:sqlite";
 import { postgresBinDir } from "./postgres.js";
 import { storeArgs } from "./server-process.js";
 
@@ -45,16 +45,18 @@ export function writeSeedFiles(
   if (!existsSync(file)) {
     throw new Error(`writeSeedFiles: no store at ${file}; let a server serve it first`);
   }
-  const db = new Database(file, { fileMustExist: true, timeout: 10_000 });
+  const db = openStore(file);
   try {
-    const schema = db.pragma("user_version", { simple: true }) as number;
+    const { user_version: schema } = db.prepare("PRAGMA user_version").get() as {
+      user_version: number;
+    };
     if (schema < 4) throw new Error(`writeSeedFiles: schema ${schema} has no version clock`);
     const tick = db.prepare("UPDATE version_clock SET value = value + 1 RETURNING value");
     const insert = db.prepare(`
       INSERT INTO memories (key, text, tags, metadata, version, hash, bytes, created_at, updated_at)
       VALUES (@key, @text, '["memory-file"]', '{}', @version, @hash, @bytes, @at, @at)`);
     const tag = db.prepare("INSERT INTO memory_tags (tag, memory_id) VALUES ('memory-file', ?)");
-    db.transaction(() => {
+    inWriteTransaction(db, () => {
       const at = new Date().toISOString();
       for (const [key, text] of Object.entries(files)) {
         const { value: version } = tick.get() as { value: number };
@@ -63,7 +65,7 @@ export function writeSeedFiles(
         const { lastInsertRowid } = insert.run({ key, text, version, hash, bytes, at });
         tag.run(lastInsertRowid);
       }
-    }).immediate();
+    });
   } finally {
     db.close();
   }
@@ -117,14 +119,36 @@ export function backdateWrites(
   at: string,
   namespace = "default",
 ): void {
-  const db = new Database(storeFile(dataDir, namespace), { fileMustExist: true, timeout: 10_000 });
+  const db = openStore(storeFile(dataDir, namespace));
   try {
     const update = db.prepare("UPDATE memories SET updated_at = ? WHERE key = ?");
-    db.transaction(() => {
+    inWriteTransaction(db, () => {
       for (const key of keys) update.run(at, key);
-    }).immediate();
+    });
   } finally {
     db.close();
+  }
+}
+
+/**
+ * The store's existing SQLite file, through node:sqlite, waiting up to 10 s for a server's
+ * lock. Loaded on use, not with this module: Node 22 warns when node:sqlite loads.
+ */
+function openStore(file: string): DatabaseSync {
+  if (!existsSync(file)) throw new Error(`no store at ${file}; let a server serve it first`);
+  const { DatabaseSync } = process.getBuiltinModule("node:sqlite");
+  return new DatabaseSync(file, { timeout: 10_000 });
+}
+
+/** Runs `body` in one IMMEDIATE transaction (the write lock taken at BEGIN). */
+function inWriteTransaction(db: DatabaseSync, body: () => void): void {
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    body();
+    db.exec("COMMIT");
+  } catch (error) {
+    if (db.isTransaction) db.exec("ROLLBACK");
+    throw error;
   }
 }
 

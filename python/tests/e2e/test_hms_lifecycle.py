@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -30,6 +31,7 @@ from hms_memory_tool.core import MemoryVersion
 from hms_memory_tool.hms_backend import CONNECTION_LOST
 from hms_memory_tool.hms_backend.find_server import find_server
 from tests.support.servers import StdioServer, alive, hms_mcp_command, http_server, wait_until_dead
+from tests.support.tmpfs import mounted_tmpfs
 
 WRITERS = 8
 EDITS = 10  # per writer: 5 inserts and 5 counter increments, interleaved
@@ -316,6 +318,10 @@ def test_closing_stops_the_server_and_the_thread(server: StdioServer) -> None:
     memory.close()  # idempotent
 
 
+# A new interpreter imports the SDKs (CPU-bound: 20 s of a 2-core machine at load 37) and
+# starts a server: the limits only stop a hang, above what a loaded machine takes (a 60 s limit
+# failed both cases in one of five runs of the suite).
+@pytest.mark.timeout(300)
 @pytest.mark.parametrize("ending", ["pass", "raise RuntimeError('boom')"], ids=["exit", "crash"])
 def test_interpreter_exit_without_close_leaves_no_process(server: StdioServer, ending: str) -> None:
     connect = f"HolographicMemoryToolSync.connect(command={server.command!r}, args={server.args!r})"
@@ -328,7 +334,7 @@ def test_interpreter_exit_without_close_leaves_no_process(server: StdioServer, e
         ]
     )
     completed = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, timeout=60, check=False
+        [sys.executable, "-c", script], capture_output=True, timeout=240, check=False
     )
     assert completed.returncode == (0 if ending == "pass" else 1), completed.stderr.decode()
     assert wait_until_dead(server.pid())
@@ -374,9 +380,73 @@ def test_a_server_that_cannot_start_is_a_clear_error(tmp_path: Path) -> None:
         HolographicMemoryToolSync.connect(command=missing)
     assert str(caught.value) == (
         f"Could not connect to hms-mcp ({missing}): there is no program {missing!r} to start "
-        "(ENOENT). Install hms-mcp (it needs Node.js 20.11+) with `npm install hms-mcp` in your "
+        "(ENOENT). Install hms-mcp (it needs Node.js 22 or 24) with `npm install hms-mcp` in your "
         "project's directory (then it is found in node_modules) or `npm install --global "
         "hms-mcp` (then it is on PATH), or give the program's full path as command=."
+    )
+
+
+# A program that stops at start as a server with a broken install would: twelve lines, a
+# blank one, a line of 600 "é" and a last line without its newline, on stderr, then exit 3.
+# The same program and the same words as packages/memory-backend-hms/test/e2e/connect.test.ts.
+DYING_SERVER = """#!/bin/sh
+for i in 1 2 3 4 5 6 7 8 9 10; do echo "line $i   " >&2; done
+echo "" >&2
+printf 'é%.0s' $(seq 600) >&2; printf '\\r\\n' >&2
+printf 'fatal: cannot load the native addon' >&2
+exit 3
+"""
+
+
+def connect_failure(command: str, args: list[str]) -> HmsConnectionError:
+    with pytest.raises(HmsConnectionError) as caught:
+        HolographicMemoryToolSync.connect(command=command, args=args)
+    assert caught.value.code == "CONNECTION_CLOSED"
+    return caught.value
+
+
+def test_a_server_that_stops_on_a_bad_flag_is_reported_with_its_last_stderr_lines() -> None:
+    line = [*hms_mcp_command(), "--port", "not-a-port"]
+    command, args = line[0], line[1:]
+    assert str(connect_failure(command, args)) == (
+        f"Could not connect to hms-mcp ({' '.join([command, *args])}): the server process ended "
+        "while connecting.\nIts stderr ended with:\nhms-mcp: option '--port <port>' argument "
+        "'not-a-port' is invalid. expected an integer from 0 to 65535 (hms-mcp --help lists "
+        "every flag)"
+    )
+
+
+def test_a_server_that_cannot_write_its_data_directory_is_reported_with_why() -> None:
+    with mounted_tmpfs(1) as disk:
+        subprocess.run(["mount", "-o", "remount,ro", str(disk)], check=True)
+        line = [*hms_mcp_command(), "--data-dir", str(disk / "data")]
+        message = str(connect_failure(line[0], line[1:]))
+    assert re.search(
+        r": the server process ended while connecting\.\nIts stderr ended with:\nhms-mcp: "
+        r"cannot open namespace default in the data directory /tmp/.*/data \(E[A-Z]+: .*\); "
+        r"choose a directory this user can write",
+        message,
+    ), message
+
+
+def test_the_last_ten_stderr_lines_of_a_program_that_exits_are_carried(tmp_path: Path) -> None:
+    script = tmp_path / "dies.sh"
+    script.write_text(DYING_SERVER, encoding="utf-8")
+    script.chmod(0o755)
+    assert str(connect_failure(str(script), [])) == (
+        f"Could not connect to hms-mcp ({script}): the server process ended while connecting.\n"
+        "Its stderr ended with:\n"
+        + "\n".join(f"line {i}" for i in range(3, 11))
+        + "\n"
+        + "é" * 500
+        + "…\nfatal: cannot load the native addon"
+    )
+
+
+def test_a_program_that_exits_saying_nothing_is_reported_so() -> None:
+    assert str(connect_failure("true", [])) == (
+        "Could not connect to hms-mcp (true): the server process ended while connecting. "
+        "It wrote nothing on stderr."
     )
 
 

@@ -10,6 +10,7 @@ import subprocess
 from pathlib import Path
 
 from hms_memory_tool.paths import (
+    COMPATIBILITY_KEPT_RANGES,
     INVISIBLE_RANGES,
     LOOKALIKES,
     MAX_NAME_BYTES,
@@ -22,6 +23,10 @@ GENERATED = 20_000
 # Characters at and around every table boundary, plus the structural ones.
 _BOUNDARIES = sorted(
     {cp + d for low, high in INVISIBLE_RANGES for cp in (low, high) for d in (-1, 0, 1)}
+    | {cp + d for low, high in COMPATIBILITY_KEPT_RANGES for cp in (low, high) for d in (-1, 0, 1)}
+    # Compatibility characters: fullwidth, ligature, halfwidth katakana and its voiced mark,
+    # circled and superscript digits, the ellipsis, a CJK square word, the micro sign.
+    | {0xFF21, 0xFF10, 0xFB01, 0xFF76, 0xFF9E, 0x2460, 0x00B2, 0x3316, 0x00B5, 0x2F00}
     | set(LOOKALIKES)
     | {0x0, 0x1, 0x9, 0xA, 0x1F, 0x20, 0x7E, 0x7F, 0x80, 0x9F, 0xA0, 0x200C, 0x200D, 0xFE0F}
     | {0xFDCF, 0xFDD0, 0xFDEF, 0xFDF0, 0xFFFD, 0xFFFE, 0xFFFF, 0x1FFFE, 0x10FFFF, 0x2026}
@@ -162,6 +167,7 @@ def test_python_and_typescript_validators_agree_on_generated_paths() -> None:
         "control-character",
         "invisible-character",
         "lookalike-character",
+        "compatibility-character",
         "backslash",
         "percent-encoded",
         "outside-memories",

@@ -6,11 +6,14 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from tests.support.servers import REPO
 
 QUICKSTART = REPO / "examples" / "quickstart-python" / "quickstart.py"
 
 
+@pytest.mark.timeout(240)  # above the run's own 180 s limit (the suite's default is 120 s)
 def test_the_python_quick_start_runs_offline_and_says_so() -> None:
     env = {**os.environ}
     env.pop("ANTHROPIC_API_KEY", None)

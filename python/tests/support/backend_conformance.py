@@ -212,7 +212,7 @@ async def list_returns_every_file_under_a_prefix_recursively(b: MemoryBackend) -
 
 @check
 async def list_orders_keys_by_code_point(b: MemoryBackend) -> None:
-    names = ["\uff61", "😀", "z", "\ue000", "é", "Z", "a b", "a-b", "a"]
+    names = ["\ufa0e", "😀", "z", "\ue000", "é", "Z", "a b", "a-b", "a"]
     for name in names:
         await b.create(f"/memories/{name}", name)
     expected = sorted(names, key=lambda n: n.encode("utf-8"))
@@ -387,7 +387,7 @@ async def move_tree_refuses_in_the_contracts_order(b: MemoryBackend, tree: TreeO
     move_tree = tree.move_tree
     files = [
         "/memories/d/a.md",
-        "/memories/d/sub/\uff61",  # first in code point order, second in UTF-16 order
+        "/memories/d/sub/\ufa0e",  # first in code point order, second in UTF-16 order
         "/memories/d/sub/😀",
         "/memories/e/x.md",
         "/memories/f.md",
@@ -420,5 +420,5 @@ async def move_tree_refuses_in_the_contracts_order(b: MemoryBackend, tree: TreeO
     # destination 15 levels deep; the first in code point order is named
     deep = "/memories/" + "/".join(f"l{i}" for i in range(15))
     invalid = await rejects_with(move_tree("/memories/d", deep), "INVALID_KEY", "too deep")
-    assert invalid.key == f"{deep}/sub/\uff61"
+    assert invalid.key == f"{deep}/sub/\ufa0e"
     assert await paths(b) == files, "nothing changed by refused tree moves"

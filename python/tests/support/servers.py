@@ -34,7 +34,7 @@ SCRIPTED_MODEL_CLI = REPO / "packages" / "scripted-model" / "dist" / "cli.js"
 def node() -> str:
     found = shutil.which("node")
     if found is None:
-        pytest.fail("Node.js 20+ must be on PATH to run hms-mcp")
+        pytest.fail("Node.js 22 or 24 must be on PATH to run hms-mcp")
     return found
 
 
@@ -80,13 +80,14 @@ class StdioServer:
 
 
 def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs: it exists and is not a zombie (exited, not yet reaped)."""
+    # One read of /proc, no look before it: the parent may reap the process at any moment,
+    # and then the read fails (ENOENT, or ESRCH while the entry is being torn down).
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except (FileNotFoundError, ProcessLookupError):
         return False
-    # A zombie (exited, not yet reaped by its parent) is not alive either.
-    stat = Path(f"/proc/{pid}/stat")
-    return not (stat.exists() and stat.read_text().split(") ", 1)[1].startswith("Z"))
+    return not stat.rsplit(") ", 1)[1].startswith("Z")
 
 
 def wait_until_dead(pid: int, seconds: float = 10.0) -> bool:

@@ -1,4 +1,6 @@
 import type { HmsMemoryBackend } from "@hms/memory-backend-hms";
+import { CliError } from "../errors.js";
+import { getMemory, pathKind } from "../memories.js";
 import type { Output } from "../output.js";
 
 /** `hms cat path`: the file's text as stored, or with `-n` numbered as Claude's view shows it. */
@@ -8,7 +10,13 @@ export async function cat(
   options: { lineNumbers: boolean },
   out: Output,
 ): Promise<void> {
-  const record = await backend.call("get", { key: path });
+  const record = await getMemory(backend, path);
+  if (record === undefined) {
+    if ((await pathKind(backend, path)) === "directory") {
+      throw new CliError(`${path} is a directory: \`hms ls ${path}\` lists what is in it`);
+    }
+    throw new CliError(`${path} does not exist (\`hms ls\` lists the files)`);
+  }
   if (out.json) {
     out.result(record, () => "");
     return;

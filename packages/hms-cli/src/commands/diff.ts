@@ -28,15 +28,20 @@ export async function diff(
   out.result(answer, () => {
     if (answer.unified === "")
       return `versions ${answer.from_version} and ${answer.to_version} have the same text`;
-    return answer.unified
-      .split("\n")
-      .map((line) => {
-        if (line.startsWith("+++") || line.startsWith("---")) return out.colors.bold(line);
-        if (line.startsWith("+")) return out.colors.green(line);
-        if (line.startsWith("-")) return out.colors.red(line);
-        if (line.startsWith("@@")) return out.colors.cyan(line);
-        return line;
-      })
-      .join("\n");
+    return coloredDiff(answer.unified, out);
   });
+}
+
+/** A unified diff with its added lines green and its removed lines red (when colours are on). */
+export function coloredDiff(unified: string, out: Output): string {
+  return unified
+    .split("\n")
+    .map((line) => {
+      if (line.startsWith("+++") || line.startsWith("---")) return out.colors.bold(line);
+      if (line.startsWith("+")) return out.colors.green(line);
+      if (line.startsWith("-")) return out.colors.red(line);
+      if (line.startsWith("@@")) return out.colors.cyan(line);
+      return line;
+    })
+    .join("\n");
 }

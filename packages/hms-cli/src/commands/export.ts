@@ -44,10 +44,10 @@ export async function exportTo(
   } finally {
     progress.stop();
   }
-  out.result(
-    { to: target, format: jsonl ? "jsonl" : "directory", memories: count },
-    () => `exported ${count} ${jsonl ? "memories" : "memory files"} to ${target}`,
-  );
+  out.result({ to: target, format: jsonl ? "jsonl" : "directory", memories: count }, () => {
+    const what = jsonl ? ["memory", "memories"] : ["memory file", "memory files"];
+    return `exported ${count} ${count === 1 ? what[0] : what[1]} to ${target}`;
+  });
 }
 
 async function exportJsonl(

@@ -4,6 +4,7 @@ import type { HmsMemoryBackend } from "@hms/memory-backend-hms";
 import { checkMemoryPath, MEMORY_ROOT } from "@hms/memory-paths";
 import { MAX_PAGE, MEMORY_FILE_TAG, TOOLS } from "@hms/protocol";
 import { CliError, EXIT } from "../errors.js";
+import { sizeRefusal, utf8Text } from "../memories.js";
 import type { Output } from "../output.js";
 import { progressBar } from "../progress.js";
 
@@ -20,6 +21,10 @@ export interface Refusal {
   source: string;
   reason: string;
 }
+
+/** Why a hidden file or folder (`.DS_Store`, `.git`) is left out: not an error, a note. */
+const HIDDEN =
+  "hidden (a name starting with a dot is not a memory file: Claude's memory tool hides and refuses them)";
 
 interface ImportOptions {
   overwrite: boolean;
@@ -41,8 +46,8 @@ export async function importFrom(
   options: ImportOptions,
   out: Output,
 ): Promise<void> {
-  const { planned, refusals } = source.endsWith(".jsonl")
-    ? await planJsonl(source)
+  const { planned, refusals, skipped } = source.endsWith(".jsonl")
+    ? { ...(await planJsonl(source)), skipped: [] }
     : await planDirectory(source, backend.maxFileBytes);
   const existing = await existingVersions(backend);
   const writes: Planned[] = [];
@@ -59,17 +64,24 @@ export async function importFrom(
     imported: options.dryRun || blocked ? 0 : writes.length,
     would_import: writes.map((item) => item.key),
     refused: refusals,
+    skipped,
     dry_run: options.dryRun,
   };
+  const notes = skipped.map((note) => `skipped ${note.source}: ${note.reason}`);
   if (blocked || options.dryRun) {
-    out.result(summary, () => describePlan(writes, refusals, options, blocked));
+    out.result(summary, () =>
+      [...notes, describePlan(writes, refusals, options, blocked)].join("\n"),
+    );
     if (blocked) process.exitCode = EXIT.failed;
     return;
   }
   await writeAll(backend, writes, existing, out);
   out.result(summary, () => {
-    const skipped = refusals.length > 0 ? `; skipped ${refusals.length} refused` : "";
-    return `imported ${writes.length} memor${writes.length === 1 ? "y" : "ies"} from ${source}${skipped}`;
+    const left = refusals.length > 0 ? `; skipped ${refusals.length} refused` : "";
+    return [
+      ...notes,
+      `imported ${writes.length} memor${writes.length === 1 ? "y" : "ies"} from ${source}${left}`,
+    ].join("\n");
   });
 }
 
@@ -91,21 +103,27 @@ function describePlan(
   return lines.join("\n");
 }
 
-/** The memory files of a filesystem memory directory. */
+/**
+ * The memory files of a filesystem memory directory. Hidden files and folders (`.DS_Store`,
+ * `.git`) are skipped with a note: the memory tool never shows or writes them.
+ */
 async function planDirectory(
   source: string,
   maxBytes: number,
-): Promise<{ planned: Planned[]; refusals: Refusal[] }> {
+): Promise<{ planned: Planned[]; refusals: Refusal[]; skipped: Refusal[] }> {
   const root = await memoriesFolder(source);
   const planned: Planned[] = [];
   const refusals: Refusal[] = [];
+  const skipped: Refusal[] = [];
   const walk = async (directory: string, names: string[]) => {
     const entries = await readdir(directory, { withFileTypes: true });
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
       const file = join(directory, entry.name);
       const key = [MEMORY_ROOT, ...names, entry.name].join("/");
-      if (entry.isSymbolicLink()) {
+      if (entry.name.startsWith(".")) {
+        skipped.push({ source: entry.isDirectory() ? `${file}/` : file, reason: HIDDEN });
+      } else if (entry.isSymbolicLink()) {
         refusals.push({ source: file, reason: "a symbolic link (not followed)" });
       } else if (entry.isDirectory()) {
         await walk(file, [...names, entry.name]);
@@ -119,7 +137,7 @@ async function planDirectory(
     }
   };
   await walk(root, []);
-  return { planned, refusals };
+  return { planned, refusals, skipped };
 }
 
 /** The folder that holds the memory files: `DIR/memories`, or DIR itself if named so. */
@@ -145,15 +163,11 @@ async function checkFile(file: string, key: string, maxBytes: number): Promise<P
   const pathError = checkMemoryPath(key);
   if (pathError) return pathError.message;
   const bytes = await readFile(file);
-  if (bytes.length > maxBytes) {
-    return `${bytes.length} bytes, over the server's limit of ${maxBytes} bytes per file`;
-  }
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    return "not UTF-8 text";
-  }
+  const tooLarge = sizeRefusal(bytes.length, maxBytes);
+  if (tooLarge !== undefined) return tooLarge;
+  // Byte for byte: a byte order mark, CRLF and a missing last newline are kept.
+  const text = utf8Text(bytes);
+  if (text === undefined) return "not UTF-8 text";
   return { key, text, tags: [MEMORY_FILE_TAG] };
 }
 

@@ -1,6 +1,12 @@
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { backdateWrites, runHms, startHttpServer, tempDir } from "@hms/test-support";
+import {
+  backdateWrites,
+  runHms,
+  startHttpServer,
+  tempDir,
+  writeMemoryFolder,
+} from "@hms/test-support";
 import { afterEach, describe, expect, inject, it } from "vitest";
 
 // Every test runs the built `hms` against a real hms-mcp: one it starts on a temporary data
@@ -23,13 +29,7 @@ async function everyFile(data: string): Promise<{ path: string }[]> {
 
 /** An SDK filesystem memory directory (base path holding memories/) with `files`. */
 function filesystemMemory(files: Record<string, string>): string {
-  const base = dataDir();
-  for (const [path, text] of Object.entries(files)) {
-    const file = join(base, "memories", ...path.split("/"));
-    mkdirSync(join(file, ".."), { recursive: true });
-    writeFileSync(file, text);
-  }
-  return base;
+  return writeMemoryFolder(dataDir(), files);
 }
 
 describe("hms on a local data directory", () => {
@@ -132,10 +132,17 @@ describe("hms on a local data directory", () => {
     const data = dataDir();
     const source = filesystemMemory({ "a.md": "alpha\n" });
     await runHms(["--data-dir", data, "--namespace", "alice", "import", "--from", source]);
+    // Bob's namespace exists (an import of nothing made it) and is empty; carol's does not.
+    const nothing = dataDir();
+    mkdirSync(join(nothing, "memories"));
+    await runHms(["--data-dir", data, "--namespace", "bob", "import", "--from", nothing]);
     const alice = await runHms(["--data-dir", data, "--namespace", "alice", "--json", "ls", "-R"]);
     const bob = await runHms(["--data-dir", data, "--namespace", "bob", "--json", "ls", "-R"]);
     expect(JSON.parse(alice.stdout)).toHaveLength(1);
     expect(JSON.parse(bob.stdout)).toEqual([]);
+    const carol = await runHms(["--data-dir", data, "--namespace", "carol", "ls"]);
+    expect(carol.code).toBe(1);
+    expect(carol.stderr).toContain("no store at");
   });
 
   it("exports to the SDK layout and back, and to JSON Lines with every field", async () => {
@@ -203,7 +210,10 @@ describe("hms import refuses what is unsafe and imports nothing by halves", () =
         refusal.reason,
       ]),
     );
-    expect(reasons[".hidden.md"]).toContain("hidden names are not allowed");
+    expect(reasons[".hidden.md"]).toBeUndefined(); // skipped with a note, not refused
+    expect(summary.skipped.map((note: { source: string }) => note.source.split("/").pop())).toEqual(
+      [".hidden.md"],
+    );
     expect(reasons["big.md"]).toMatch(/40960 bytes, over the server's limit of \d+ bytes/);
     expect(reasons["binary.md"]).toBe("not UTF-8 text");
     expect(reasons["link.md"]).toBe("a symbolic link (not followed)");
@@ -308,6 +318,33 @@ describe("hms history, diff and restore", () => {
       "restore",
       "hms_import",
       "hms_import",
+    ]);
+  });
+
+  it("says when the server's history dropped older changes, and why", async () => {
+    const server = await startHttpServer({ dataDir: dataDir(), args: ["--keep-mib", "1"] });
+    cleanups.push(() => server.stop());
+    const at = ["--url", server.url];
+    // About 1.5 MB of files, imported and deleted: more history than the server keeps.
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 60; i++)
+      files[`old/f${i}.md`] = `file ${i}\n${"some words ".repeat(2300)}\n`;
+    expect((await runHms([...at, "import", "--from", filesystemMemory(files)])).code).toBe(0);
+    expect((await runHms([...at, "rm", "-r", "old"])).code).toBe(0);
+    const text = await runHms([...at, "history", "old/f0.md"]);
+    expect(text.stdout).toMatch(
+      /^no changes recorded for \/memories\/old\/f0\.md\n\(older changes may be missing: \d+ dropped, made up to \d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ, to keep the history within its size \(hms-mcp --keep-mib\)\)\n$/,
+    );
+    const json = JSON.parse((await runHms([...at, "--json", "history", "old/f59.md"])).stdout);
+    // The newest change, the last delete, is kept (the oldest went first).
+    expect(json.changes[0]?.op).toBe("delete");
+    expect(json.dropped).toEqual([
+      {
+        reason: "bytes",
+        changes: expect.any(Number),
+        through: expect.any(String),
+        at: expect.any(String),
+      },
     ]);
   });
 
@@ -447,7 +484,7 @@ describe("hms over HTTP", () => {
 
     const wrong = await runHms([...at, "ls"], { HMS_MCP_TOKEN: "wrong" });
     expect(wrong.code).toBe(3);
-    expect(wrong.stderr).toMatch(/^hms: .*401/);
+    expect(wrong.stderr).toMatch(/^hms: .*refused the token in HMS_MCP_TOKEN \(HTTP 401\)/);
     expect(wrong.stderr.trim().split("\n")).toHaveLength(1);
   });
 
@@ -502,7 +539,9 @@ describe("the command line", () => {
   });
 
   it("says a missing file is missing, with exit code 1", async () => {
-    const run = await runHms(["--data-dir", dataDir(), "cat", "nope.md"]);
+    const data = dataDir();
+    await runHms(["--data-dir", data, "import", "--from", filesystemMemory({ "a.md": "a\n" })]);
+    const run = await runHms(["--data-dir", data, "cat", "nope.md"]);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^hms: .*nope\.md.*\n$/);
   });

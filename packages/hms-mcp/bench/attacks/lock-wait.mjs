@@ -7,9 +7,9 @@ import { spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { openSqlite } from "@hms/store/internal";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import Database from "better-sqlite3";
 import { BIN, call, summarize, tempDir, time } from "../support.mjs";
 
 function flag(args, name, fallback) {
@@ -65,7 +65,7 @@ export default async function lockWait(args) {
       dir,
       readdirSync(dir).find((name) => name.endsWith(".sqlite")),
     );
-    const lock = new Database(file);
+    const lock = openSqlite(file);
     lock.exec("BEGIN IMMEDIATE");
     setTimeout(() => lock.exec("ROLLBACK"), holdMs);
     let settled = false;

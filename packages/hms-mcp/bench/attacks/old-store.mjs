@@ -10,9 +10,8 @@ import { copyFileSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createInterface } from "node:readline";
-import { migrate } from "@hms/store/internal";
+import { migrate, openSqlite, transaction } from "@hms/store/internal";
 import { storeFile } from "@hms/test-support";
-import Database from "better-sqlite3";
 import { BIN, round, tempDir } from "../support.mjs";
 
 function flag(args, name, fallback) {
@@ -24,19 +23,19 @@ function flag(args, name, fallback) {
 function writeOldStore(dataDir, count) {
   const file = storeFile(dataDir);
   mkdirSync(dirname(file), { recursive: true });
-  const db = new Database(file);
+  const db = openSqlite(file);
   migrate(db, 4);
   const insert = db.prepare(
     `INSERT INTO memories (key, text, tags, metadata, version, hash, bytes, created_at, updated_at)
      VALUES (?, ?, '[]', '{}', 1, 'sha256:x', 1, '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z')`,
   );
   const words = "client prefers email follow ups meeting notes project deadline budget".split(" ");
-  db.transaction(() => {
+  transaction(db, () => {
     for (let i = 0; i < count; i++) {
       const text = Array.from({ length: 30 }, (_, j) => words[(i * 7 + j * 3) % words.length]);
       insert.run(`/memories/n${i}.md`, `note ${i}: ${text.join(" ")}`);
     }
-  })();
+  });
   db.close();
   return file;
 }

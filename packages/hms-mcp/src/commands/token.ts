@@ -71,7 +71,8 @@ export function tokenCommand(argv: readonly string[], version: string): number {
   try {
     program.parse([...argv], { from: "user" });
   } catch (error) {
-    return (error as { exitCode?: number }).exitCode ?? 2;
+    // --help and --version exit 0; a bad flag is a usage error (2), as for the server.
+    return (error as { exitCode?: number }).exitCode === 0 ? 0 : 2;
   }
   return status;
 }

@@ -33,6 +33,8 @@ export interface Config {
   readonly database?: DatabaseConfig | undefined;
   readonly namespace: string;
   readonly namespaceArg: boolean;
+  /** Never create the data directory or a namespace (--no-create): reads only, of what exists. */
+  readonly noCreate?: boolean | undefined;
   readonly transport: "stdio" | "http";
   readonly host: string;
   readonly port: number;
@@ -71,6 +73,11 @@ export interface Config {
   readonly keepVersions?: number | undefined;
   /** Days the history keeps a version; 0 keeps them regardless of age (the default). */
   readonly keepDays?: number | undefined;
+  /**
+   * MiB of history each namespace keeps, or as many bytes as its live text when that is more
+   * (default 8); 0: no bound. The oldest changes go first.
+   */
+  readonly keepMib?: number | undefined;
   /** HTTP: serve the web inspector at /ui. */
   readonly ui?: boolean | undefined;
 }
@@ -88,6 +95,9 @@ export interface HttpLimitsConfig {
 
 /** Default of `keepVersions` (`--keep-versions`). */
 export const DEFAULT_KEEP_VERSIONS = 100;
+
+/** Default of `keepMib` (`--keep-mib`): @hms/store's DEFAULT_HISTORY_BYTES, in MiB. */
+export const DEFAULT_KEEP_MIB = 8;
 
 /** Default of `recallWaitMs` (`--recall-wait`). */
 export const DEFAULT_RECALL_WAIT_MS = 2000;
@@ -188,7 +198,7 @@ export function oneLineError(prefix: string, hint: string) {
 /** The command-line interface: every flag, with its environment variable and default. */
 export function buildCommand(version: string): Command {
   // A bad flag is one line saying what is wrong and where to look, not the help after it.
-  return new Command("hms-mcp")
+  const command = new Command("hms-mcp")
     .description(
       "MCP server for the Holographic Memory store: durable, versioned, searchable memories " +
         "over stdio (default) or streamable HTTP.\n\n" +
@@ -240,6 +250,14 @@ export function buildCommand(version: string): Command {
       new Option(
         "--namespace-arg",
         "let every tool take a namespace argument (env: HMS_MCP_NAMESPACE_ARG=1)",
+      ),
+    )
+    .addOption(
+      new Option(
+        "--no-create",
+        "create neither the data directory nor a namespace: one that does not exist reads as " +
+          "empty (stats says exists: false) and writing to it is refused; `hms` reads this way " +
+          "(env: HMS_MCP_NO_CREATE=1)",
       ),
     )
     .addOption(
@@ -423,6 +441,16 @@ export function buildCommand(version: string): Command {
         .argParser(integer(0, 1_000_000)),
     )
     .addOption(
+      new Option(
+        "--keep-mib <n>",
+        "history: MiB each namespace's history may take, or as much as its live text when " +
+          "that is more; the oldest changes go first (0: no bound)",
+      )
+        .env("HMS_MCP_KEEP_MIB")
+        .default(DEFAULT_KEEP_MIB)
+        .argParser(integer(0, 1_000_000)),
+    )
+    .addOption(
       new Option("--log-level <level>", "log level (logs go to stderr)")
         .env("HMS_MCP_LOG_LEVEL")
         .choices([...LOG_LEVELS])
@@ -472,13 +500,51 @@ export function buildCommand(version: string): Command {
         "  hms-mcp [options]            serve (the default)",
         "  hms-mcp migrate              PostgreSQL: bring --database-url's schema up to date, then exit",
         "  hms-mcp copy                 copy every namespace between a data directory and a database",
+        "  hms-mcp namespaces           list the namespaces by name, with size and last change",
         "  hms-mcp fetch-model          install the embedding model of hybrid recall, print its directory",
         "  hms-mcp token create         make a token and print it once, with the line to add to --tokens-file",
         "  hms-mcp help [command]       print this help, or a command's",
       ].join("\n"),
     )
     .configureOutput({ outputError: oneLineError("hms-mcp", "hms-mcp --help lists every flag") })
-    .allowExcessArguments(false);
+    .allowExcessArguments(false)
+    // A bad flag throws (cli.ts exits 2) instead of commander's exit 1.
+    .exitOverride();
+  return inHelpGroups(command);
+}
+
+/**
+ * The sections of `hms-mcp --help`, in order, each with the prefix that marks its flags'
+ * descriptions ("HTTP: ..."); every other flag is a common one. A new flag lands in its
+ * section by its description alone.
+ */
+const HELP_GROUPS = [
+  { prefix: "", heading: "Common options:" },
+  { prefix: "HTTP: ", heading: "HTTP and tokens:" },
+  { prefix: "hybrid recall: ", heading: "Hybrid recall:" },
+  { prefix: "history: ", heading: "History:" },
+  { prefix: "PostgreSQL: ", heading: "PostgreSQL:" },
+] as const;
+
+/** Puts each flag of `command` in its help section (without the prefix the heading now says). */
+function inHelpGroups(command: Command): Command {
+  const rank = (option: Option) => {
+    const found = HELP_GROUPS.findIndex(
+      ({ prefix }) => prefix !== "" && option.description.startsWith(prefix),
+    );
+    return Math.max(found, 0);
+  };
+  // Sections appear in the order of their first flag: sort the flags by section (stably).
+  const options = command.options as Option[];
+  options.sort((a, b) => rank(a) - rank(b));
+  for (const option of options) {
+    const group = HELP_GROUPS[rank(option)] ?? HELP_GROUPS[0];
+    option.description = option.description.slice(group.prefix.length);
+    option.helpGroup(group.heading);
+  }
+  return command.addHelpOption(
+    new Option("-h, --help", "print this help and exit").helpGroup(HELP_GROUPS[0].heading),
+  );
 }
 
 /** Options as commander parsed them. */
@@ -490,6 +556,8 @@ interface ParsedOptions {
   migrate: boolean;
   namespace: string;
   namespaceArg?: boolean;
+  /** False with --no-create. */
+  create: boolean;
   transport: "stdio" | "http";
   host: string;
   port: number;
@@ -518,6 +586,7 @@ interface ParsedOptions {
   maxUnreadBytes: number;
   keepVersions: number;
   keepDays: number;
+  keepMib: number;
   ui?: boolean;
 }
 
@@ -528,6 +597,7 @@ interface ParsedOptions {
  */
 export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): Config {
   const namespaceArg = flagOrEnv(options.namespaceArg, env, "HMS_MCP_NAMESPACE_ARG");
+  const noCreate = !options.create || flagOrEnv(undefined, env, "HMS_MCP_NO_CREATE");
   const allowRemote = flagOrEnv(options.allowRemote, env, "HMS_MCP_ALLOW_REMOTE");
   const reembed = flagOrEnv(options.reembed, env, "HMS_MCP_REEMBED");
   const ui = flagOrEnv(options.ui, env, "HMS_MCP_UI");
@@ -592,6 +662,7 @@ export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): C
     database,
     namespace: options.namespace,
     namespaceArg,
+    noCreate,
     transport: options.transport,
     host,
     port: options.port,
@@ -623,6 +694,7 @@ export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): C
     },
     keepVersions: options.keepVersions,
     keepDays: options.keepDays,
+    keepMib: options.keepMib,
     ui,
   };
 }

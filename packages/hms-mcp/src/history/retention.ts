@@ -1,11 +1,13 @@
 /**
  * Keeps the history of memory files within the configured retention (--keep-versions,
- * --keep-days): each open store is pruned when it opens and then every few minutes, in steps
- * of a few hundred rows with the event loop free between steps, so pruning never holds the
- * write lock for long or delays calls.
+ * --keep-days, --keep-mib): each open store is pruned when it opens and then every few
+ * minutes, in steps of a few hundred rows with the event loop free between steps, so pruning
+ * never holds the write lock for long or delays calls. The store itself keeps every write
+ * within --keep-mib; pruning brings down a store that was over it when it opened (written by
+ * an older version, or under a larger --keep-mib). What the history drops is logged here.
  */
 import { setImmediate as yieldToCalls } from "node:timers/promises";
-import type { StoreApi } from "@hms/store";
+import type { HistoryDropEvent, StoreApi } from "@hms/store";
 import type { Logger } from "pino";
 import { isClosed } from "../runtime/engines.js";
 
@@ -13,7 +15,12 @@ import { isClosed } from "../runtime/engines.js";
 export interface Retention {
   readonly keepVersions: number;
   readonly keepDays: number;
+  /** MiB of history per namespace (or its live text's size, when more). */
+  readonly keepMib: number;
 }
+
+/** Bytes in a MiB. */
+export const MIB = 1024 * 1024;
 
 const STEP_ROWS = 500;
 const INTERVAL_MS = 5 * 60_000;
@@ -36,7 +43,8 @@ export class HistoryRetention {
   }
 
   get #bounded(): boolean {
-    return this.#retention.keepVersions > 0 || this.#retention.keepDays > 0;
+    const { keepVersions, keepDays, keepMib } = this.#retention;
+    return keepVersions > 0 || keepDays > 0 || keepMib > 0;
   }
 
   /** Prunes `store` now and with the others from then on. */
@@ -60,10 +68,11 @@ export class HistoryRetention {
   }
 
   async #pass(): Promise<void> {
-    const { keepVersions, keepDays } = this.#retention;
+    const { keepVersions, keepDays, keepMib } = this.#retention;
     const options = {
       ...(keepVersions > 0 ? { keepVersions } : {}),
       ...(keepDays > 0 ? { keepDays } : {}),
+      ...(keepMib > 0 ? { maxBytes: keepMib * MIB } : {}),
       limit: STEP_ROWS,
     };
     for (const [namespace, store] of [...this.#stores]) {
@@ -77,7 +86,8 @@ export class HistoryRetention {
           }
           const step = await store.history.prune(options);
           deleted += step;
-          if (step < STEP_ROWS) break;
+          // A step of the byte budget may end short of STEP_ROWS with more to drop.
+          if (step === 0) break;
         }
         if (deleted > 0) this.#log.debug({ namespace, deleted }, "history pruned");
       } catch (error) {
@@ -86,4 +96,26 @@ export class HistoryRetention {
       }
     }
   }
+}
+
+/**
+ * An `onHistoryDropped` for the stores of a server: what the history gave up to make room on a
+ * full disk is a warning (the operator should know the disk is full); what it dropped to stay
+ * within --keep-mib is routine (debug).
+ */
+export function historyDropLogger(log: Logger): (event: HistoryDropEvent) => void {
+  return ({ namespace, reason, changes, bytes, through }) => {
+    const what = `${changes} oldest ${changes === 1 ? "change" : "changes"} of the history of memory files (${bytes.toLocaleString("en-US")} bytes, made up to ${through})`;
+    if (reason === "disk_full") {
+      log.warn(
+        { namespace, reason, changes, bytes, through },
+        `the disk holding namespace ${namespace}'s store is full: dropped the ${what} to make room for a write`,
+      );
+    } else {
+      log.debug(
+        { namespace, reason, changes, bytes, through },
+        `dropped the ${what} to keep namespace ${namespace}'s history within --keep-mib`,
+      );
+    }
+  };
 }

@@ -3,9 +3,10 @@
  * what `history` lists after the memory tool's kinds of change, `diff` between versions, and
  * `restore` of a file (by version, with compare-and-set) and of a directory (to a time).
  */
+
+import { openSqlite } from "@hms/store/internal";
 import { ok, refused, storeFile, tempDir } from "@hms/test-support";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectInProcess, type InProcessConnection } from "../../test/in-process.js";
 
@@ -229,7 +230,7 @@ describe("unused", () => {
       }
       await first.close();
       // As if both had been written a year ago.
-      const db = new Database(storeFile(data.dir));
+      const db = openSqlite(storeFile(data.dir));
       db.prepare("UPDATE memories SET updated_at = '2025-12-01T00:00:00.000Z'").run();
       db.close();
 

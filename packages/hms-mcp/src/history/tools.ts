@@ -3,6 +3,7 @@
  * versions (@hms/store's history.ts); this module turns calls into its operations and
  * answers into text for people.
  */
+import type { HistoryDrop } from "@hms/store";
 import { createTwoFilesPatch } from "diff";
 import { ToolError, treeWithVersion } from "../errors.js";
 import { after } from "../runtime/engines.js";
@@ -34,17 +35,18 @@ export const HISTORY_RUNNERS: HistoryRunners = {
       args.key !== undefined
         ? store.history.ofFile(args.key, page)
         : store.history.under(args.prefix as string, { ...page, since: args.since });
-    return after(found, ({ entries, next_before }) => {
+    return after(found, ({ entries, next_before, dropped }) => {
       const lines = entries.map(
         (change) =>
           `${change.at}  v${change.version}  ${change.op.padEnd(6)}  ${change.from_key ? `${change.from_key} -> ` : ""}${change.key}` +
           `${change.command ? `  (${change.command}${change.actor ? ` by ${change.actor}` : ""})` : ""}`,
       );
       return {
-        structured: { changes: entries, next_before },
+        structured: { changes: entries, next_before, dropped },
         text:
           (lines.length === 0 ? "No changes recorded." : lines.join("\n")) +
-          (next_before === null ? "" : `\nOlder changes: before ${next_before}`),
+          (next_before === null ? "" : `\nOlder changes: before ${next_before}`) +
+          dropped.map((drop) => `\n${droppedLine(drop)}`).join(""),
       };
     });
   },
@@ -163,6 +165,22 @@ function diffOutput(
         ? `Versions ${older.version} and ${newer.version} have the same text.`
         : unified,
   };
+}
+
+/** Why the history dropped changes, in words. */
+const DROP_REASONS: Record<HistoryDrop["reason"], string> = {
+  bytes: "to keep the history within its size (--keep-mib; the oldest go first)",
+  disk_full: "to make room for writes on a full disk (the oldest go first)",
+  versions: "beyond the versions kept of each file (--keep-versions)",
+  days: "older than the days kept (--keep-days)",
+};
+
+/** One line saying which older changes may be missing, and why. */
+export function droppedLine(drop: HistoryDrop): string {
+  return (
+    `Dropped ${drop.changes} ${drop.changes === 1 ? "change" : "changes"} made up to ${drop.through} ` +
+    `${DROP_REASONS[drop.reason]}, the last at ${drop.at}: older changes may be missing.`
+  );
 }
 
 function missingVersion(key: string, version: number): ToolError {

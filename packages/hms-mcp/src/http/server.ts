@@ -19,7 +19,7 @@ import { InFlight, type RequestLimits, UnreadAnswers } from "./limits.js";
 import { isProbe, serveProbe } from "./probes.js";
 import { SessionRate } from "./session-rate.js";
 import { type SessionLimits, SessionRegistry } from "./sessions.js";
-import { isUiRequest, serveUi } from "./ui.js";
+import { isUiRequest, serveUi, serveUiEntrance, UI_PATH, uiEntrance } from "./ui.js";
 
 export interface HttpOptions {
   readonly host: string;
@@ -71,6 +71,8 @@ export const DEFAULT_SESSIONS_PER_SECOND = 20;
 export interface HttpEndpoint {
   /** The endpoint's URL, with the port actually bound. */
   readonly url: string;
+  /** The web inspector's URL, when it is served (`ui`). */
+  readonly uiUrl: string | undefined;
   /** Stops accepting connections and closes every session. */
   close(): Promise<void>;
 }
@@ -201,6 +203,16 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
         res.writeHead(405, { allow: "GET, HEAD" }).end();
       } else {
         serveUi(res, pathname, options.path);
+      }
+      return;
+    }
+    // A person's browser at the root (or at /ui of a server without --ui) is shown the way.
+    const entrance = uiEntrance(pathname, req.method, options.ui === true, options.path);
+    if (entrance !== undefined) {
+      if (hosts !== undefined && !hosts.has((req.headers.host ?? "").toLowerCase())) {
+        res.writeHead(403).end();
+      } else {
+        serveUiEntrance(res, entrance, options.path);
       }
       return;
     }
@@ -431,6 +443,7 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
 
   return {
     url: `http://${shownHost}:${port}${options.path}`,
+    uiUrl: options.ui === true ? `http://${shownHost}:${port}${UI_PATH}` : undefined,
     async close() {
       const closed = new Promise<void>((resolve) => http.close(() => resolve()));
       http.closeIdleConnections();

@@ -45,4 +45,19 @@ describe("the recall prompt", () => {
       "modified_after has no timezone: add Z for UTC (2026-07-01T00:00:00Z) or an offset such as +02:00",
     );
   });
+
+  it("takes no namespace argument without --namespace-arg, as the tools take none", async () => {
+    const { prompts } = await client.listPrompts();
+    expect(prompts[0]?.arguments?.map((argument) => argument.name)).toEqual([
+      "query",
+      "k",
+      "modified_after",
+      "modified_before",
+    ]);
+    await expect(
+      client.getPrompt({ name: "recall", arguments: { query: "x", namespace: "other" } }),
+    ).rejects.toThrow(
+      "NAMESPACE_DISABLED: this server serves only its own namespace; start it with --namespace-arg to let calls choose a namespace",
+    );
+  });
 });

@@ -12,6 +12,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { grantOf, openStore, type Runtime } from "../runtime/runtime.js";
 import { recallMemories } from "../tools/recall.js";
+import { requestNamespace } from "./namespace.js";
 
 /** Answers prompts/list and prompts/get on `server`. */
 export function registerPrompts(server: Server, runtime: Runtime): void {
@@ -39,6 +40,16 @@ export function registerPrompts(server: Server, runtime: Runtime): void {
             description: "Only memories last changed before this time (ISO 8601 with a timezone).",
             required: false,
           },
+          // As every tool takes it, on a server started with --namespace-arg.
+          ...(runtime.namespaceArg
+            ? [
+                {
+                  name: "namespace",
+                  description: `The namespace (store) to recall from; default: ${runtime.namespace}.`,
+                  required: false,
+                },
+              ]
+            : []),
         ],
       },
     ],
@@ -58,9 +69,10 @@ export function registerPrompts(server: Server, runtime: Runtime): void {
       if (typeof query !== "string") {
         throw new McpError(ErrorCode.InvalidParams, "The recall prompt needs a query argument");
       }
+      const namespace = requestNamespace(runtime, request.params.arguments?.namespace);
       let hits: readonly RecallHit[];
       try {
-        const store = await openStore(runtime, runtime.namespace, {
+        const store = await openStore(runtime, namespace, {
           grant: grantOf(extra),
           write: false,
         });

@@ -1,3 +1,4 @@
+import { NAMESPACE_META_KEY } from "@hms/protocol";
 import { ok } from "@hms/test-support";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -41,6 +42,14 @@ describe("memory resources", () => {
     );
     await expect(client.readResource({ uri: "hms-mcp://other/x" })).rejects.toThrow(
       /--namespace-arg/,
+    );
+  });
+
+  it("refuses a namespace in _meta without --namespace-arg, as the tools refuse the argument", async () => {
+    await expect(
+      client.listResources({ _meta: { [NAMESPACE_META_KEY]: "other" } }),
+    ).rejects.toThrow(
+      "NAMESPACE_DISABLED: this server serves only its own namespace; start it with --namespace-arg to let calls choose a namespace",
     );
   });
 });

@@ -1,7 +1,10 @@
 /**
- * The resources primitive: each memory of the server's namespace is a resource,
- * `hms-mcp://{namespace}/{percent-encoded key}`.
+ * The resources primitive: each memory of a namespace is a resource,
+ * `hms-mcp://{namespace}/{percent-encoded key}`. `resources/list` lists the server's namespace,
+ * or with `--namespace-arg` the one named in `_meta["hms-mcp/namespace"]`; `resources/read`
+ * reads the namespace of its URI. Either is open only to a caller whose grant covers it.
  */
+import { NAMESPACE_META_KEY } from "@hms/protocol";
 import type { StoreApi } from "@hms/store";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
@@ -12,6 +15,7 @@ import {
   ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { grantOf, openStore, type Runtime } from "../runtime/runtime.js";
+import { requestNamespace } from "./namespace.js";
 
 /** MCP's error code for a resource that does not exist. */
 const RESOURCE_NOT_FOUND = -32002;
@@ -57,9 +61,11 @@ export function registerResources(server: Server, runtime: Runtime): void {
 
   server.setRequestHandler(ListResourcesRequestSchema, (request, extra) =>
     runtime.calls.run(async () => {
+      // With --namespace-arg the caller names its namespace in _meta, as a tool's argument.
+      const namespace = requestNamespace(runtime, request.params?._meta?.[NAMESPACE_META_KEY]);
       let store: StoreApi;
       try {
-        store = await openStore(runtime, runtime.namespace, {
+        store = await openStore(runtime, namespace, {
           grant: grantOf(extra),
           write: false,
         });
@@ -74,7 +80,7 @@ export function registerResources(server: Server, runtime: Runtime): void {
       }
       return {
         resources: page.items.map((item) => ({
-          uri: resourceUri(runtime.namespace, item.key),
+          uri: resourceUri(namespace, item.key),
           name: item.key,
           mimeType: mimeTypeOf(item.key),
           size: item.bytes,

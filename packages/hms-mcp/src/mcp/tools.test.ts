@@ -38,6 +38,7 @@ describe("tools/list and tools/call", () => {
         "search",
         "stats",
         "unused",
+        "namespaces",
       ].sort(),
     );
     for (const tool of tools) {
@@ -61,6 +62,7 @@ describe("tools/list and tools/call", () => {
       "history",
       "diff",
       "unused",
+      "namespaces",
     ]) {
       expect(hints(name)).toMatchObject({ readOnlyHint: true });
     }
@@ -178,6 +180,18 @@ describe("tools/list and tools/call", () => {
     expect(error.code).toBe("NAMESPACE_DISABLED");
     expect(error.text).toContain("--namespace-arg");
   });
+
+  it("names its one namespace when asked which namespaces a caller may use", async () => {
+    expect(await ok(client, "namespaces")).toEqual({
+      namespaces: [{ name: "default" }],
+      default: "default",
+      namespace_arg: false,
+      access: "read-write",
+    });
+    expect((await refused(client, "namespaces", { namespace: "other" })).code).toBe(
+      "NAMESPACE_DISABLED",
+    );
+  });
 });
 
 describe("namespaces", () => {
@@ -243,9 +257,22 @@ describe("namespaces", () => {
 
   it("refuses invalid namespace names", async () => {
     for (const namespace of ["../etc", "Alice", "a/b", "", ".", "x".repeat(65), "名前"]) {
-      const error = await refused(client, "list", { namespace });
-      expect({ namespace, code: error.code }).toEqual({ namespace, code: "INVALID_ARGUMENT" });
+      for (const tool of ["list", "namespaces"]) {
+        const error = await refused(client, tool, { namespace });
+        expect({ namespace, code: error.code }).toEqual({ namespace, code: "INVALID_ARGUMENT" });
+      }
     }
+  });
+
+  it("lists every namespace for an all-access caller, the default among them", async () => {
+    await ok(client, "remember", { namespace: "zed", key: "/memories/z.md", text: "z" });
+    const answer = await ok<{ namespaces: { name: string }[] }>(client, "namespaces", {
+      namespace: "zed",
+    });
+    expect(answer).toMatchObject({ default: "default", namespace_arg: true, access: "read-write" });
+    expect(answer.namespaces.map((n) => n.name)).toEqual(
+      expect.arrayContaining(["default", "zed"]),
+    );
   });
 
   it("answers INTERNAL when a store cannot be opened, and logs why", async () => {

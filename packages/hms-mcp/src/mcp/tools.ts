@@ -20,18 +20,31 @@ import { retryBusy } from "../runtime/busy.js";
 import { after } from "../runtime/engines.js";
 import { grantOf, openStore, type Runtime } from "../runtime/runtime.js";
 import { RUNNERS } from "../tools/memory.js";
-import type { ToolContext, ToolOutput } from "../tools/types.js";
+import { namespacesRunner } from "../tools/namespaces.js";
+import type { ServerContext, ToolContext, ToolOutput } from "../tools/types.js";
+import { NAMESPACE_DISABLED_MESSAGE } from "./namespace.js";
 
 /** A tool as this server runs it: its input schema (with `namespace` if enabled) and runner. */
 interface ServedTool {
   readonly input: z.ZodObject;
   /** Whether the tool only reads: it never creates a namespace, and a read-only token may run it. */
   readonly readOnly: boolean;
-  readonly run: (
+  /** Runs a call against the store of its namespace. */
+  readonly run?: (
     args: Record<string, unknown>,
     context: ToolContext,
   ) => ToolOutput | Promise<ToolOutput>;
+  /** A tool that opens no store runs this instead (with the server and the caller's grant). */
+  readonly runOnServer?: (
+    args: Record<string, unknown>,
+    context: ServerContext,
+  ) => ToolOutput | Promise<ToolOutput>;
 }
+
+/** The tools that open no store, by name. */
+const SERVER_RUNNERS: Readonly<Record<string, ServedTool["runOnServer"]>> = {
+  namespaces: namespacesRunner as ServedTool["runOnServer"],
+};
 
 const servedTools = new Map<boolean, Map<string, ServedTool>>();
 const toolLists = new Map<boolean, Tool[]>();
@@ -46,10 +59,13 @@ function serveTools(namespaceArg: boolean): Map<string, ServedTool> {
         ? tool.input.extend({ [NAMESPACE_ARGUMENT.name]: NAMESPACE_ARGUMENT.schema })
         : tool.input;
       // The input schema has accepted the arguments before the runner sees them.
+      const runOnServer = SERVER_RUNNERS[tool.name];
+      const run = (RUNNERS as unknown as Record<string, ServedTool["run"]>)[tool.name];
       served.set(tool.name, {
         input,
         readOnly: tool.annotations.readOnlyHint,
-        run: RUNNERS[tool.name] as ServedTool["run"],
+        ...(run === undefined ? {} : { run }),
+        ...(runOnServer === undefined ? {} : { runOnServer }),
       });
     }
     servedTools.set(namespaceArg, served);
@@ -117,10 +133,7 @@ function describeIssues(error: z.ZodError): string {
 /** Refuses a `namespace` argument unless the server was started with --namespace-arg. */
 function checkNamespaceAllowed(runtime: Runtime, args: Record<string, unknown>): void {
   if (NAMESPACE_ARGUMENT.name in args && !runtime.namespaceArg) {
-    throw new ToolError(
-      "NAMESPACE_DISABLED",
-      "this server serves only its own namespace; start it with --namespace-arg to let calls choose a namespace",
-    );
+    throw new ToolError("NAMESPACE_DISABLED", NAMESPACE_DISABLED_MESSAGE);
   }
 }
 
@@ -139,6 +152,7 @@ function contextFor(
     store,
     limits: runtime.limits,
     namespace,
+    exists: () => runtime.exists(namespace),
     server: runtime.server,
     semantic: runtime.semantic,
     caller,
@@ -207,10 +221,23 @@ export function registerTools(server: Server, runtime: Runtime): void {
             // A token of the tokens file has a name; HMS_MCP_TOKEN (or none) says nothing.
             actor: access.grant === ALL_ACCESS ? undefined : access.grant.name,
           };
+          const { run, runOnServer } = tool;
+          if (runOnServer !== undefined || run === undefined) {
+            if (namespace !== undefined) checkNamespace(namespace);
+            if (runOnServer === undefined) throw new ToolError("INTERNAL", `no runner for ${name}`);
+            const answered = runOnServer(toolArgs, {
+              names: () => runtime.engine.names(),
+              grant: access.grant,
+              defaultNamespace: runtime.namespace,
+              namespaceArg: runtime.namespaceArg,
+            });
+            return answered instanceof Promise
+              ? answered.then(succeeded, failed)
+              : succeeded(answered);
+          }
           const output = after(contextFor(runtime, namespace, access, server), (context) =>
             retryBusy(
-              () =>
-                context.store.history.attributed(attribution, () => tool.run(toolArgs, context)),
+              () => context.store.history.attributed(attribution, () => run(toolArgs, context)),
               runtime.busyTimeoutMs,
             ),
           );

@@ -1,23 +1,19 @@
 /**
  * Waiting for another process's lock on a store without blocking the event loop.
- * better-sqlite3 waits for a lock synchronously, so a write blocked by another process (a
+ * SQLite (node:sqlite) waits for a lock synchronously, so a write blocked by another process (a
  * second hms-mcp on the same data directory, a backup) would freeze every other caller for the
  * whole wait. The stores are opened with a short SQLite wait ({@link BUSY_WAIT_MS}); a call
  * refused with SQLITE_BUSY is tried again after a timer, with other calls served in between,
  * until the server's `--busy-timeout` has passed. SQLITE_BUSY means SQLite changed nothing
  * (a write takes the lock at BEGIN), so trying the call again is safe.
  */
+import { isBusy } from "@hms/store";
 
 /** How long SQLite itself waits for a lock before the call is retried asynchronously. */
 export const BUSY_WAIT_MS = 5;
 
 /** The longest pause between two tries. */
 const MAX_PAUSE_MS = 50;
-
-/** Whether `error` is SQLite giving up on another process's lock. */
-export function isBusy(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === "SQLITE_BUSY";
-}
 
 /**
  * Runs `attempt`; while it is refused with SQLITE_BUSY, tries again after a pause (1, 2, 4 ...

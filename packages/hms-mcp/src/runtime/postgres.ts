@@ -50,7 +50,7 @@ function schemaMessage(current: number, required: number): string {
 
 /**
  * Opens the engine of `database` and the default namespace (created as on SQLite, so a server
- * that cannot create it fails at start). Throws ConfigError, one line naming no password, when
+ * that cannot create it fails at start; with --no-create only if it exists). Throws ConfigError, one line naming no password, when
  * the database cannot be reached or used, or its schema is not current under --no-migrate.
  */
 export async function openPostgres(
@@ -58,7 +58,11 @@ export async function openPostgres(
   options: {
     maxTextBytes: number;
     maxNamespaces: number | undefined;
+    /** The byte budget of each namespace's history (--keep-mib). */
+    historyBytes: number;
     namespace: string;
+    /** False (--no-create): open the default namespace only if it exists. */
+    create: boolean;
     /** Hybrid recall's model (--model-dir), checked against the default namespace's. */
     embeddings?: EmbeddingOptions | undefined;
   },
@@ -71,6 +75,7 @@ export async function openPostgres(
       poolSize: database.poolSize,
       maxTextBytes: options.maxTextBytes,
       maxNamespaces: options.maxNamespaces,
+      historyBytes: options.historyBytes,
       migrate: database.migrate,
       onUpgrade: migrationLogger(log),
       embeddings: options.embeddings,
@@ -81,7 +86,9 @@ export async function openPostgres(
   try {
     const { current, required } = await engine.schemaStatus();
     if (current !== required) throw new ConfigError(schemaMessage(current, required));
-    await engine.get(options.namespace);
+    if (options.create || (await engine.names()).includes(options.namespace)) {
+      await engine.get(options.namespace);
+    }
     return engine;
   } catch (error) {
     await engine.close().catch(() => {});

@@ -20,11 +20,12 @@ import {
   type Config,
   ConfigError,
   type DatabaseConfig,
+  DEFAULT_KEEP_MIB,
   DEFAULT_KEEP_VERSIONS,
   DEFAULT_RECALL_WAIT_MS,
 } from "../config/config.js";
 import { ToolError } from "../errors.js";
-import { HistoryRetention } from "../history/retention.js";
+import { HistoryRetention, historyDropLogger, MIB } from "../history/retention.js";
 import type { Semantic } from "../semantic/semantic.js";
 import { SERVER_INFO } from "../version.js";
 import { BUSY_WAIT_MS } from "./busy.js";
@@ -46,6 +47,10 @@ export interface Runtime {
   readonly namespace: string;
   /** Whether tools take a `namespace` argument. */
   readonly namespaceArg: boolean;
+  /** False with --no-create: a write to a namespace that does not exist is refused. */
+  readonly create: boolean;
+  /** Whether `namespace` has a store (a namespace nothing was written to has none). */
+  exists(namespace: string): Awaitable<boolean>;
   readonly server: { readonly name: string; readonly version: string };
   readonly log: Logger;
   /** Tracks each request that touches a store, and refuses them once the server is stopping. */
@@ -99,11 +104,12 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     {
       keepVersions: config.keepVersions ?? DEFAULT_KEEP_VERSIONS,
       keepDays: config.keepDays ?? 0,
+      keepMib: config.keepMib ?? DEFAULT_KEEP_MIB,
     },
     log,
   );
   const reads = new ReadLog(log);
-  let opened: { engine: StoreEngine; readiness: () => Promise<Readiness> };
+  let opened: Opened;
   try {
     opened =
       config.database === undefined
@@ -120,6 +126,7 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     limits: { ...DEFAULT_LIMITS, maxTextBytes: config.maxTextBytes },
     namespace: config.namespace,
     namespaceArg: config.namespaceArg,
+    create: config.noCreate !== true,
     server: SERVER_INFO,
     log,
     calls: new CallTracker(),
@@ -130,9 +137,17 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
   };
 }
 
+/** An engine opened: the engine, its readiness, and how it knows that a namespace exists. */
+interface Opened {
+  engine: StoreEngine;
+  readiness: () => Promise<Readiness>;
+  exists: (namespace: string) => Awaitable<boolean>;
+}
+
 /**
  * The SQLite engine: one file per namespace in the data directory. Opens the default
- * namespace's store, so a broken data directory fails at start, not at the first call.
+ * namespace's store, so a broken data directory fails at start, not at the first call; with
+ * --no-create only when it exists, and then nothing is created, not even the data directory.
  */
 function openSqlite(
   config: Config,
@@ -142,7 +157,7 @@ function openSqlite(
     reads: ReadLog;
     log: Logger;
   },
-): { engine: StoreEngine; readiness: () => Promise<Readiness> } {
+): Opened {
   const { semantic, retention, reads, log } = watchers;
   const namespaces = new Namespaces({
     dataDir: config.dataDir,
@@ -156,6 +171,8 @@ function openSqlite(
     embeddings: semantic?.storeOptions,
     // A store made by an older version is upgraded at open, which can take long: say so.
     onUpgrade: upgradeLogger(log),
+    historyBytes: (config.keepMib ?? DEFAULT_KEEP_MIB) * MIB,
+    onHistoryDropped: historyDropLogger(log),
     onOpen: (name, store) => {
       semantic?.watch(name, store);
       retention.watch(name, store);
@@ -163,7 +180,9 @@ function openSqlite(
     },
   });
   try {
-    namespaces.get(config.namespace);
+    if (config.noCreate !== true || namespaces.exists(config.namespace)) {
+      namespaces.get(config.namespace);
+    }
   } catch (error) {
     namespaces.close();
     if (error instanceof EmbeddingModelMismatchError) {
@@ -182,7 +201,7 @@ function openSqlite(
       return { ready: false, reason: "the store cannot be opened" };
     }
   };
-  return { engine: namespaces, readiness };
+  return { engine: namespaces, readiness, exists: (name) => namespaces.exists(name) };
 }
 
 /**
@@ -193,7 +212,7 @@ async function openPostgresEngine(
   config: Config,
   semantic: Semantic | undefined,
   log: Logger,
-): Promise<{ engine: StoreEngine; readiness: () => Promise<Readiness> }> {
+): Promise<Opened> {
   const database = config.database as DatabaseConfig;
   const { openPostgres, postgresReadiness } = await import("./postgres.js");
   let engine: Awaited<ReturnType<typeof openPostgres>>;
@@ -203,7 +222,9 @@ async function openPostgresEngine(
       {
         maxTextBytes: config.maxTextBytes,
         maxNamespaces: config.maxNamespaces,
+        historyBytes: (config.keepMib ?? DEFAULT_KEEP_MIB) * MIB,
         namespace: config.namespace,
+        create: config.noCreate !== true,
         embeddings: semantic?.storeOptions,
       },
       log,
@@ -218,7 +239,11 @@ async function openPostgresEngine(
   if (semantic !== undefined && engine.embeddings !== undefined) {
     semantic.watchDatabase(engine.embeddings);
   }
-  return { engine, readiness: () => postgresReadiness(engine) };
+  return {
+    engine,
+    readiness: () => postgresReadiness(engine),
+    exists: async (name) => (await engine.names()).includes(name),
+  };
 }
 
 /** Closes the model and the stores; call it once the runtime's calls have finished. */
@@ -232,6 +257,14 @@ export async function closeRuntime(runtime: Runtime): Promise<void> {
 /** Why the default namespace's store could not be opened at start, and what to do. */
 function dataDirMessage(config: Config, error: unknown): string {
   const { code, message } = error as { code?: unknown; message?: unknown };
+  // No node:sqlite in this Node (20, or 22 with --no-experimental-sqlite): not the directory.
+  if (code === "ERR_UNKNOWN_BUILTIN_MODULE") {
+    return (
+      `cannot open namespace ${config.namespace}: Node.js ${process.version} has no ` +
+      "node:sqlite, the SQLite hms-mcp runs on; start hms-mcp with Node.js 24 or 22 (22.13 or " +
+      "later)"
+    );
+  }
   const text = String(message ?? error);
   const named = typeof code === "string" && !isStoreError(error) && !text.startsWith(code);
   const reason = `${named ? `${code}: ` : ""}${text}`;
@@ -252,7 +285,8 @@ export function grantOf(extra: { authInfo?: AuthInfo | undefined }): Grant {
  * refused alike whether it exists or not (NOT_FOUND), so a token learns no other names; a
  * read-only grant's writes are refused (FORBIDDEN). Reads never create a namespace. A store
  * whose vectors another embedding model made cannot be served hybrid; the refusal says what
- * to do (a server-side configuration matter: INTERNAL).
+ * to do (a server-side configuration matter: INTERNAL). Under --no-create a write to a
+ * namespace that does not exist is refused (NOT_FOUND).
  */
 export function openStore(
   runtime: Runtime,
@@ -273,8 +307,26 @@ export function openStore(
         "change it; use a read-write token to write",
     );
   }
+  if (access.write && !runtime.create) {
+    return after(runtime.exists(namespace), (exists) => {
+      if (!exists) {
+        throw new ToolError(
+          "NOT_FOUND",
+          `namespace ${namespace} does not exist, and this server creates none (--no-create): ` +
+            "write with a server started without --no-create",
+          { namespace },
+        );
+      }
+      return storeOf(runtime, namespace, access.write);
+    });
+  }
+  return storeOf(runtime, namespace, access.write);
+}
+
+/** The store of `namespace`: a write's (created if needed) or a read's. */
+function storeOf(runtime: Runtime, namespace: string, write: boolean): Awaitable<StoreApi> {
   try {
-    const store = access.write ? runtime.engine.get(namespace) : runtime.engine.read(namespace);
+    const store = write ? runtime.engine.get(namespace) : runtime.engine.read(namespace);
     if (runtime.engine.kind === "sqlite") return store;
     // SQLite's Namespaces reports each store it opens (onOpen); another engine's stores are
     // watched as calls reach them (both watchers keep one store per namespace).

@@ -6,7 +6,7 @@
  * recent writes) jump the queue. Another process's writes are found by polling the queue when
  * idle.
  */
-import type { MemoryStore, MemoryVectors, PendingMemory } from "@hms/store";
+import { isBusy, type MemoryStore, type MemoryVectors, type PendingMemory } from "@hms/store";
 import type { Logger } from "pino";
 import type { EmbeddedMemory } from "./protocol.js";
 import type { Embedding } from "./worker-pool.js";
@@ -258,7 +258,7 @@ export class Indexer {
         return;
       }
       if (!store.open) return;
-      if ((error as { code?: string }).code === "SQLITE_BUSY") {
+      if (isBusy(error)) {
         this.#log.warn(
           { namespace: watched.namespace },
           "store busy; embeddings will be saved later",

@@ -2,7 +2,6 @@
  * What each tool does. Names, schemas and annotations are the contract's (`@hms/protocol`);
  * this module only runs a call whose arguments the tool's input schema has accepted.
  */
-import type { ToolName } from "@hms/protocol";
 import {
   type Awaitable,
   EXPORT_PAGE_BYTES,
@@ -16,7 +15,7 @@ import { ToolError, treeWithVersion } from "../errors.js";
 import { HISTORY_RUNNERS } from "../history/tools.js";
 import { after } from "../runtime/engines.js";
 import { recallMemories } from "./recall.js";
-import type { ToolContext, ToolOutput, ToolRunner } from "./types.js";
+import type { StoreToolName, ToolContext, ToolOutput, ToolRunner } from "./types.js";
 
 function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
@@ -61,7 +60,7 @@ function exportWithinBudget(store: StoreApi, options: PageOptions): Awaitable<Ex
  * The runner of every tool of the contract, by name. Typed by the protocol's tool names, so a
  * tool the protocol gains without a runner here is a compile error.
  */
-export const RUNNERS: { readonly [T in ToolName]: ToolRunner<T> } = {
+export const RUNNERS: { readonly [T in StoreToolName]: ToolRunner<T> } = {
   remember(args, { store, semantic, caller }) {
     const written = store.remember({
       key: args.key,
@@ -222,7 +221,7 @@ export const RUNNERS: { readonly [T in ToolName]: ToolRunner<T> } = {
   stats(_args, context) {
     return after(context.store.stats(), (counts) =>
       after(context.semantic?.progress(context.store) ?? NO_PROGRESS, (progress) =>
-        statsOutput(counts, progress, context),
+        after(context.exists(), (exists) => statsOutput(counts, progress, exists, context)),
       ),
     );
   },
@@ -249,6 +248,7 @@ const NO_PROGRESS = Object.freeze({ embedded: 0, perSecond: null });
 function statsOutput(
   counts: StoreStats,
   progress: { embedded: number; perSecond: number | null },
+  exists: boolean,
   context: ToolContext,
 ): ToolOutput {
   const { limits, namespace, server, semantic } = context;
@@ -263,6 +263,7 @@ function statsOutput(
   };
   const structured = {
     namespace,
+    exists,
     memories: counts.memories,
     bytes: counts.bytes,
     max_text_bytes: limits.maxTextBytes,

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { storeFileName } from "@hms/store";
+import { openSqlite, pragma } from "@hms/store/internal";
 import {
   call,
   connect,
@@ -13,7 +14,6 @@ import {
   tempDir,
 } from "@hms/test-support";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 
 interface Exported {
@@ -92,8 +92,8 @@ describe("durability", () => {
 
     // The file is consistent on its own...
     const file = join(data.dir, "namespaces", storeFileName("crash"));
-    const db = new Database(file);
-    expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
+    const db = openSqlite(file);
+    expect(pragma(db, "integrity_check")).toBe("ok");
     db.close();
 
     // ...and a new server finds every acknowledged write, each record whole.
@@ -125,7 +125,7 @@ describe("durability", () => {
       dataDir: data.dir,
       args: ["--namespace", "locked", "--busy-timeout", "200"],
     });
-    const db = new Database(join(data.dir, "namespaces", storeFileName("locked")));
+    const db = openSqlite(join(data.dir, "namespaces", storeFileName("locked")));
     try {
       db.exec("BEGIN IMMEDIATE");
       const error = await refused(server.client, "remember", { key: "k", text: "x" });
@@ -150,7 +150,7 @@ describe("durability", () => {
     // A database closed cleanly is checkpointed and leaves no write-ahead log behind.
     const file = join(data.dir, "namespaces", storeFileName("term"));
     expect(existsSync(`${file}-wal`)).toBe(false);
-    const db = new Database(file, { readonly: true });
+    const db = openSqlite(file, { readOnly: true });
     expect(db.prepare("SELECT text FROM memories WHERE key = 'k'").get()).toEqual({
       text: "before shutdown",
     });

@@ -9,6 +9,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { MemoryStore, storeFileName } from "@hms/store";
+import { openSqlite } from "@hms/store/internal";
 import {
   cleanEnv,
   hmsMcpBin,
@@ -20,7 +21,6 @@ import {
   tempDir,
   untilEmbedded,
 } from "@hms/test-support";
-import Database from "better-sqlite3";
 import { afterEach, describe, expect, inject, it } from "vitest";
 
 const MODEL_ID = "all-MiniLM-L6-v2-int8";
@@ -87,7 +87,9 @@ function run(args: string[]) {
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-describe("hybrid recall (hms-mcp --model-dir)", () => {
+// Embedding runs the model on the CPU: two of these tests took over 60 s under
+// ./scripts/test.sh at load 25-35 (every package's tests at once). The limit only stops a hang.
+describe("hybrid recall (hms-mcp --model-dir)", { timeout: 240_000 }, () => {
   it("finds a memory with no word in common with the query; the lexical build does not", async () => {
     const dir = dataDir();
     const hybrid = await startHybridWithParaphrases({ dataDir: dir, modelDir });
@@ -101,6 +103,7 @@ describe("hybrid recall (hms-mcp --model-dir)", () => {
       excerpt: ACME,
       line_start: 1,
       line_end: 1,
+      updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
     // Fused scores: in [0, 1], best first.
     const scores = found.hits.map((hit) => hit.score);
@@ -192,7 +195,7 @@ describe("hybrid recall (hms-mcp --model-dir)", () => {
     await ok(first.client, "remember", { key: "acme", text: ACME });
     await untilEmbedded(first.client);
     await first.close();
-    const db = new Database(storeFile(dir));
+    const db = openSqlite(storeFile(dir));
     db.prepare(
       "UPDATE store_info SET value = 'some-other-model' WHERE name = 'embedding_model'",
     ).run();
@@ -242,7 +245,7 @@ describe("hybrid recall (hms-mcp --model-dir)", () => {
       await untilEmbedded(hybrid.client);
       expect(hybrid.stderr()).toContain(`"workers":${workers}`);
       await hybrid.close();
-      const db = new Database(storeFile(dir), { readonly: true });
+      const db = openSqlite(storeFile(dir), { readOnly: true });
       const rows = db
         .prepare(
           "SELECT m.key, v.spans, v.vectors FROM memory_vectors v JOIN memories m ON m.id = v.memory_id",
@@ -312,7 +315,7 @@ describe("hybrid recall (hms-mcp --model-dir)", () => {
     await untilEmbedded(other.client);
     await other.close();
     const stored = (at: string) => {
-      const db = new Database(storeFile(at), { readonly: true });
+      const db = openSqlite(storeFile(at), { readOnly: true });
       const row = db.prepare("SELECT spans, vectors FROM memory_vectors").get() as {
         spans: Buffer;
         vectors: Buffer;

@@ -1,55 +1,154 @@
 /**
- * The web inspector (`hms-mcp --ui`) in a real headless browser (Debian's chromium, driven by
- * playwright-core): the token typed once, the tree with sizes, a file with line numbers, a
- * recall that jumps to its lines, an edit saved with compare-and-set, a conflicting change by
- * another client shown rather than overwritten, and a version restored from the history.
- * Screenshots of each step go to test-results/inspector/ for a person to look at.
+ * The web inspector (`hms-mcp --ui`) as a person uses it, in a real headless browser (Debian's
+ * chromium, driven by playwright-core), at 1280 px and 420 px, in light and dark, and from the
+ * keyboard alone: signing in, the tree, a file, recall, an edit and a conflicting change, the
+ * history and a restore, create, rename, delete and restore of a deleted file, the markdown
+ * preview of a hostile file, a long file, the namespace switch, an empty namespace and signing
+ * out. axe-core checks every screen; the page must break no rule of its Content-Security-Policy.
+ * Screenshots of each step go to test-results/inspector/ (and to docs/inspector/screens/ with
+ * HMS_INSPECTOR_DOCS=1: `pnpm --filter hms-mcp screenshots`).
  */
-import { mkdirSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type HttpProcess, ok, startHttpProcess, tempDir } from "@hms/test-support";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const CHROMIUM = process.env.HMS_CHROMIUM ?? "/usr/bin/chromium";
 const TOKEN = "inspector-test-token-0123456789abcdef";
 const SHOTS = fileURLToPath(new URL("../../test-results/inspector/", import.meta.url));
+const DOCS = fileURLToPath(new URL("../../../../docs/inspector/screens/", import.meta.url));
+const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const FILE = ["memory-file"];
+const ACME = "/memories/customers/acme-corp.md";
 
 const data = tempDir();
 let server: HttpProcess;
 let claude: Client;
 let browser: Browser;
-let page: Page;
 
 /** The inspector's address: the MCP endpoint's origin, path /ui. */
 const uiUrl = () => new URL("/ui", server.url).href;
-const shot = (name: string) =>
-  page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+
+/** Chromium as this closed network needs it: headless, no sandbox, no calls home. */
+async function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-domain-reliability",
+    ],
+  });
+}
+
+/** A page whose CSP violations and script errors are collected (each test expects none). */
+async function newPage(
+  options: { width?: number; dark?: boolean } = {},
+): Promise<{ page: Page; context: BrowserContext; problems: string[] }> {
+  const context = await browser.newContext({
+    viewport: { width: options.width ?? 1280, height: 800 },
+    colorScheme: options.dark ? "dark" : "light",
+  });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    if (/Content Security Policy|Refused to/.test(message.text())) problems.push(message.text());
+  });
+  page.on("pageerror", (error) => problems.push(String(error)));
+  page.on("dialog", (dialog) => {
+    problems.push(`a dialog opened: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  return { page, context, problems };
+}
+
+/** A screenshot of the screen as it is, for a person to look at (and for the docs). */
+async function shot(page: Page, name: string): Promise<void> {
+  const path = join(SHOTS, `${name}.png`);
+  await page.screenshot({ path });
+  if (process.env.HMS_INSPECTOR_DOCS === "1") copyFileSync(path, join(DOCS, `${name}.png`));
+}
+
+/** axe-core's serious and critical violations on the screen as it is. */
+async function accessibilityProblems(page: Page): Promise<string[]> {
+  // Evaluated through the browser's debugging protocol, which the page's CSP does not govern.
+  await page.evaluate(AXE);
+  const violations = (await page.evaluate(
+    "axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 3) })))",
+  )) as { id: string; impact: string; nodes: string[] }[];
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.join(", ")}`);
+}
+
+async function signIn(page: Page): Promise<void> {
+  await page.goto(uiUrl());
+  await page.getByLabel("Token", { exact: true }).fill(TOKEN);
+  await page.getByRole("button", { name: "Open", exact: true }).click();
+  await page.getByRole("tree", { name: "Memory files" }).waitFor();
+}
+
+/** Waits until the element with `id` has the focus (a view focuses after it renders). */
+const focused = (page: Page, id: string) =>
+  expect.poll(() => page.evaluate("document.activeElement?.id")).toBe(id);
+
+/** A computed style of the first element `selector` matches. */
+const styleOf = (page: Page, selector: string, property: string) =>
+  page.evaluate(
+    `getComputedStyle(document.querySelector(${JSON.stringify(selector)})).${property}`,
+  ) as Promise<string>;
+
+const treeItem = (page: Page, name: string) =>
+  page.getByRole("treeitem").filter({ has: page.getByText(name, { exact: true }) });
+
+const LONG_LINES = 30_000;
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
+  if (process.env.HMS_INSPECTOR_DOCS === "1") mkdirSync(DOCS, { recursive: true });
   server = await startHttpProcess({
     dataDir: data.dir,
-    args: ["--ui", "--log-level", "info"],
+    args: ["--ui", "--namespace-arg", "--max-text-bytes", "1572864", "--log-level", "info"],
     env: { HMS_MCP_TOKEN: TOKEN },
   });
   // "Claude": another client of the same server, writing as the memory tool would.
   claude = await server.connect(TOKEN);
-  await ok(claude, "remember", {
-    key: "/memories/customers/acme-corp.md",
-    text: "# Acme Corp\n- Prefers email follow-ups (not phone calls).\n- Contact: Dana Reyes\n",
-    tags: FILE,
-  });
-  await ok(claude, "remember", {
-    key: "/memories/projects/roadmap.md",
-    text: "# Roadmap\n1. Ship the CLI\n2. Ship the inspector\n",
-    tags: FILE,
-  });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const files: [string, string][] = [
+    [
+      ACME,
+      "# Acme Corp\n- Prefers email follow-ups (not phone calls).\n- Contact: Dana Reyes\n\nAsked on 2026-03-02 for a quote:\nsend it by Friday, in EUR.\n",
+    ],
+    ["/memories/projects/roadmap.md", "# Roadmap\n1. Ship the CLI\n2. Ship the inspector\n"],
+    ["/memories/projects/2026/q3-planning-notes-with-a-rather-long-name.md", "# Q3\n- hire\n"],
+    [
+      "/memories/hostile.md",
+      [
+        "# Hostile",
+        "<script>window.pwned = 1; alert('script')</script>",
+        "<img src=x onerror=\"alert('img')\">",
+        '<svg onload="alert(\'svg\')"><circle r="9"/></svg>',
+        "[a javascript link](javascript:alert('link'))",
+        "[a data link](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)",
+        "![remote image](https://example.com/track.png)",
+        "[a fine link](https://example.com/docs) and **bold** text",
+      ].join("\n\n"),
+    ],
+    [
+      "/memories/logs/big.md",
+      Array.from({ length: LONG_LINES }, (_, n) => `line ${n + 1}: something happened`).join("\n"),
+    ],
+  ];
+  for (const [key, text] of files) await ok(claude, "remember", { key, text, tags: FILE });
+  // A namespace with nothing in it (it existed; its last file is gone).
+  await ok(claude, "remember", { namespace: "team", key: "/memories/tmp.md", text: "x" });
+  await ok(claude, "forget", { namespace: "team", key: "/memories/tmp.md" });
+  browser = await launch();
 });
 
 afterAll(async () => {
@@ -59,47 +158,108 @@ afterAll(async () => {
   data.remove();
 });
 
-describe("the inspector", () => {
-  it("asks for the token once, never in the URL, and refuses a wrong one", async () => {
+describe("first run", () => {
+  it("prints where the inspector is, leads / to it, and says how to turn it on", async () => {
+    expect(server.stderr()).toMatch(
+      /^inspector: http:\/\/127\.0\.0\.1:\d+\/ui \(sign in with the token in HMS_MCP_TOKEN\)$/m,
+    );
+    expect(server.stderr()).toMatch(/"inspector":"http:\/\/127\.0\.0\.1:\d+\/ui"/);
+    const root = await fetch(new URL("/", server.url), { redirect: "manual" });
+    expect(root.status).toBe(302);
+    expect(root.headers.get("location")).toBe("/ui");
+
+    const plain = await startHttpProcess({
+      dataDir: tempDir().dir,
+      args: ["--log-level", "info"],
+      env: { HMS_MCP_TOKEN: TOKEN },
+    });
+    try {
+      for (const path of ["/ui", "/"]) {
+        const answer = await fetch(new URL(path, plain.url));
+        expect(answer.status).toBe(404);
+        expect(await answer.text()).toContain("start hms-mcp with --ui (or HMS_MCP_UI=1)");
+      }
+      expect(plain.stderr()).not.toContain("inspector:");
+    } finally {
+      await plain.stop();
+    }
+  });
+});
+
+describe("the inspector at 1280 px", () => {
+  let page: Page;
+  let problems: string[];
+
+  beforeAll(async () => {
+    ({ page, problems } = await newPage());
+  });
+  afterAll(() => {
+    expect(problems).toEqual([]);
+  });
+
+  it("asks for the token, says beside the field when it is wrong, and keeps it out of the URL", async () => {
     await page.goto(uiUrl());
     await page.getByLabel("Token", { exact: true }).fill("wrong-token");
     await page.getByRole("button", { name: "Open", exact: true }).click();
-    await expect.poll(() => page.locator("#status").textContent()).toBe("That token was refused.");
+    const notice = page.locator("#login-notice");
+    await expect.poll(() => notice.textContent()).toContain("That token was refused");
+    await shot(page, "01-sign-in-refused");
+    expect(await accessibilityProblems(page)).toEqual([]);
     await page.getByLabel("Token", { exact: true }).fill(TOKEN);
     await page.getByRole("button", { name: "Open", exact: true }).click();
-    await page.getByRole("button", { name: "acme-corp.md", exact: true }).waitFor();
+    await treeItem(page, "acme-corp.md").waitFor();
     expect(page.url()).not.toContain(TOKEN);
-    // A reload of the tab keeps the session's token: no second prompt.
+    // A reload keeps the tab's token: no second prompt.
     await page.reload();
-    await page.getByRole("button", { name: "acme-corp.md", exact: true }).waitFor();
-    expect(await page.locator("#login").isHidden()).toBe(true);
+    await treeItem(page, "acme-corp.md").waitFor();
   });
 
-  it("shows the tree with sizes, and a file with line numbers", async () => {
-    const tree = page.getByRole("navigation", { name: "Memory files" });
-    await expect.poll(() => tree.textContent()).toContain("customers/");
-    expect(await tree.textContent()).toMatch(/acme-corp\.md\s*\d+ B/);
-    await page.getByRole("button", { name: "roadmap.md", exact: true }).click();
+  it("shows the tree without bullets, the open file marked, and times relative with the exact one on hover", async () => {
+    await treeItem(page, "acme-corp.md").click();
     await page.locator("#L3").waitFor();
-    expect(await page.locator("#L3").textContent()).toBe("32. Ship the inspector");
-    await shot("1-file");
+    expect(await page.locator("#L3").textContent()).toBe("3- Contact: Dana Reyes");
+    const row = treeItem(page, "acme-corp.md");
+    expect(await row.getAttribute("aria-selected")).toBe("true");
+    expect(await styleOf(page, ".tree [aria-selected=true]", "backgroundColor")).not.toBe(
+      await styleOf(page, ".tree [aria-selected=false]", "backgroundColor"),
+    );
+    expect(
+      await page.evaluate(
+        "[...document.querySelectorAll('.sidebar ul, .sidebar ol')].filter((l) => getComputedStyle(l).listStyleType !== 'none').length",
+      ),
+    ).toBe(0);
+    const time = page.locator(".facts time");
+    expect(await time.textContent()).toMatch(/just now|min ago/);
+    expect(await time.getAttribute("title")).toMatch(/\d{4}/);
+    expect(await page.locator(".facts").textContent()).not.toMatch(/\d{4}-\d\d-\d\dT/);
+    await shot(page, "02-file");
+    expect(await accessibilityProblems(page)).toEqual([]);
   });
 
-  it("recalls and jumps to the lines that answer", async () => {
-    await page.getByLabel("Recall", { exact: true }).fill("how should I contact Acme");
-    await page.keyboard.press("Enter");
-    const hit = page.getByRole("button", {
-      name: /^\/memories\/customers\/acme-corp\.md:\d+-\d+$/,
-    });
+  it("recalls without cutting off the query, with whole paths and excerpts' line breaks", async () => {
+    const query = "when does Acme want the quote, and in which currency should it be sent?";
+    await page.locator("#query").fill(query);
+    await page.locator("#query").press("Enter");
+    const hit = page.locator(".hit").filter({ hasText: "customers/acme-corp.md" });
     await hit.waitFor();
-    const [, start, end] = /:(\d+)-(\d+)$/.exec((await hit.textContent()) ?? "") ?? [];
+    // The whole query is visible: the field grows rather than scrolling sideways.
+    expect(
+      await page.evaluate(
+        "((e) => e.scrollWidth <= e.clientWidth && e.scrollHeight <= e.clientHeight + 1)(document.getElementById('query'))",
+      ),
+    ).toBe(true);
+    // The path is on the hit whole, and the excerpt keeps its lines.
+    expect(await hit.locator(".hit-path").textContent()).toBe("customers/acme-corp.md");
+    expect(await page.evaluate("document.querySelector('.hit .excerpt').innerText")).toContain(
+      "\n",
+    );
+    await shot(page, "03-recall");
     await hit.click();
-    await expect.poll(() => page.locator("tr.hit").count()).toBe(Number(end) - Number(start) + 1);
-    expect(await page.locator(`#L${start}`).getAttribute("class")).toBe("hit");
-    await shot("2-recall");
+    await expect.poll(() => page.locator(".line.mark").count()).toBeGreaterThan(0);
+    expect(await accessibilityProblems(page)).toEqual([]);
   });
 
-  it("saves an edit with compare-and-set, and shows a conflicting change instead of overwriting it", async () => {
+  it("saves an edit with compare-and-set, and shows a conflicting change in colour instead of overwriting it", async () => {
     await page.getByRole("button", { name: "Edit", exact: true }).click();
     const editor = page.getByLabel("Text", { exact: true });
     await editor.fill(
@@ -109,75 +269,269 @@ describe("the inspector", () => {
     await expect
       .poll(() => page.locator("#L2").textContent())
       .toBe("2- Prefers email follow-ups, before noon.");
+    expect(await page.locator("#file-notice").textContent()).toBe("Saved.");
 
-    // Claude changes the file while the person edits it.
     await page.getByRole("button", { name: "Edit", exact: true }).click();
     await editor.fill("# Acme Corp\n- Prefers email.\n");
-    const before = await ok<{ version: number }>(claude, "get", {
-      key: "/memories/customers/acme-corp.md",
-    });
+    const before = await ok<{ version: number }>(claude, "get", { key: ACME });
     await ok(claude, "remember", {
-      key: "/memories/customers/acme-corp.md",
+      key: ACME,
       text: "# Acme Corp\n- Prefers email follow-ups, before noon.\n- Contact: Sam Lee (Dana left)\n",
       expected_version: before.version,
     });
     await page.getByRole("button", { name: "Save", exact: true }).click();
-    const conflict = page.getByRole("region", {
-      name: "Changed meanwhile: not saved",
-      exact: true,
-    });
-    await conflict.waitFor();
-    expect(await page.locator("#conflict-diff").textContent()).toContain(
-      "+- Contact: Sam Lee (Dana left)",
+    await page.getByRole("region", { name: "Changed meanwhile: not saved", exact: true }).waitFor();
+    const added = page.locator(".conflict .diff-line.add");
+    expect(await added.textContent()).toContain("- Contact: Sam Lee (Dana left)");
+    const colour = (selector: string) => styleOf(page, selector, "backgroundColor");
+    expect(await colour(".conflict .diff-line.add")).not.toBe(
+      await colour(".conflict .diff-line.del"),
     );
-    await shot("3-conflict");
-    // Claude's change is still there, untouched.
-    const stored = await ok<{ text: string }>(claude, "get", {
-      key: "/memories/customers/acme-corp.md",
-    });
-    expect(stored.text).toContain("Sam Lee");
-    // The person's text is still in the editor.
+    expect(await colour(".conflict .diff-line.add")).not.toBe("rgba(0, 0, 0, 0)");
+    await shot(page, "04-conflict");
+    expect(await accessibilityProblems(page)).toEqual([]);
+    expect((await ok<{ text: string }>(claude, "get", { key: ACME })).text).toContain("Sam Lee");
     expect(await editor.inputValue()).toBe("# Acme Corp\n- Prefers email.\n");
     await page.getByRole("button", { name: "Cancel", exact: true }).click();
   });
 
-  it("shows the history with diffs and restores a version", async () => {
-    await page.getByRole("button", { name: "History", exact: true }).click();
-    const versions = page
-      .getByRole("region", { name: "History", exact: true })
-      .getByRole("listitem");
+  it("shows the history, explains the version numbers, and restores a version", async () => {
+    await page.getByRole("tab", { name: "History" }).click();
+    const versions = page.getByRole("list", { name: "Versions, newest first" }).getByRole("button");
     await expect.poll(() => versions.count()).toBe(3);
-    // The oldest version: the file as Claude first wrote it.
-    await versions.last().getByRole("button").click();
-    await expect.poll(() => page.locator("#restore").isEnabled()).toBe(true);
-    // The middle one: the person's edit, shown as a diff against the version before it.
-    await versions.nth(1).getByRole("button").click();
+    expect(await page.locator(".history").textContent()).toContain(
+      "Version numbers count every change in this namespace",
+    );
+    await versions.nth(1).click();
     await expect
-      .poll(() => page.locator("#version-diff").textContent())
-      .toContain("+- Prefers email follow-ups, before noon.");
-    await shot("4-history");
-    await versions.last().getByRole("button").click();
+      .poll(() => page.locator(".version-detail .diff-line.add").allTextContents())
+      .toContainEqual(expect.stringContaining("before noon"));
+    await shot(page, "05-history");
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await versions.last().click();
     await page.getByRole("button", { name: "Restore this version", exact: true }).click();
     await expect
-      .poll(() => page.locator("#status").textContent())
-      .toMatch(/^Restored version \d+ as version \d+\.$/);
-    const stored = await ok<{ text: string }>(claude, "get", {
-      key: "/memories/customers/acme-corp.md",
-    });
-    expect(stored.text).toBe(
-      "# Acme Corp\n- Prefers email follow-ups (not phone calls).\n- Contact: Dana Reyes\n",
+      .poll(() => page.locator("#history-notice").textContent())
+      .toMatch(/^Restored version \d+; it is now version \d+\.$/);
+    expect((await ok<{ text: string }>(claude, "get", { key: ACME })).text).toContain(
+      "(not phone calls)",
     );
     await expect.poll(() => versions.count()).toBe(4);
-    await shot("5-restored");
   });
 
-  it("is usable from the keyboard: / focuses recall, and every control has a label", async () => {
-    await page.locator("body").press("/");
-    // Run in the page (as strings: this test's TypeScript has no DOM types).
-    expect(await page.evaluate("document.activeElement?.id")).toBe("query");
-    const unlabelled = await page.evaluate(
-      "[...document.querySelectorAll('input, textarea')].filter((f) => !f.labels?.length).map((f) => f.id)",
+  it("creates, renames and deletes a file, and restores it from the deleted files", async () => {
+    await page.getByRole("button", { name: "New file" }).click();
+    const name = page.getByLabel("Path", { exact: true });
+    await name.fill("../escape.md");
+    await page.getByRole("button", { name: "Create", exact: true }).click();
+    expect(await page.locator("#dialog-notice").textContent()).toContain(". or .. parts");
+    await name.fill("customers/acme-corp.md");
+    await page.getByRole("button", { name: "Create", exact: true }).click();
+    await expect
+      .poll(() => page.locator("#dialog-notice").textContent())
+      .toContain("exists already");
+    await shot(page, "06-new-file-refused");
+    await name.fill("notes/today.md");
+    await page.getByRole("button", { name: "Create", exact: true }).click();
+    await page.getByLabel("Text", { exact: true }).fill("# Today\n- call Dana\n");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await treeItem(page, "today.md").waitFor();
+
+    await page.getByRole("button", { name: "Rename", exact: true }).click();
+    await page.getByLabel("New path", { exact: true }).fill("notes/monday.md");
+    await page.getByRole("dialog").getByRole("button", { name: "Rename", exact: true }).click();
+    await treeItem(page, "monday.md").waitFor();
+    expect(await treeItem(page, "today.md").count()).toBe(0);
+
+    await page.getByRole("button", { name: "Delete", exact: true }).click();
+    await shot(page, "07-delete-confirm");
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await page.getByRole("dialog").getByRole("button", { name: "Delete", exact: true }).click();
+    await expect
+      .poll(() => page.locator("#files-notice").textContent())
+      .toContain("Deleted /memories/notes/monday.md");
+    const restore = page.getByRole("button", { name: "Restore /memories/notes/monday.md" });
+    await restore.waitFor();
+    await shot(page, "08-deleted");
+    await restore.click();
+    await treeItem(page, "monday.md").waitFor();
+    expect(
+      (await ok<{ text: string }>(claude, "get", { key: "/memories/notes/monday.md" })).text,
+    ).toBe("# Today\n- call Dana\n");
+  });
+
+  it("previews markdown, and a hostile file's HTML stays text", async () => {
+    await treeItem(page, "hostile.md").click();
+    await page.getByRole("tab", { name: "Preview" }).click();
+    const preview = page.getByTestId("preview");
+    await preview.waitFor();
+    expect(await preview.locator("script, img, svg, iframe, object, embed, style").count()).toBe(0);
+    expect(
+      await page.evaluate(
+        "[...document.querySelectorAll('.markdown *')].flatMap((e) => [...e.attributes].map((a) => a.name)).filter((n) => n.startsWith('on'))",
+      ),
+    ).toEqual([]);
+    expect(
+      await page.evaluate(
+        "[...document.querySelectorAll('.markdown a')].map((a) => a.getAttribute('href'))",
+      ),
+    ).toEqual(["https://example.com/docs"]);
+    expect(await preview.textContent()).toContain("<script>window.pwned = 1;");
+    expect(await page.evaluate("window.pwned")).toBeUndefined();
+    expect(await preview.locator("h1").textContent()).toBe("Hostile");
+    await shot(page, "09-preview");
+    expect(await accessibilityProblems(page)).toEqual([]);
+  });
+
+  it("renders only what is visible of a long file, and goes to a line", async () => {
+    await treeItem(page, "big.md").click();
+    const lines = page.getByRole("region", { name: `Text, ${LONG_LINES} lines` });
+    await lines.waitFor();
+    const rendered = await page.locator(".line").count();
+    expect(rendered).toBeGreaterThan(0);
+    expect(rendered).toBeLessThan(1000);
+    await page.getByRole("button", { name: "Go to line" }).click();
+    await page.getByLabel(/^Line/).fill("25000");
+    await page.getByLabel(/^Line/).press("Enter");
+    const target = page.locator("#L25000");
+    await target.waitFor();
+    expect(await target.textContent()).toBe("25000line 25000: something happened");
+    await expect.poll(() => page.evaluate("document.activeElement?.id")).toBe("L25000");
+    expect(await page.locator(".line").count()).toBeLessThan(1000);
+    await shot(page, "10-long-file");
+  });
+
+  it("switches namespace, says how files get into an empty one, and signs out", async () => {
+    await page.getByLabel("Namespace").selectOption("team");
+    const empty = page.locator(".empty-state");
+    await empty.waitFor();
+    expect(await empty.textContent()).toContain("Claude writes them here with its memory tool");
+    expect(await empty.textContent()).toContain("hms import");
+    await shot(page, "11-empty-namespace");
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await page.getByLabel("Namespace").selectOption("default");
+    await treeItem(page, "acme-corp.md").waitFor();
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByLabel("Token", { exact: true }).waitFor();
+    expect(await page.evaluate("sessionStorage.getItem('hms-token')")).toBeNull();
+    await page.reload();
+    await page.getByLabel("Token", { exact: true }).waitFor();
+  });
+});
+
+describe("the inspector in dark", () => {
+  it("has the same screens in dark colours", async () => {
+    const { page, context, problems } = await newPage({ dark: true });
+    await signIn(page);
+    await treeItem(page, "acme-corp.md").click();
+    await page.getByRole("tab", { name: "History" }).click();
+    await page.locator(".version-detail .diff").waitFor();
+    const background = await page.evaluate("getComputedStyle(document.body).backgroundColor");
+    expect(background).not.toBe("rgb(246, 247, 249)");
+    await shot(page, "12-dark-history");
+    expect(await accessibilityProblems(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
+describe("the inspector at 420 px", () => {
+  it("shows one pane at a time, none cut off", async () => {
+    const { page, context, problems } = await newPage({ width: 420 });
+    await signIn(page);
+    const overflow = "document.documentElement.scrollWidth - window.innerWidth";
+    expect(await page.evaluate(overflow)).toBe(0);
+    await shot(page, "13-narrow-files");
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await treeItem(page, "acme-corp.md").click();
+    await page.locator("#L1").waitFor();
+    expect(await page.evaluate(overflow)).toBe(0);
+    const box = await page.locator(".lines").boundingBox();
+    expect((box?.x ?? -1) >= 0 && (box?.x ?? 0) + (box?.width ?? 999) <= 420).toBe(true);
+    await shot(page, "14-narrow-file");
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await page.getByRole("link", { name: "← Files" }).click();
+    await treeItem(page, "acme-corp.md").waitFor();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
+describe("the inspector from the keyboard alone", () => {
+  it("signs in, searches, opens, edits, makes a file, moves through the tree and deletes", async () => {
+    const { page, context, problems } = await newPage();
+    const keys = page.keyboard;
+    await page.goto(uiUrl());
+    await page.getByLabel("Token", { exact: true }).waitFor();
+    // The token field has the focus.
+    await keys.type(TOKEN);
+    await keys.press("Enter");
+    await page.getByRole("tree").waitFor();
+    // `/` to recall, Enter to search, Tab to the first hit, Enter to open it.
+    await keys.press("/");
+    await keys.type("Dana Reyes contact");
+    await keys.press("Enter");
+    await page.locator(".hit").first().waitFor();
+    await keys.press("Tab");
+    await keys.press("Tab");
+    expect(await page.evaluate("document.activeElement?.className")).toBe("hit");
+    await keys.press("Enter");
+    await page.locator(".line.mark").first().waitFor();
+    // e edits, Ctrl+S saves.
+    await keys.press("e");
+    await focused(page, "editor-text");
+    await keys.press("Control+End");
+    await keys.type("- Keyboard note\n");
+    await keys.press("Control+s");
+    await expect.poll(() => page.locator("#file-notice").textContent()).toBe("Saved.");
+    expect((await ok<{ text: string }>(claude, "get", { key: ACME })).text).toContain(
+      "- Keyboard note\n",
     );
-    expect(unlabelled).toEqual([]);
+    // n makes a file.
+    await keys.press("n");
+    await focused(page, "file-name");
+    await keys.press("Control+a");
+    await keys.type("keyboard/made.md");
+    await keys.press("Enter");
+    await focused(page, "editor-text");
+    await keys.type("typed");
+    await keys.press("Control+s");
+    await expect.poll(() => page.locator("#file-notice").textContent()).toBe("Saved.");
+    // h shows the history; p the preview; l the lines; g goes to a line.
+    await keys.press("h");
+    await page.getByRole("heading", { name: "History" }).waitFor();
+    await keys.press("p");
+    await page.getByTestId("preview").waitFor();
+    await keys.press("l");
+    await keys.press("g");
+    await focused(page, "line-number");
+    await keys.type("1");
+    await keys.press("Enter");
+    await expect.poll(() => page.evaluate("document.activeElement?.id")).toBe("L1");
+    // d deletes after a confirmation whose safe choice has the focus; Shift+Tab to Delete.
+    await keys.press("d");
+    await page.getByRole("dialog").waitFor();
+    expect(await page.evaluate("document.activeElement?.textContent")).toBe("Keep it");
+    await keys.press("Shift+Tab");
+    await keys.press("Enter");
+    await expect
+      .poll(() => page.locator("#files-notice").textContent())
+      .toContain("Deleted /memories/keyboard/made.md");
+    // t goes to the tree; arrows move; Enter opens the file a row names.
+    await keys.press("t");
+    expect(await page.evaluate("document.activeElement?.getAttribute('role')")).toBe("treeitem");
+    await keys.press("ArrowDown");
+    await keys.press("End");
+    expect(await page.evaluate("document.activeElement?.textContent")).toContain("hostile.md");
+    await keys.press("Enter");
+    await expect.poll(() => page.locator("#file-path").textContent()).toBe("/memories/hostile.md");
+    // ? lists the keys; Escape closes it.
+    await keys.press("?");
+    await page.getByRole("dialog", { name: "Keyboard" }).waitFor();
+    await shot(page, "15-keys");
+    await keys.press("Escape");
+    await expect.poll(() => page.getByRole("dialog").count()).toBe(0);
+    expect(problems).toEqual([]);
+    await context.close();
   });
 });

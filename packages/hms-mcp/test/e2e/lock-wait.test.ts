@@ -1,5 +1,5 @@
+import { openSqlite } from "@hms/store/internal";
 import { ok, refused, startHttpProcess, storeFile, tempDir } from "@hms/test-support";
-import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 // Another process (this test) holds the write lock of the server's store with BEGIN
@@ -16,7 +16,7 @@ afterEach(() => data.remove());
 
 /** Takes the store's write lock from this process; returns how to let it go. */
 function holdWriteLock(dataDir: string): () => void {
-  const db = new Database(storeFile(dataDir));
+  const db = openSqlite(storeFile(dataDir));
   db.exec("BEGIN IMMEDIATE");
   return () => {
     db.exec("ROLLBACK");

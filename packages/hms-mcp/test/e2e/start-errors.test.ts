@@ -8,8 +8,8 @@ import { join } from "node:path";
 import { cleanEnv, hmsMcpBin, startHttpServer, tempDir } from "@hms/test-support";
 import { afterAll, describe, expect, it } from "vitest";
 
-function run(args: string[], env: Record<string, string> = {}) {
-  const result = spawnSync(process.execPath, [hmsMcpBin(), ...args], {
+function run(args: string[], env: Record<string, string> = {}, nodeArgs: string[] = []) {
+  const result = spawnSync(process.execPath, [...nodeArgs, hmsMcpBin(), ...args], {
     env: cleanEnv(env),
     encoding: "utf8",
     input: "",
@@ -49,6 +49,16 @@ describe("a server that cannot start", () => {
     }
   });
 
+  it("says in one line that this Node has no node:sqlite, and which Node to start it with", () => {
+    // Node 20 has no node:sqlite; Node 22 and 24 run without it when asked to.
+    const result = run(["--data-dir", data.dir], {}, ["--no-experimental-sqlite"]);
+    expect(result.status).toBe(2);
+    expectOneLine(
+      result,
+      /cannot open namespace default: Node\.js v\d+\.\d+\.\d+ has no node:sqlite, the SQLite hms-mcp runs on; start hms-mcp with Node\.js 24 or 22 \(22\.13 or later\)$/m,
+    );
+  });
+
   it("says in one line that the data directory cannot be used", () => {
     const file = join(data.dir, "not-a-directory");
     writeFileSync(file, "");
@@ -70,8 +80,19 @@ describe("a server that cannot start", () => {
       [["serve"], /^hms-mcp: too many arguments/],
     ] as const) {
       const result = run(["--data-dir", data.dir, ...args]);
-      expect(result.status).not.toBe(0);
+      expect(result.status).toBe(2);
       expectOneLine(result, pattern);
+    }
+    // Every subcommand too: a usage error is exit 2, in one line.
+    for (const args of [
+      ["token", "create", "--bogus"],
+      ["fetch-model", "--bogus"],
+      ["copy", "--bogus"],
+      ["migrate", "--bogus"],
+    ]) {
+      const result = run(args);
+      expect(result.status, args.join(" ")).toBe(2);
+      expectOneLine(result, new RegExp(`^hms-mcp ${args[0]}: .*'--bogus'|required option`));
     }
   });
 
@@ -127,6 +148,40 @@ describe("the help", () => {
         new RegExp(`^  hms-mcp ${command.replace(/[[\]]/g, "\\$&")} `, "m"),
       );
     }
+  });
+
+  it("puts the flags in sections: common, HTTP and tokens, hybrid recall, history, PostgreSQL", () => {
+    const help = run(["--help"]).stdout;
+    const headings = [...help.matchAll(/^(\S[^\n]*):$/gm)].map((match) => match[1]);
+    expect(headings).toEqual([
+      "Common options",
+      "HTTP and tokens",
+      "Hybrid recall",
+      "History",
+      "PostgreSQL",
+      "Commands",
+    ]);
+    const sectionOf = (flag: string) => {
+      const at = help.search(new RegExp(`^ {2}(-\\w, )?${flag} `, "m"));
+      expect(at, flag).toBeGreaterThan(0);
+      return [...help.slice(0, at).matchAll(/^(\S[^\n]*):$/gm)].at(-1)?.[1];
+    };
+    for (const [flag, section] of [
+      ["--data-dir", "Common options"],
+      ["--no-create", "Common options"],
+      ["--help", "Common options"],
+      ["--port", "HTTP and tokens"],
+      ["--tokens-file", "HTTP and tokens"],
+      ["--ui", "HTTP and tokens"],
+      ["--model-dir", "Hybrid recall"],
+      ["--keep-versions", "History"],
+      ["--database-url", "PostgreSQL"],
+      ["--no-migrate", "PostgreSQL"],
+    ]) {
+      expect(sectionOf(flag as string), flag).toBe(section);
+    }
+    // The heading names the area, so the descriptions no longer start with it.
+    expect(help).not.toMatch(/^ {2}--\S+(?: <\w+>)? +(HTTP|PostgreSQL|hybrid recall|history): /m);
   });
 
   it("of a subcommand is printed by `hms-mcp help <command>`", () => {

@@ -138,6 +138,46 @@ describe("a tokens file", () => {
     expect(storeNamespaces(data.dir).join(" ")).not.toMatch(/x\.md/);
   });
 
+  it("tells each token the namespaces it may use, and nothing of the others", async () => {
+    await ok(asAlice, "remember", { namespace: "team-blue", key: "t.md", text: "blue's" });
+    const names = async (client: Client) =>
+      ok<{
+        namespaces: { name: string }[];
+        default: string;
+        namespace_arg: boolean;
+        access: string;
+      }>(client, "namespaces", {});
+    // alice: her own and her team-* namespaces (bob exists, but is not hers); the server's
+    // default is outside her grants, so it is not listed.
+    const forAlice = await names(asAlice);
+    expect(forAlice.namespaces.map((n) => n.name)).toEqual(
+      expect.arrayContaining(["alice", "team-blue"]),
+    );
+    expect(forAlice.namespaces.map((n) => n.name)).not.toContain("bob");
+    expect(forAlice.namespaces.map((n) => n.name)).not.toContain("default");
+    expect(forAlice).toMatchObject({
+      default: "default",
+      namespace_arg: true,
+      access: "read-write",
+    });
+    // The reader: only alice, read-only.
+    expect(await names(asReader)).toEqual({
+      namespaces: [{ name: "alice" }],
+      default: "default",
+      namespace_arg: true,
+      access: "read-only",
+    });
+    // HMS_MCP_TOKEN: every namespace, the server's default among them.
+    const forAdmin = await names(asAdmin);
+    expect(forAdmin.namespaces.map((n) => n.name)).toEqual(
+      expect.arrayContaining(["alice", "bob", "default", "team-blue", "team-red"]),
+    );
+    // Its list is in name order, and asking again gives the same (asking creates nothing).
+    const sorted = forAdmin.namespaces.map((n) => n.name);
+    expect(sorted).toEqual([...sorted].sort());
+    expect(await names(asAdmin)).toEqual(forAdmin);
+  });
+
   it("refuses a read-only token's writes with FORBIDDEN and serves its reads", async () => {
     await ok(asAlice, "remember", { namespace: "alice", key: "r.md", text: "readable" });
     expect(await ok(asReader, "get", { namespace: "alice", key: "r.md" })).toMatchObject({

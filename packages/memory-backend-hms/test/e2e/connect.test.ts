@@ -1,23 +1,38 @@
 // Connecting, discovering, limits, namespaces and losing the connection, against real hms-mcp
 // processes over stdio and HTTP.
 
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { MemoryBackendError, MemoryEngine } from "@hms/memory-core";
 import {
   hmsMcpBin,
   hmsMcpCommand,
   hmsMcpOnPath,
+  mountTmpfs,
   startHttpServer,
   tempDir,
 } from "@hms/test-support";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { HmsMemoryBackend } from "../../src/backend.js";
-import { connectHmsBackend } from "../../src/connect.js";
+import { connectHmsBackend, type StdioConnection } from "../../src/connect.js";
 import { HmsConnectionError, HmsMcpError, HmsMcpNotFoundError } from "../../src/errors.js";
 import { findHmsMcp } from "../../src/find-server.js";
 
 const data = tempDir();
 afterAll(() => data.remove());
+
+/**
+ * A program that stops at start as a server with a broken install would: twelve lines, a
+ * blank one, a line of 600 "é" and a last line without its newline, on stderr, then exit 3.
+ */
+const DYING_SERVER = `#!/bin/sh
+for i in 1 2 3 4 5 6 7 8 9 10; do echo "line $i   " >&2; done
+echo "" >&2
+printf 'é%.0s' $(seq 600) >&2; printf '\\r\\n' >&2
+printf 'fatal: cannot load the native addon' >&2
+exit 3
+`;
 
 const open: HmsMemoryBackend[] = [];
 afterEach(async () => {
@@ -83,13 +98,58 @@ describe("connecting over stdio", () => {
     );
   });
 
-  it("reports a server that exits at start with the end of its stderr", async () => {
-    const error = await connectHmsBackend({
-      connection: { ...hmsMcpCommand(["--port", "not-a-port"]), stderr: "ignore" },
-    }).catch((e: unknown) => e);
+  /** The error a connect to `connection` fails with (it must fail). */
+  async function connectFailure(connection: StdioConnection): Promise<HmsConnectionError> {
+    const error = await connectHmsBackend({ connection: { ...connection, stderr: "ignore" } }).then(
+      (backend) => backend.close(),
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(HmsConnectionError);
-    expect((error as Error).message).toMatch(/^Could not connect to hms-mcp \(/);
-    expect((error as Error).message).toMatch(/Its stderr ended with:\n[\s\S]*--port/);
+    expect((error as HmsConnectionError).code).toBe("CONNECTION_CLOSED");
+    return error as HmsConnectionError;
+  }
+
+  it("reports a server that stops at start on a bad flag with its last stderr lines", async () => {
+    const bad = hmsMcpCommand(["--port", "not-a-port"]);
+    expect((await connectFailure(bad)).message).toBe(
+      `Could not connect to hms-mcp (${[bad.command, ...(bad.args ?? [])].join(" ")}): ` +
+        "the server process ended while connecting.\nIts stderr ended with:\n" +
+        "hms-mcp: option '--port <port>' argument 'not-a-port' is invalid. expected an integer from 0 to 65535 (hms-mcp --help lists every flag)",
+    );
+  });
+
+  it("reports a server that stops at start on a data directory it cannot write", async () => {
+    const disk = mountTmpfs(1);
+    try {
+      execFileSync("mount", ["-o", "remount,ro", disk.dir]);
+      const error = await connectFailure(hmsMcpCommand(["--data-dir", `${disk.dir}/data`]));
+      expect(error.message).toMatch(
+        /: the server process ended while connecting\.\nIts stderr ended with:\nhms-mcp: cannot open namespace default in the data directory \/tmp\/.*\/data \(E[A-Z]+: .*\); choose a directory this user can write/,
+      );
+    } finally {
+      disk.remove();
+    }
+  });
+
+  it("carries the last 10 lines (each at most 500 characters) of a program that exits", async () => {
+    // The same program and the same words as python/tests/e2e/test_hms_lifecycle.py's.
+    const script = `${data.dir}/dies.sh`;
+    writeFileSync(script, DYING_SERVER, { mode: 0o755 });
+    expect((await connectFailure({ command: script })).message).toBe(
+      `Could not connect to hms-mcp (${script}): the server process ended while connecting.\n` +
+        "Its stderr ended with:\n" +
+        ["line 3", "line 4", "line 5", "line 6", "line 7", "line 8", "line 9", "line 10"].join(
+          "\n",
+        ) +
+        `\n${"é".repeat(500)}…\nfatal: cannot load the native addon`,
+    );
+  });
+
+  it("says so when the program wrote nothing on stderr", async () => {
+    expect((await connectFailure({ command: "true" })).message).toBe(
+      "Could not connect to hms-mcp (true): the server process ended while connecting. " +
+        "It wrote nothing on stderr.",
+    );
   });
 
   it("reports a program that cannot be started", async () => {
@@ -345,7 +405,7 @@ describe("finding hms-mcp when no connection is given", () => {
         "PATH. Install it in your project with `npm install hms-mcp` (then it is found in " +
         "node_modules); or pass connection: { command, args } to start one, or connection: " +
         "{ url } to use a running one; or set HMS_MCP_BIN to the hms-mcp executable. hms-mcp " +
-        "needs Node.js 20.11+; ./scripts/setup.sh in the Holographic Memory for Claude " +
+        "needs Node.js 22 or 24; ./scripts/setup.sh in the Holographic Memory for Claude " +
         "repository builds it as packages/hms-mcp/dist/cli.js.",
     );
   });

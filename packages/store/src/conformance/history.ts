@@ -21,9 +21,40 @@ async function ops(store: StoreApi, key: string): Promise<unknown[][]> {
   return page.entries.map((entry) => [entry.op, entry.key, entry.from_key]);
 }
 
+/** A text of about `bytes` bytes in lines, the same for the same `seed`. */
+function linesOf(seed: number, bytes: number): string {
+  const lines: string[] = [];
+  for (let n = 0, size = 0; size < bytes; n++) {
+    const line = `${seed}.${n}: ${"abcdefghij".repeat(3).slice(n % 10, 20 + (n % 10))}`;
+    lines.push(line);
+    size += line.length + 1;
+  }
+  return lines.join("\n");
+}
+
+/** Creates `key` (about `bytes` bytes) and deletes it, `count` times with new keys; returns the keys. */
+async function churn(store: StoreApi, prefix: string, count: number, bytes: number) {
+  const made: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const key = `${prefix}${i}.md`;
+    await store.remember({ key, text: linesOf(i, bytes), tags: FILE });
+    await store.forget(key);
+    made.push(key);
+  }
+  return made;
+}
+
+/** The version a file's newest change deleted, or undefined when its history holds none. */
+async function deletedVersion(store: StoreApi, key: string): Promise<number | undefined> {
+  const [newest] = (await store.history.ofFile(key)).entries;
+  return newest?.op === "delete" ? newest.version : undefined;
+}
+
 export function historyTests(t: TestApi, options: StoreConformanceOptions): void {
   const test = (name: string, body: Parameters<typeof freshTest>[3]) =>
     freshTest(t, options, name, body);
+  const budgeted = (name: string, historyBytes: number, body: Parameters<typeof freshTest>[3]) =>
+    freshTest(t, options, name, body, { historyBytes });
 
   t.describe("history: what is recorded", () => {
     test("every create, edit, move and delete of a memory file, newest first", async ({
@@ -266,6 +297,50 @@ export function historyTests(t: TestApi, options: StoreConformanceOptions): void
       assert.equal(await store.get("/memories/d/new.md"), undefined);
     });
 
+    test("leaves files unchanged since the time alone: no new version, no history", async ({
+      store,
+    }) => {
+      const same = await store.remember({
+        key: "/memories/d/same.md",
+        text: "as it was",
+        tags: FILE,
+      });
+      await store.remember({ key: "/memories/d/edited.md", text: "before", tags: FILE });
+      const moment = await tick();
+      await store.remember({ key: "/memories/d/edited.md", text: "after" });
+
+      const tree = await store.history.restoreTree("/memories/d", moment);
+      assert.deepEqual(
+        [tree.restored.map((file) => file.key), tree.deleted, tree.unknown],
+        [["/memories/d/edited.md"], [], []],
+      );
+      assert.equal((await store.get("/memories/d/same.md"))?.version, same.version);
+      assert.deepEqual(await ops(store, "/memories/d/same.md"), [
+        ["create", "/memories/d/same.md", null],
+      ]);
+      // Again: nothing changed since the first restore, so nothing is written.
+      assert.deepEqual(await store.history.restoreTree("/memories/d", moment), {
+        restored: [],
+        deleted: [],
+        unknown: [],
+      });
+      // A file by time or by its own version: the version it is at, and nothing written.
+      const at = await store.history.restoreFile("/memories/d/same.md", { at: moment });
+      const byVersion = await store.history.restoreFile(
+        "/memories/d/same.md",
+        { version: same.version },
+        { expectedVersion: same.version },
+      );
+      for (const answer of [at, byVersion]) {
+        assert.deepEqual(answer, {
+          key: "/memories/d/same.md",
+          version: same.version,
+          deleted: false,
+        });
+      }
+      assert.equal((await store.history.ofFile("/memories/d/same.md")).entries.length, 1);
+    });
+
     test("says when the history does not reach back to a time", async ({ store }) => {
       const beforeAll = await tick();
       await store.remember({ key: "/memories/a.md", text: "v1", tags: FILE });
@@ -305,6 +380,165 @@ export function historyTests(t: TestApi, options: StoreConformanceOptions): void
     });
   });
 
+  t.describe("history: every version stays readable", () => {
+    test("through edits of one line, whole rewrites, moves, deletes and restores", async ({
+      store,
+    }) => {
+      const lines = Array.from({ length: 60 }, (_, n) => `line ${n}: naïve café 😀 ${n}`);
+      const texts = new Map<number, string>();
+      const write = async (key: string, text: string, first = false) => {
+        const done = await store.remember({ key, text, ...(first ? { tags: FILE } : {}) });
+        texts.set(done.version, text);
+      };
+      await write("/memories/a.md", lines.join("\n"), true);
+      // More edits than one run of splices holds, so some versions are kept whole.
+      for (let i = 0; i < 150; i++) {
+        lines[(i * 7) % 60] = i % 3 === 0 ? `edited ${i} ✓` : `line ${i}: 東京 ${i}`;
+        await write("/memories/a.md", lines.join("\n"));
+      }
+      await write("/memories/a.md", "a whole new text");
+      await write("/memories/a.md", "");
+      await write("/memories/a.md", lines.join("\n"));
+      await store.move("/memories/a.md", "/memories/b.md");
+      const moved = (await store.get("/memories/b.md"))?.version ?? 0;
+      texts.set(moved, lines.join("\n"));
+      const [, second] = [...texts.keys()];
+      const restored = await store.history.restoreFile("/memories/b.md", {
+        version: moved,
+      });
+      texts.set(restored.version ?? 0, lines.join("\n"));
+      await store.forget("/memories/b.md");
+      for (const [version, text] of texts) {
+        const key = version >= moved ? "/memories/b.md" : "/memories/a.md";
+        const found = await store.history.version(key, version);
+        assert.ok(found?.text === text, `version ${version} of ${key} reads back as written`);
+      }
+      await store.history.restoreFile("/memories/a.md", { version: second ?? 0 });
+      assert.equal((await store.get("/memories/a.md"))?.text, texts.get(second ?? 0));
+    });
+
+    test("a version dropped takes the older versions kept as its splices, never a newer one", async ({
+      store,
+    }) => {
+      await store.remember({ key: "/memories/a.md", text: "one\ntwo", tags: FILE });
+      await store.remember({ key: "/memories/a.md", text: "one\nthree" });
+      await store.move("/memories/a.md", "/memories/b.md");
+      await store.remember({ key: "/memories/b.md", text: "one\nfour" });
+      const last = await store.remember({ key: "/memories/b.md", text: "one\nfive" });
+      // Keeping one version of each file drops b's older ones, and a's with them (they were
+      // kept as splices of b's move).
+      await store.history.prune({ keepVersions: 1 });
+      assert.deepEqual(await ops(store, "/memories/a.md"), []);
+      assert.deepEqual(await ops(store, "/memories/b.md"), [["update", "/memories/b.md", null]]);
+      assert.equal(
+        (await store.history.version("/memories/b.md", last.version))?.text,
+        "one\nfive",
+      );
+    });
+  });
+
+  t.describe("history: its byte budget", () => {
+    budgeted(
+      "stays within it by dropping the oldest changes first, and says so",
+      6000,
+      async ({ store }) => {
+        const keys = await churn(store, "/memories/churn/c", 20, 1000);
+        const kept = [];
+        for (const key of keys) kept.push((await deletedVersion(store, key)) !== undefined);
+        // Each deleted file keeps its whole text (about 1.2 KB with its key and the rest): the
+        // newest few fit, the oldest went first, and none in between is missing.
+        assert.deepEqual(kept.slice(-2), [true, true], "the newest deletes can be restored");
+        assert.deepEqual(kept.slice(0, 12), new Array(12).fill(false), "the oldest were dropped");
+        assert.equal(kept.indexOf(true), kept.length - kept.filter(Boolean).length);
+        const last = keys[keys.length - 1] as string;
+        const version = (await deletedVersion(store, last)) as number;
+        await store.history.restoreFile(last, { version });
+        assert.equal((await store.get(last))?.text, linesOf(19, 1000));
+        const { dropped } = await store.history.ofFile(last);
+        assert.deepEqual(
+          dropped.map((drop) => drop.reason),
+          ["bytes"],
+        );
+        const [drop] = dropped;
+        assert.ok(
+          (drop?.changes ?? 0) >= 24,
+          `most of the 40 changes were dropped: ${drop?.changes}`,
+        );
+        assert.ok(
+          drop !== undefined && drop.through <= drop.at && drop.at <= new Date().toISOString(),
+        );
+      },
+    );
+
+    budgeted("grows to the size of the live text when that is more", 2000, async ({ store }) => {
+      for (let i = 0; i < 8; i++) {
+        await store.remember({
+          key: `/memories/live/l${i}.md`,
+          text: linesOf(100 + i, 1000),
+          tags: FILE,
+        });
+      }
+      const keys = await churn(store, "/memories/churn/c", 12, 1000);
+      const kept = [];
+      for (const key of keys) kept.push((await deletedVersion(store, key)) !== undefined);
+      // 8 KB of live text: about six deleted files fit, where a 2 KB budget alone holds one.
+      assert.ok(kept.filter(Boolean).length >= 4, `kept ${kept.filter(Boolean).length}`);
+      assert.equal(kept[0], false);
+    });
+
+    budgeted(
+      "holds many more one-line edits of a file than whole copies of it",
+      6000,
+      async ({ store }) => {
+        const lines = Array.from({ length: 40 }, (_, n) => `line ${n} of a long file`);
+        const versions = [
+          (await store.remember({ key: "/memories/big.md", text: lines.join("\n"), tags: FILE }))
+            .version,
+        ];
+        for (let i = 0; i < 100; i++) {
+          lines[i % 40] = `edit ${i}`;
+          versions.push(
+            (await store.remember({ key: "/memories/big.md", text: lines.join("\n") })).version,
+          );
+        }
+        let readable = 0;
+        for (const version of versions) {
+          if ((await store.history.version("/memories/big.md", version)) !== undefined) readable++;
+        }
+        // The file is about 1 KB: 6 KB holds five whole copies, and about 25 edits of one line.
+        assert.ok(readable >= 20, `${readable} versions readable`);
+        assert.equal(
+          await store.history.version("/memories/big.md", versions[0] as number),
+          undefined,
+        );
+        const previous = versions[versions.length - 2] as number;
+        const back = await store.history.restoreFile("/memories/big.md", { version: previous });
+        assert.ok((back.version ?? 0) > (versions[versions.length - 1] as number));
+        assert.deepEqual(
+          (await store.history.ofFile("/memories/big.md")).dropped.map((drop) => drop.reason),
+          ["bytes"],
+        );
+      },
+    );
+
+    test("prune brings a history over a smaller budget down, oldest first", async ({ store }) => {
+      const keys = await churn(store, "/memories/churn/c", 10, 1000);
+      assert.deepEqual((await store.history.ofFile(keys[0] as string)).dropped, []);
+      let deleted = 0;
+      for (let step = 0; step < 20; step++) {
+        const now = await store.history.prune({ maxBytes: 3000, limit: 4 });
+        assert.ok(now <= 4, "at most limit rows per call");
+        deleted += now;
+        if (now === 0) break;
+      }
+      assert.ok(deleted >= 14, `deleted ${deleted}`);
+      assert.equal(await deletedVersion(store, keys[0] as string), undefined);
+      assert.notEqual(await deletedVersion(store, keys[9] as string), undefined);
+      const [drop] = (await store.history.under("/memories/")).dropped;
+      assert.deepEqual([drop?.reason, drop?.changes], ["bytes", deleted]);
+    });
+  });
+
   t.describe("history: retention", () => {
     test("keeps the newest N versions of each file, in bounded steps", async ({ store }) => {
       await store.remember({ key: "/memories/a.md", text: "0", tags: FILE });
@@ -315,8 +549,12 @@ export function historyTests(t: TestApi, options: StoreConformanceOptions): void
       assert.equal(await store.history.prune({ keepVersions: 3, limit: 4 }), 0);
       assert.equal((await ops(store, "/memories/a.md")).length, 3);
       assert.equal((await ops(store, "/memories/b.md")).length, 1);
-      const [newest] = (await store.history.ofFile("/memories/a.md")).entries;
-      assert.equal(newest?.version, (await store.get("/memories/a.md"))?.version);
+      const { entries, dropped } = await store.history.ofFile("/memories/a.md");
+      assert.equal(entries[0]?.version, (await store.get("/memories/a.md"))?.version);
+      assert.deepEqual(
+        dropped.map((drop) => [drop.reason, drop.changes]),
+        [["versions", 7]],
+      );
     });
 
     test("drops rows older than the days kept", async ({ store }) => {
@@ -326,6 +564,8 @@ export function historyTests(t: TestApi, options: StoreConformanceOptions): void
       assert.equal(await store.history.prune({ keepDays: 0 }), 1);
       assert.deepEqual(await ops(store, "/memories/a.md"), []);
       assert.equal((await store.get("/memories/a.md"))?.text, "0");
+      const [drop] = (await store.history.ofFile("/memories/a.md")).dropped;
+      assert.deepEqual([drop?.reason, drop?.changes], ["days", 1]);
     });
   });
 }

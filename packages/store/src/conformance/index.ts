@@ -26,7 +26,7 @@ import { recordTests } from "./records.js";
 import type { StoreConformanceOptions, TestApi } from "./support.js";
 import { treeTests } from "./tree.js";
 
-export type { StoreConformanceOptions, TestApi } from "./support.js";
+export type { EngineOptions, StoreConformanceOptions, TestApi } from "./support.js";
 
 /** Registers the suite's tests, under `store conformance: <name>`, with `t.describe`/`t.it`. */
 export function runStoreConformance(options: StoreConformanceOptions, t: TestApi): void {

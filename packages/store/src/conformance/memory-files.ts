@@ -29,6 +29,9 @@ export function memoryFileTests(t: TestApi, options: StoreConformanceOptions): v
         "/memories//double",
         "/memories/a%2fb",
         "/memories/back\\slash",
+        // Look-alikes of another name: a client that skips validation cannot create them.
+        "/memories/cafe\u0301.md",
+        "/memories/\uff21.md",
       ]) {
         const error = await refusal(() => store.remember({ key, text: "x" }));
         assert.equal(error.code, "INVALID_ARGUMENT", key);
@@ -53,6 +56,7 @@ export function memoryFileTests(t: TestApi, options: StoreConformanceOptions): v
         () => store.move("/memories/dir/a.md", "elsewhere/a.md"),
         () => store.move("plain", "/memories/.secret"),
         () => store.movePrefix("/memories/dir/", "/memories/.dir/"),
+        () => store.move("/memories/dir/a.md", "/memories/dir/\ufb01le.md"),
         () => store.remember({ key: "plain", text: "y", tags: FILE }),
       ]) {
         assert.equal((await unchanged(store, action)).code, "INVALID_ARGUMENT");

@@ -52,6 +52,28 @@ export function namespaceTests(t: TestApi, options: StoreConformanceOptions): vo
       assert.deepEqual(await engine.names(), ["alpha", NAMESPACE, "zeta"]);
     });
 
+    test("summaries give each namespace's memories, bytes and last change, creating nothing", async ({
+      engine,
+    }) => {
+      const alpha = await engine.get("alpha");
+      await alpha.remember({ key: "/memories/a.md", text: "héllo\n", tags: ["memory-file"] });
+      const last = await alpha.remember({ key: "k", text: "xyz" });
+      await engine.read("ghost");
+      const summaries = await engine.summaries();
+      assert.deepEqual(
+        summaries.map(({ disk_bytes: _, ...summary }) => summary),
+        [
+          { name: "alpha", memories: 2, bytes: 10, updated_at: last.updated_at },
+          { name: NAMESPACE, memories: 0, bytes: 0, updated_at: null },
+        ],
+      );
+      // SQLite counts its files' bytes too; PostgreSQL has no file of its own per namespace.
+      for (const summary of summaries) {
+        if (summary.disk_bytes !== undefined) assert.ok(summary.disk_bytes > 0);
+      }
+      assert.deepEqual(await engine.names(), ["alpha", NAMESPACE]);
+    });
+
     test("read of a namespace that does not exist answers empty and creates nothing", async ({
       engine,
     }) => {

@@ -23,8 +23,12 @@ export interface TestApi {
 export interface StoreConformanceOptions {
   /** Shown in the suite's name, e.g. `"sqlite"`. */
   readonly name: string;
-  /** A fresh engine holding no namespace at all; called once per test. */
-  readonly open: () => Promise<StoreEngine>;
+  /**
+   * A fresh engine holding no namespace at all; called once per test. Tests of the history's
+   * byte budget pass `historyBytes`, which the engine must apply to every namespace it opens
+   * (`StoreOptions.historyBytes`; PostgreSQL's `PgEngineOptions.historyBytes`).
+   */
+  readonly open: (engineOptions?: EngineOptions) => Promise<StoreEngine>;
   /** Called after each test with the engine `open` gave (default: `engine.close()`). */
   readonly close?: ((engine: StoreEngine) => Promise<void>) | undefined;
   /** The largest text the engine's stores accept, in UTF-8 bytes (default 32768, at least 1024). */
@@ -35,6 +39,12 @@ export interface StoreConformanceOptions {
    * namespaces).
    */
   readonly maxNamespaces?: number | undefined;
+}
+
+/** What a test asks of the engine `open` gives, beyond the engine's defaults. */
+export interface EngineOptions {
+  /** The history's byte budget (see `StoreOptions.historyBytes`). */
+  readonly historyBytes?: number;
 }
 
 /** What a test body gets: its engine, and the store of one namespace, created by a write. */
@@ -56,9 +66,12 @@ export function freshTest(
   options: StoreConformanceOptions,
   name: string,
   body: (fresh: Fresh) => Promise<void>,
+  engineOptions?: EngineOptions,
 ): void {
   t.it(name, async () => {
-    const engine = await options.open();
+    const engine = await (engineOptions === undefined
+      ? options.open()
+      : options.open(engineOptions));
     try {
       const store = await engine.get(NAMESPACE);
       await body({ engine, store, options });

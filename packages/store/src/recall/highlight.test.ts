@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openSqlite, type SqliteDatabase } from "../sqlite/driver.js";
 import { MemoryStore } from "../store.js";
 import { MATCH_CLOSE as C, MATCH_OPEN as O } from "./excerpt.js";
 import { Highlighter } from "./highlight.js";
@@ -19,7 +19,7 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 /** Runs `body` with a Highlighter on the store file, after `fill` wrote to it. */
 function withHighlighter<T>(
   fill: (store: MemoryStore) => void,
-  body: (h: Highlighter, db: Database.Database) => T,
+  body: (h: Highlighter, db: SqliteDatabase) => T,
 ): T {
   const store = MemoryStore.open(file);
   try {
@@ -27,7 +27,7 @@ function withHighlighter<T>(
   } finally {
     store.close();
   }
-  const db = new Database(file, { readonly: true });
+  const db = openSqlite(file, { readOnly: true });
   try {
     return body(new Highlighter(db), db);
   } finally {
@@ -43,7 +43,9 @@ describe("Highlighter", () => {
         store.remember({ key: "b", text: "nothing here" });
       },
       (highlighter, db) => {
-        const id = db.prepare("SELECT id FROM memories WHERE key = 'a'").pluck().get() as number;
+        const { id } = db.prepare("SELECT id FROM memories WHERE key = 'a'").get() as {
+          id: number;
+        };
         expect(highlighter.highlight(id, ["paint", "sunrise", "zebra"])).toEqual([
           `I ${O}painted${C} it\nCaroline's sunrise\nwe ${O}paint${C}`,
           `I painted it\nCaroline's ${O}sunrise${C}\nwe paint`,
@@ -101,8 +103,8 @@ describe("Highlighter", () => {
         store.remember({ key: "k1", text: "changed" });
       },
       (_, db) => {
-        const block = db.prepare("SELECT block FROM memories_fts_data WHERE id = 1").pluck().get();
-        expect(documentCount(block as Buffer)).toBe(40);
+        const row = db.prepare("SELECT block FROM memories_fts_data WHERE id = 1").get();
+        expect(documentCount((row as { block: Uint8Array }).block)).toBe(40);
       },
     );
     // Varints of one to nine bytes, as SQLite writes them.

@@ -1,4 +1,9 @@
-import type BetterSqlite3 from "better-sqlite3";
+import {
+  type SqliteDatabase,
+  type SqliteStatement,
+  type TextReads,
+  textReads,
+} from "../sqlite/driver.js";
 import { MATCH_CLOSE, MATCH_OPEN } from "./excerpt.js";
 import { TermRarity } from "./rarity.js";
 
@@ -8,17 +13,24 @@ import { TermRarity } from "./rarity.js";
  * the store.
  */
 export class Highlighter {
-  readonly #highlight: BetterSqlite3.Statement;
+  readonly #highlight: SqliteStatement;
+  readonly #reads: TextReads;
   readonly #rarity: TermRarity;
 
-  constructor(db: BetterSqlite3.Database) {
+  constructor(db: SqliteDatabase) {
     // One row per term the memory contains: the term's index in @terms and the text with that
     // term's occurrences wrapped in marks. Each term is its own quoted phrase, so the marks of
     // one row belong to one term (stemmed forms included: "paint" marks "painted").
+    this.#reads = textReads(db);
+    const marked = this.#reads.column(
+      `highlight(memories_fts, 0, '${MATCH_OPEN}', '${MATCH_CLOSE}')`,
+    );
+    // Rows as [term, text] arrays.
     this.#highlight = db.prepare(`
-      SELECT t.key AS term, highlight(memories_fts, 0, '${MATCH_OPEN}', '${MATCH_CLOSE}') AS text
+      SELECT t.key AS term, ${marked} AS text
       FROM json_each(@terms) AS t, memories_fts
       WHERE memories_fts MATCH '"' || t.value || '"' AND memories_fts.rowid = @id`);
+    this.#highlight.setReturnArrays(true);
     this.#rarity = new TermRarity(db);
   }
 
@@ -32,11 +44,11 @@ export class Highlighter {
     if (terms.length === 0) return out;
     // A BigInt binds as an INTEGER. A JavaScript number binds as a REAL, and FTS5 then drops
     // the rowid constraint: the statement would answer with the first matching memory instead.
-    const rows = this.#highlight.all({ terms: JSON.stringify(terms), id: BigInt(id) }) as {
-      term: number;
-      text: string;
-    }[];
-    for (const row of rows) out[row.term] = row.text;
+    const rows = this.#highlight.all({ terms: JSON.stringify(terms), id: BigInt(id) }) as [
+      term: number,
+      text: unknown,
+    ][];
+    for (const [term, text] of rows) out[term] = this.#reads.text(text);
     return out;
   }
 

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { MemoryVectors, PassageSpan } from "../embeddings.js";
+import { openSqlite } from "../sqlite/driver.js";
 import { MemoryStore } from "../store.js";
 import {
   type Candidate,
@@ -70,9 +70,9 @@ const CONTACT = "how should I contact that client?";
 
 /** How many memories have vectors in the file, read by a connection of its own. */
 function vectorRows(): number {
-  const db = new Database(file, { readonly: true });
+  const db = openSqlite(file, { readOnly: true });
   try {
-    return db.prepare("SELECT count(*) FROM memory_vectors").pluck().get() as number;
+    return (db.prepare("SELECT count(*) AS n FROM memory_vectors").get() as { n: number }).n;
   } finally {
     db.close();
   }
@@ -396,7 +396,7 @@ describe("fuse", () => {
 
   it("refuses parameters that would not give scores in [0, 1], saying why", () => {
     hybrid();
-    const db = new Database(file);
+    const db = openSqlite(file);
     try {
       const index = new VectorIndex(db, 4);
       const make = (params: Partial<FusionParams>) => () =>

@@ -8,8 +8,8 @@
  * convexly (see {@link fuse}), so a score does not depend on the other candidates. A memory
  * whose vectors are still pending has no semantic score; its lexical score stands in for it.
  */
-import type BetterSqlite3 from "better-sqlite3";
 import { prefixSuccessor } from "../keys.js";
+import type { SqliteDatabase, SqliteStatement } from "../sqlite/driver.js";
 import { LexicalRanker } from "./lexical.js";
 import type { RankContext, RankedId, Ranker, RecallFilter } from "./ranker.js";
 import type { DenseHit, Scan, VectorIndex } from "./vector-index.js";
@@ -104,15 +104,15 @@ export class HybridRanker implements Ranker {
   readonly #lexical: LexicalRanker;
   readonly #index: VectorIndex;
   readonly #params: FusionParams;
-  readonly #inRange: BetterSqlite3.Statement;
-  readonly #hasTag: BetterSqlite3.Statement;
-  readonly #rangeIds: BetterSqlite3.Statement;
-  readonly #tagIds: BetterSqlite3.Statement;
-  readonly #inTime: BetterSqlite3.Statement;
-  readonly #timeIds: BetterSqlite3.Statement;
+  readonly #inRange: SqliteStatement;
+  readonly #hasTag: SqliteStatement;
+  readonly #rangeIds: SqliteStatement;
+  readonly #tagIds: SqliteStatement;
+  readonly #inTime: SqliteStatement;
+  readonly #timeIds: SqliteStatement;
 
   constructor(
-    db: BetterSqlite3.Database,
+    db: SqliteDatabase,
     model: string,
     index: VectorIndex,
     params: FusionParams = DEFAULT_FUSION,
@@ -128,17 +128,17 @@ export class HybridRanker implements Ranker {
       "SELECT 1 FROM memories WHERE id = @id AND key >= @lo AND (@hi IS NULL OR key < @hi)",
     );
     this.#hasTag = db.prepare("SELECT 1 FROM memory_tags WHERE tag = @tag AND memory_id = @id");
-    this.#rangeIds = db
-      .prepare("SELECT id FROM memories WHERE key >= @lo AND (@hi IS NULL OR key < @hi)")
-      .pluck();
-    this.#tagIds = db.prepare("SELECT memory_id FROM memory_tags WHERE tag = @tag").pluck();
+    this.#rangeIds = db.prepare(
+      "SELECT id FROM memories WHERE key >= @lo AND (@hi IS NULL OR key < @hi)",
+    );
+    this.#tagIds = db.prepare("SELECT memory_id AS id FROM memory_tags WHERE tag = @tag");
     this.#inTime = db.prepare(
       "SELECT 1 FROM memories WHERE id = @id AND updated_at >= @after AND updated_at < @before",
     );
     // Read from the index on updated_at.
-    this.#timeIds = db
-      .prepare("SELECT id FROM memories WHERE updated_at >= @after AND updated_at < @before")
-      .pluck();
+    this.#timeIds = db.prepare(
+      "SELECT id FROM memories WHERE updated_at >= @after AND updated_at < @before",
+    );
   }
 
   rank(query: string, filter: RecallFilter, k: number, context: RankContext = {}): RankedId[] {
@@ -193,11 +193,15 @@ export class HybridRanker implements Ranker {
     const kept = wide.filter((hit) => passes(hit.id));
     if (kept.length >= n || wide.length < n * 4) return kept.slice(0, n);
     const sets: number[][] = [];
-    if (prefix !== undefined) sets.push(this.#rangeIds.all({ lo, hi }) as number[]);
-    if (tag !== undefined) sets.push(this.#tagIds.all({ tag }) as number[]);
-    if (timed) sets.push(this.#timeIds.all(times) as number[]);
+    if (prefix !== undefined) sets.push(idsOf(this.#rangeIds.all({ lo, hi })));
+    if (tag !== undefined) sets.push(idsOf(this.#tagIds.all({ tag })));
+    if (timed) sets.push(idsOf(this.#timeIds.all(times)));
     let allowed = new Set(sets[0]);
     for (const ids of sets.slice(1)) allowed = new Set(ids.filter((id) => allowed.has(id)));
     return scan.best(n, (id) => allowed.has(id));
   }
+}
+
+function idsOf(rows: unknown[]): number[] {
+  return (rows as { id: number }[]).map((row) => row.id);
 }

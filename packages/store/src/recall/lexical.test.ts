@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openSqlite } from "../sqlite/driver.js";
 import { MemoryStore } from "../store.js";
 import {
   bm25Ceiling,
@@ -40,7 +40,7 @@ function storeWithBudget(budget: number): MemoryStore {
  * by the best one's: the reference ranking, and each hit's score relative to the top hit's.
  */
 function fullBm25(expr: string, k: number): { key: string; score: number }[] {
-  const db = new Database(file, { readonly: true });
+  const db = openSqlite(file, { readOnly: true });
   try {
     const rows = db
       .prepare(
@@ -214,7 +214,7 @@ describe("the BM25 ceiling (hybrid fusion's lexical scale)", () => {
       })),
     );
     s.rememberMany(extra);
-    const db = new Database(file);
+    const db = openSqlite(file);
     const ranker = new LexicalRanker(db);
     closers.push(() => db.close());
     return ranker;

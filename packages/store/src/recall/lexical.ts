@@ -1,5 +1,5 @@
-import type BetterSqlite3 from "better-sqlite3";
 import { prefixSuccessor } from "../keys.js";
+import type { SqliteDatabase, SqliteStatement } from "../sqlite/driver.js";
 import { queryTerms } from "./query.js";
 import type { RankedId, Ranker, RecallFilter } from "./ranker.js";
 import { TermRarity } from "./rarity.js";
@@ -33,17 +33,17 @@ export class LexicalRanker implements Ranker {
   readonly build = "lexical" as const;
   readonly model = null;
   readonly #rarity: TermRarity;
-  readonly #rank: BetterSqlite3.Statement;
-  readonly #rankListing: BetterSqlite3.Statement;
-  readonly #inTimeRange: BetterSqlite3.Statement;
-  readonly #inTime: BetterSqlite3.Statement;
-  readonly #candidates: BetterSqlite3.Statement;
-  readonly #part: BetterSqlite3.Statement;
-  readonly #newest: BetterSqlite3.Statement;
+  readonly #rank: SqliteStatement;
+  readonly #rankListing: SqliteStatement;
+  readonly #inTimeRange: SqliteStatement;
+  readonly #inTime: SqliteStatement;
+  readonly #candidates: SqliteStatement;
+  readonly #part: SqliteStatement;
+  readonly #newest: SqliteStatement;
   readonly #budget: number;
 
   /** `budget` is for benchmarks that weigh it; recall uses {@link CANDIDATE_BUDGET}. */
-  constructor(db: BetterSqlite3.Database, budget = CANDIDATE_BUDGET) {
+  constructor(db: SqliteDatabase, budget = CANDIDATE_BUDGET) {
     this.#budget = budget;
     this.#rarity = new TermRarity(db);
     // bm25() is lower-is-better; the score is its negation. Filters are correlated EXISTS
@@ -70,6 +70,7 @@ export class LexicalRanker implements Ranker {
         AND (@lo IS NULL OR EXISTS (
           SELECT 1 FROM memories WHERE id = memories_fts.rowid
             AND key >= @lo AND (@hi IS NULL OR key < @hi)))`;
+    // Each reads [id, bm25] pairs, as arrays: thousands of rows per recall at scale.
     const rank = (time: "probe" | "list") =>
       db.prepare(`
       SELECT rowid AS id, -bm25(memories_fts) AS bm25 FROM memories_fts
@@ -78,16 +79,12 @@ export class LexicalRanker implements Ranker {
       LIMIT @k`);
     this.#rank = rank("probe");
     this.#rankListing = rank("list");
-    this.#inTimeRange = db
-      .prepare(`
-      SELECT count(*) FROM (SELECT 1 FROM memories
-        WHERE updated_at >= @after AND updated_at < @before LIMIT @cap)`)
-      .pluck() as BetterSqlite3.Statement;
-    this.#inTime = db
-      .prepare(`
+    this.#inTimeRange = db.prepare(`
+      SELECT count(*) AS n FROM (SELECT 1 FROM memories
+        WHERE updated_at >= @after AND updated_at < @before LIMIT @cap)`);
+    this.#inTime = db.prepare(`
       SELECT id FROM memories WHERE id IN (SELECT value FROM json_each(@ids))
-        AND updated_at >= @after AND updated_at < @before`)
-      .pluck() as BetterSqlite3.Statement;
+        AND updated_at >= @after AND updated_at < @before`);
     // FTS5 takes a rowid range as a seek in its lists, so `rowid >= @from` is cheap.
     this.#candidates = db.prepare(`
       SELECT rowid AS id, -bm25(memories_fts) AS bm25 FROM memories_fts
@@ -95,12 +92,13 @@ export class LexicalRanker implements Ranker {
     this.#part = db.prepare(`
       SELECT rowid AS id, -bm25(memories_fts) AS bm25 FROM memories_fts
       WHERE memories_fts MATCH @expr AND rowid >= @from`);
+    for (const statement of [this.#rank, this.#rankListing, this.#candidates, this.#part]) {
+      statement.setReturnArrays(true);
+    }
     // Walking a list newest first without scoring costs little.
-    this.#newest = db
-      .prepare(`
-      SELECT rowid FROM memories_fts WHERE memories_fts MATCH @expr
-      ORDER BY rowid DESC LIMIT 1 OFFSET @offset`)
-      .pluck() as BetterSqlite3.Statement;
+    this.#newest = db.prepare(`
+      SELECT rowid AS id FROM memories_fts WHERE memories_fts MATCH @expr
+      ORDER BY rowid DESC LIMIT 1 OFFSET @offset`);
   }
 
   rank(query: string, filter: RecallFilter, k: number): RankedId[] {
@@ -142,16 +140,19 @@ export class LexicalRanker implements Ranker {
     const cap = rangeCountCap(n, k, budget);
     let counted: number | undefined;
     const tooNarrow = (candidates: number): boolean => {
-      counted ??= this.#inTimeRange.get({ after: bind.after, before: bind.before, cap }) as number;
+      counted ??= this.#countInRange(bind, cap);
       return counted < cap && tooNarrowFor(counted, candidates, n, k);
     };
     if (picked !== undefined && timed && tooNarrow(picked.count)) picked = undefined;
     let ranked: { id: number; bm25: number }[] = [];
     if (picked !== undefined) {
       // The rowid from which the pick's newest `budget` matches start (0: all of them).
-      const from = picked.newest
-        ? ((this.#newest.get({ expr: picked.expr, offset: budget - 1 }) as number | undefined) ?? 0)
-        : 0;
+      const newest = picked.newest
+        ? (this.#newest.get({ expr: picked.expr, offset: budget - 1 }) as
+            | { id: number }
+            | undefined)
+        : undefined;
+      const from = newest?.id ?? 0;
       // A BigInt binds as an INTEGER; FTS5 ignores a rowid constraint given as a REAL.
       ranked = this.#scoreCandidates(all, picked.expr, { ...bind, from: BigInt(from) }, k);
       // A time range let too few of the rarest terms' memories through: more of them first,
@@ -200,12 +201,18 @@ export class LexicalRanker implements Ranker {
     if (bind.after !== null) {
       // An estimated count of matches is not a whole number (rarity.ts).
       const cap = Math.ceil(matches);
-      const count =
-        inRange ??
-        (this.#inTimeRange.get({ after: bind.after, before: bind.before, cap }) as number);
+      const count = inRange ?? this.#countInRange(bind, cap);
       if (count < cap) statement = this.#rankListing;
     }
-    return statement.all({ expr, ...bind, k }) as { id: number; bm25: number }[];
+    return scoresOf(statement.all({ expr, ...bind, k }));
+  }
+
+  /** How many memories the time range in `bind` holds, counted up to `cap`. */
+  #countInRange(bind: Bind, cap: number): number {
+    const { n } = this.#inTimeRange.get({ after: bind.after, before: bind.before, cap }) as {
+      n: number;
+    };
+    return n;
   }
 
   /**
@@ -229,20 +236,12 @@ export class LexicalRanker implements Ranker {
       expr: `(${all}) AND (${candidates})`,
       ...bind,
       after: null,
-    }) as {
-      id: number;
-      bm25: number;
-    }[];
+    }) as [id: number, bm25: number][];
     if (both.length === 0) return [];
-    const twice = new Map<number, number>();
-    for (const row of this.#part.iterate({ expr: candidates, from: bind.from }) as Iterable<{
-      id: number;
-      bm25: number;
-    }>) {
-      twice.set(row.id, row.bm25);
-    }
+    const part = this.#part.all({ expr: candidates, from: bind.from }) as [number, number][];
+    const twice = new Map<number, number>(part);
     const ranked = both
-      .map(({ id, bm25 }) => ({ id, bm25: bm25 - (twice.get(id) ?? 0) }))
+      .map(([id, bm25]) => ({ id, bm25: bm25 - (twice.get(id) ?? 0) }))
       .sort((a, b) => b.bm25 - a.bm25 || a.id - b.id);
     const { after, before } = bind;
     if (after === null) return ranked.slice(0, k);
@@ -251,7 +250,7 @@ export class LexicalRanker implements Ranker {
     for (let start = 0, size = 8 * k; start < ranked.length; start += size, size *= 2) {
       const slice = ranked.slice(start, start + size);
       const ids = JSON.stringify(slice.map((hit) => hit.id));
-      const inside = new Set(this.#inTime.all({ ids, after, before }) as number[]);
+      const inside = new Set(idsOf(this.#inTime.all({ ids, after, before })));
       for (const hit of slice) {
         if (!inside.has(hit.id)) continue;
         kept.push(hit);
@@ -280,6 +279,16 @@ interface Bind {
 
 function sumOf(terms: readonly { df: number }[]): number {
   return terms.reduce((sum, { df }) => sum + df, 0);
+}
+
+/** [id, bm25] rows as matches. */
+function scoresOf(rows: unknown[]): { id: number; bm25: number }[] {
+  return (rows as [number, number][]).map(([id, bm25]) => ({ id, bm25 }));
+}
+
+/** `{ id }` rows as their ids. */
+function idsOf(rows: unknown[]): number[] {
+  return (rows as { id: number }[]).map((row) => row.id);
 }
 
 /** Matches with their raw BM25 (higher is better), and the query's {@link bm25Ceiling}. */

@@ -1,4 +1,4 @@
-import type BetterSqlite3 from "better-sqlite3";
+import type { SqliteDatabase, SqliteStatement } from "../sqlite/driver.js";
 
 /** Memories of one term counted exactly; past this many the count is estimated. */
 export const COUNT_CAP = 1000;
@@ -15,27 +15,26 @@ export interface TermFrequency {
  * excerpts (which words weigh most) ask.
  */
 export class TermRarity {
-  readonly #documents: BetterSqlite3.Statement;
-  readonly #firstRows: BetterSqlite3.Statement;
-  readonly #maxId: BetterSqlite3.Statement;
+  readonly #documents: SqliteStatement;
+  readonly #firstRows: SqliteStatement;
+  readonly #maxId: SqliteStatement;
 
-  constructor(db: BetterSqlite3.Database) {
+  constructor(db: SqliteDatabase) {
     // FTS5 keeps the number of rows it indexes in its "averages" record (the first varint of
     // the block with id 1; bm25() reads the same one): a lookup, where count(*) would scan.
-    this.#documents = db
-      .prepare("SELECT block FROM memories_fts_data WHERE id = 1")
-      .pluck() as BetterSqlite3.Statement;
+    this.#documents = db.prepare("SELECT block FROM memories_fts_data WHERE id = 1");
     // A term's first @cap memories, in rowid order (FTS5's order without ORDER BY): how many
     // there are and the last one's rowid.
     this.#firstRows = db.prepare(`
       SELECT count(*) AS n, max(r) AS last
       FROM (SELECT rowid AS r FROM memories_fts WHERE memories_fts MATCH @expr LIMIT @cap)`);
-    this.#maxId = db.prepare("SELECT max(id) FROM memories").pluck() as BetterSqlite3.Statement;
+    this.#maxId = db.prepare("SELECT max(id) AS id FROM memories");
   }
 
   /** The number of memories in the index. */
   documents(): number {
-    return documentCount(this.#documents.get() as Buffer | undefined);
+    const row = this.#documents.get() as { block: Uint8Array } | undefined;
+    return documentCount(row?.block);
   }
 
   /**
@@ -53,14 +52,14 @@ export class TermRarity {
         last: number | null;
       };
       if (n < COUNT_CAP || last === null || !(last > 0)) return { df: n, exact: true };
-      maxId ??= (this.#maxId.get() as number | null) ?? last;
+      maxId ??= (this.#maxId.get() as { id: number | null }).id ?? last;
       return { df: Math.max(COUNT_CAP, (COUNT_CAP * maxId) / last), exact: false };
     });
   }
 }
 
 /** The row count at the start of FTS5's averages record (an SQLite varint), or 0. */
-export function documentCount(block: Buffer | undefined): number {
+export function documentCount(block: Uint8Array | undefined): number {
   if (block === undefined || block === null) return 0;
   let value = 0;
   for (let i = 0; i < Math.min(block.length, 9); i++) {

@@ -45,7 +45,7 @@ export function recall(
   const weights = highlighter.weights(terms);
   const hits = ranked.flatMap(({ id, score, passage }) => {
     const row = ctx.sql.keyText.get(id) as
-      | { key: string; text: string; updated_at: string }
+      | { key: string; text: unknown; updated_at: string }
       | undefined;
     if (row === undefined) return [];
     const highlighted = highlighter.highlight(id, terms);
@@ -53,8 +53,9 @@ export function recall(
       highlighted: highlighted[i],
       weight: weights[i] ?? 0,
     }));
+    const text = ctx.sql.readText(row.text);
     return [
-      { key: row.key, score, ...excerptOf(row.text, matches, passage), updated_at: row.updated_at },
+      { key: row.key, score, ...excerptOf(text, matches, passage), updated_at: row.updated_at },
     ];
   });
   return { hits, build };

@@ -52,10 +52,10 @@ export function search(
   const hits: SearchHit[] = [];
   const rows = ctx.sql.searchRows.for(shape).iterate({ ...params, needle }) as IterableIterator<{
     key: string;
-    text: string;
+    text: unknown;
   }>;
   for (const row of rows) {
-    for (const hit of matchingLines(row.text, needle, limit - hits.length)) {
+    for (const hit of matchingLines(ctx.sql.readText(row.text), needle, limit - hits.length)) {
       hits.push({ key: row.key, ...hit });
     }
     if (hits.length >= limit) {

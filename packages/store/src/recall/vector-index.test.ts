@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openSqlite, type SqliteDatabase } from "../sqlite/driver.js";
 import { MemoryStore } from "../store.js";
 import { VectorIndex } from "./vector-index.js";
 
@@ -44,14 +44,14 @@ function load(memories: Record<string, number[]>): Map<string, number> {
   return ids;
 }
 
-const dbs: Database.Database[] = [];
+const dbs: SqliteDatabase[] = [];
 afterEach(() => {
   for (const db of dbs.splice(0)) db.close();
 });
 
 /** A fresh index over the store's file on its own connection, as another process builds it. */
 function freshIndex(): VectorIndex {
-  const db = new Database(join(dir, "store.sqlite"));
+  const db = openSqlite(join(dir, "store.sqlite"));
   dbs.push(db);
   return new VectorIndex(db, 4);
 }
@@ -114,7 +114,7 @@ describe("VectorIndex", () => {
     for (let i = 0; i < 200; i++) memories[`m${i}`] = [(i * 37) % 360, (i * 11) % 360, i % 360];
     load(memories);
     const simd = freshIndex();
-    const db = new Database(join(dir, "store.sqlite"));
+    const db = openSqlite(join(dir, "store.sqlite"));
     dbs.push(db);
     const plain = new VectorIndex(db, 4, { simd: false });
     simd.sync();

@@ -9,8 +9,9 @@
  * changed; otherwise rows with a newer `seq` are loaded, and when the row count disagrees the
  * ids are swept for removals. Writes by this connection and by other processes are seen alike.
  */
-import type BetterSqlite3 from "better-sqlite3";
+
 import { decodeSpans, type PassageSpan } from "../embeddings.js";
+import type { SqliteDatabase, SqliteStatement } from "../sqlite/driver.js";
 import { type DotsFunction, kernelMemory } from "./dot-kernel.js";
 
 /** A memory's similarity to a query: its best passage's cosine, and that passage. */
@@ -93,17 +94,17 @@ export class VectorIndex {
   #generation = -1;
   #scans = 0;
   readonly #sql: {
-    state: BetterSqlite3.Statement;
-    since: BetterSqlite3.Statement;
-    ids: BetterSqlite3.Statement;
-    passages: BetterSqlite3.Statement;
+    state: SqliteStatement;
+    since: SqliteStatement;
+    ids: SqliteStatement;
+    passages: SqliteStatement;
   };
 
   /**
    * @param options.simd use the WebAssembly SIMD kernel where available (default true); false
    *   computes in JavaScript (tests compare the two)
    */
-  constructor(db: BetterSqlite3.Database, dimensions: number, options: { simd?: boolean } = {}) {
+  constructor(db: SqliteDatabase, dimensions: number, options: { simd?: boolean } = {}) {
     this.dimensions = dimensions;
     this.#useKernel = options.simd !== false;
     this.#store = new Rows(64, dimensions, this.#useKernel);
@@ -113,10 +114,10 @@ export class VectorIndex {
       since: db.prepare(
         "SELECT seq, memory_id AS id, spans, vectors FROM memory_vectors WHERE seq > ? ORDER BY seq",
       ),
-      ids: db.prepare("SELECT memory_id FROM memory_vectors").pluck(),
-      passages: db
-        .prepare("SELECT coalesce(sum(length(spans)), 0) / 8 FROM memory_vectors")
-        .pluck(),
+      ids: db.prepare("SELECT memory_id AS id FROM memory_vectors"),
+      passages: db.prepare(
+        "SELECT coalesce(sum(length(spans)), 0) / 8 AS passages FROM memory_vectors",
+      ),
     };
   }
 
@@ -135,12 +136,14 @@ export class VectorIndex {
     const state = this.#sql.state.get() as { generation: number; vectors: number };
     if (state.generation === this.#generation) return;
     // A first load knows how many rows it needs: one allocation instead of a doubling series.
-    if (this.#rows === 0) this.#reserve(this.#sql.passages.get() as number);
+    if (this.#rows === 0) {
+      this.#reserve((this.#sql.passages.get() as { passages: number }).passages);
+    }
     for (const row of this.#sql.since.iterate(this.#seq) as IterableIterator<{
       seq: number;
       id: number;
-      spans: Buffer;
-      vectors: Buffer;
+      spans: Uint8Array;
+      vectors: Uint8Array;
     }>) {
       const spans = decodeSpans(row.spans);
       const floats = new Float32Array(
@@ -155,7 +158,7 @@ export class VectorIndex {
       this.#seq = row.seq;
     }
     if (this.#entries.size !== state.vectors) {
-      const live = new Set(this.#sql.ids.all() as number[]);
+      const live = new Set((this.#sql.ids.all() as { id: number }[]).map((row) => row.id));
       for (const id of [...this.#entries.keys()]) if (!live.has(id)) this.#remove(id);
     }
     this.#generation = state.generation;

@@ -94,6 +94,8 @@ export function checkRememberOver(
     throw versionConflict(key, current.version, expected);
   }
   const tags = write.tags ?? current.tags();
-  checkMemoryFile(key, tags);
+  // A write over a key that already holds a record keeps its name: a file an older version let
+  // in under a look-alike name (not NFC, a compatibility character, a space) stays editable.
+  checkMemoryFile(key, tags, true);
   return tags;
 }

@@ -5,6 +5,7 @@
  * and does the writes (its own `remember` and `forget`, so they check what any write checks).
  */
 
+import { isDeepStrictEqual } from "node:util";
 import { notFound } from "../context.js";
 import type { Awaitable } from "../engine.js";
 import { StoreError } from "../errors.js";
@@ -69,7 +70,8 @@ export function* restoreTargetSteps(
 
 /**
  * Writes `state` (or deletes, for null) over the file's current state. With
- * `expectedVersion`, only over that version; without, over whatever is there now.
+ * `expectedVersion`, only over that version; without, over whatever is there now. A file
+ * that already holds what `state` holds is left alone: no new version, no history.
  */
 export function* applyRestoreSteps(
   writes: RestoreWrites,
@@ -85,6 +87,13 @@ export function* applyRestoreSteps(
     }
     yield* step(writes.forget(key, expectedVersion ?? current));
     return { key, version: null, deleted: true };
+  }
+  if (
+    current !== undefined &&
+    (expectedVersion === undefined || expectedVersion === current) &&
+    (yield* isStateNow(writes, key, state))
+  ) {
+    return { key, version: current, deleted: false };
   }
   const written = yield* step(
     writes.remember({
@@ -104,8 +113,9 @@ export function* applyRestoreSteps(
 
 /**
  * Brings every file under the directory `key` (checked) back to its state at `at` (checked):
- * files are written back, files made since are deleted, and files whose state then the
- * history does not reach are left as they are (and listed).
+ * files changed since are written back, files made since are deleted, files unchanged since
+ * are left alone (and not listed), and files whose state then the history does not reach are
+ * left as they are (and listed).
  */
 export function* restoreTreeSteps(
   writes: RestoreWrites,
@@ -128,8 +138,28 @@ export function* restoreTreeSteps(
   }
   for (const [file, state] of states) {
     if (state === "unknown" || state === null) continue;
+    if (yield* isStateNow(writes, file, state)) continue;
     const done = yield* applyRestoreSteps(writes, file, state, undefined);
     result.restored.push({ key: file, version: done.version as number });
   }
   return result;
+}
+
+/** A time after every change: the state of a file at it is the file's last recorded state. */
+const END_OF_TIME = "9999-12-31T23:59:59.999Z";
+
+/**
+ * Whether the file at `key` holds `state`'s text, tags and metadata now. Read from its last
+ * history row (every change of a memory file writes one in the change's transaction), so
+ * that each engine's restore lookups serve; a history pruned past it answers no.
+ */
+function* isStateNow(writes: RestoreWrites, key: string, state: HistoryVersion): Steps<boolean> {
+  const now = yield* step(writes.stateAt(key, END_OF_TIME));
+  return (
+    now !== null &&
+    now !== "unknown" &&
+    now.hash === state.hash &&
+    isDeepStrictEqual(now.tags, state.tags) &&
+    isDeepStrictEqual(now.metadata, state.metadata)
+  );
 }

@@ -55,10 +55,13 @@ export function treeNotFound(key: string): StoreError {
   return new StoreError("NOT_FOUND", `neither ${key} nor any key under ${key}/ exists`, { key });
 }
 
-/** Refuses a memory file whose key breaks the memory-path rules. */
-export function checkMemoryFile(key: string, tags: readonly string[]): void {
+/**
+ * Refuses a memory file whose key breaks the memory-path rules: every rule for a new key,
+ * those that also hold for an existing file's name when `existing` (see memoryFileKeyProblem).
+ */
+export function checkMemoryFile(key: string, tags: readonly string[], existing = false): void {
   if (!isMemoryFile(key, tags)) return;
-  const problem = memoryFileKeyProblem(key);
+  const problem = memoryFileKeyProblem(key, existing);
   if (problem !== undefined) {
     throw new StoreError("INVALID_ARGUMENT", problem, { key });
   }

@@ -3,6 +3,7 @@ import { closeSync, existsSync, mkdtempSync, openSync, rmSync, statSync, writeSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { HistoryDropEvent } from "../history-types.js";
 import { MemoryStore } from "../store.js";
 import { refusal } from "../test-support.js";
 import { RESERVE_BYTES, reserveFileOf } from "./disk-full.js";
@@ -12,7 +13,7 @@ import { RESERVE_BYTES, reserveFileOf } from "./disk-full.js";
 let dir: string;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), "hms-disk-full-"));
-  execFileSync("mount", ["-t", "tmpfs", "-o", "size=8m", "tmpfs", dir]);
+  execFileSync("mount", ["-t", "tmpfs", "-o", "size=12m", "tmpfs", dir]);
 });
 afterEach(() => {
   execFileSync("umount", [dir]);
@@ -96,6 +97,67 @@ describe("a full disk", () => {
       expect(refused.code).toBe("STORAGE_FULL");
       expect(refused.message).toContain("delete fewer memories at a time");
       expect(store.get("/memories/m0.md")?.text).toBe(big(0));
+    } finally {
+      store.close();
+    }
+  });
+});
+
+describe("a full disk and the history of memory files", () => {
+  /** Creates memory files under `dir` until the disk is full; returns how many fit. */
+  function fillWithFiles(store: MemoryStore, under: string): number {
+    for (let n = 0; ; n++) {
+      try {
+        store.remember({ key: `/memories/${under}/m${n}.md`, text: big(n), tags: ["memory-file"] });
+      } catch (error) {
+        expect((error as { code?: unknown }).code).toBe("STORAGE_FULL");
+        return n;
+      }
+    }
+  }
+
+  it("gives way, oldest first, so that deleting every file makes room for as many again", () => {
+    const file = join(dir, "store.sqlite");
+    const drops: HistoryDropEvent[] = [];
+    const store = MemoryStore.open(file, { onHistoryDropped: (event) => drops.push(event) });
+    try {
+      const fit = fillWithFiles(store, "a");
+      expect(fit).toBeGreaterThan(100);
+      // Each delete keeps the deleted text in the history; they all get through.
+      for (let n = 0; n < fit; n++) expect(store.forget(`/memories/a/m${n}.md`).deleted).toBe(1);
+      const again = fillWithFiles(store, "b");
+      expect(again).toBeGreaterThanOrEqual(Math.ceil(0.8 * fit));
+      // The history made the room, oldest first, and said so.
+      expect(drops.length).toBeGreaterThan(0);
+      expect(new Set(drops.map((drop) => drop.reason))).toEqual(new Set(["disk_full"]));
+      expect(drops.every((drop) => drop.changes > 0 && drop.bytes > 0)).toBe(true);
+      const [recorded] = store.history.ofFile("/memories/a/m0.md").dropped;
+      expect(recorded).toMatchObject({ reason: "disk_full" });
+      expect(store.history.ofFile("/memories/a/m0.md").entries).toEqual([]);
+      // The newest deletes are the last to go: the last file deleted is still in the history.
+      const last = store.history.ofFile(`/memories/a/m${fit - 1}.md`).entries[0];
+      expect(last?.op).toBe("delete");
+      expect(store.history.version(`/memories/a/m${fit - 1}.md`, last?.version ?? 0)?.text).toBe(
+        big(fit - 1),
+      );
+    } finally {
+      store.close();
+    }
+  });
+
+  it("drops history to let a delete through when even the spare file is not enough", () => {
+    const file = join(dir, "store.sqlite");
+    const store = MemoryStore.open(file);
+    try {
+      const fit = fillWithFiles(store, "a");
+      for (let n = 0; n < 20; n++) store.forget(`/memories/a/m${n}.md`);
+      fillWithFiles(store, "b");
+      fill(store);
+      rmSync(reserveFileOf(file));
+      // No spare file and a truly full disk: the delete's own history row needs room, which
+      // the older deletes' history gives.
+      expect(store.forget(`/memories/a/m${fit - 1}.md`)).toEqual({ deleted: 1 });
+      expect(store.get(`/memories/a/m${fit - 1}.md`)).toBeUndefined();
     } finally {
       store.close();
     }

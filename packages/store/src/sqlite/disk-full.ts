@@ -10,6 +10,7 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, existsSync, openSync, rmSync, statSync, writeSync } from "node:fs";
 import { StoreError } from "../errors.js";
+import { isDiskFull } from "./driver.js";
 
 /** The size of a store's spare file, room for the WAL frames of a delete on a full disk. */
 export const RESERVE_BYTES = 2 * 1024 * 1024;
@@ -17,12 +18,6 @@ export const RESERVE_BYTES = 2 * 1024 * 1024;
 /** The spare file of the store in `file`. */
 export function reserveFileOf(file: string): string {
   return `${file}-reserve`;
-}
-
-/** Whether `error` is SQLite (or the filesystem) saying the disk is full. */
-export function isDiskFull(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === "SQLITE_FULL" || code === "ENOSPC";
 }
 
 /** The refusal of a write that found the disk full. */

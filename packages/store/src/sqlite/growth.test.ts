@@ -1,9 +1,9 @@
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { MemoryStore } from "../store.js";
+import { openSqlite, pragma } from "./driver.js";
 import { migrate } from "./schema.js";
 
 let dir: string;
@@ -62,7 +62,7 @@ describe("growth", () => {
     const file = join(dir, "store.sqlite");
     const store = MemoryStore.open(file);
     // Another connection reading all along: checkpoints cannot finish, the WAL grows.
-    const reader = new Database(file, { readonly: true });
+    const reader = openSqlite(file, { readOnly: true });
     try {
       reader.exec("BEGIN");
       reader.prepare("SELECT count(*) FROM memories").get();
@@ -84,10 +84,10 @@ describe("growth", () => {
 
   it("turns on incremental auto-vacuum in a store made before it, keeping its memories", () => {
     const file = join(dir, "old.sqlite");
-    const old = new Database(file);
-    old.pragma("journal_mode = WAL");
+    const old = openSqlite(file);
+    pragma(old, "journal_mode = WAL");
     migrate(old);
-    expect(old.pragma("auto_vacuum", { simple: true })).toBe(0);
+    expect(pragma(old, "auto_vacuum")).toBe(0);
     old.close();
     const store = MemoryStore.open(file);
     try {
@@ -95,9 +95,9 @@ describe("growth", () => {
     } finally {
       store.close();
     }
-    const check = new Database(file, { readonly: true });
+    const check = openSqlite(file, { readOnly: true });
     try {
-      expect(check.pragma("auto_vacuum", { simple: true })).toBe(2);
+      expect(pragma(check, "auto_vacuum")).toBe(2);
       expect(check.prepare("SELECT text FROM memories WHERE key = 'kept'").get()).toEqual({
         text: "written after the conversion",
       });

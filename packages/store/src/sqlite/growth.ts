@@ -6,9 +6,7 @@
  * {@link WAL_SIZE_LIMIT} bytes when it restarts, and a store left idle for
  * {@link WAL_IDLE_MS} has its WAL checkpointed and truncated to nothing.
  */
-import type BetterSqlite3 from "better-sqlite3";
-
-type Database = BetterSqlite3.Database;
+import { type SqliteDatabase as Database, isDiskFull, pragma } from "./driver.js";
 
 /** The WAL is cut back to this size whenever it restarts from the beginning. */
 export const WAL_SIZE_LIMIT = 1024 * 1024;
@@ -25,14 +23,14 @@ export const WAL_IDLE_MS = 1000;
  * converted by {@link compact}, which the open runs when {@link needsCompaction} says so.
  */
 export function boundGrowth(db: Database): void {
-  db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
-  db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
+  db.exec(`PRAGMA journal_size_limit = ${WAL_SIZE_LIMIT}`);
+  db.exec(`PRAGMA wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
 }
 
 /** Whether the file is a store made before incremental auto-vacuum (it needs one VACUUM). */
 export function needsCompaction(db: Database): boolean {
-  if (db.pragma("auto_vacuum", { simple: true }) === INCREMENTAL) return false;
-  return db.pragma("page_count", { simple: true }) !== 0;
+  if (pragma(db, "auto_vacuum") === INCREMENTAL) return false;
+  return pragma(db, "page_count") !== 0;
 }
 
 /** What {@link compact} does, as an upgrade reports it. */
@@ -45,13 +43,13 @@ export const COMPACTION_TASK =
  * when it fails (disk full), the store opens as it was and the next open tries again.
  */
 export function compact(db: Database): void {
-  if (db.pragma("auto_vacuum", { simple: true }) === INCREMENTAL) return;
-  db.pragma("auto_vacuum = INCREMENTAL");
-  if (db.pragma("page_count", { simple: true }) === 0) return;
+  if (pragma(db, "auto_vacuum") === INCREMENTAL) return;
+  db.exec("PRAGMA auto_vacuum = INCREMENTAL");
+  if (pragma(db, "page_count") === 0) return;
   try {
     db.exec("VACUUM");
   } catch (error) {
-    if ((error as { code?: unknown }).code !== "SQLITE_FULL") throw error;
+    if (!isDiskFull(error)) throw error;
   }
 }
 
@@ -82,8 +80,8 @@ const INCREMENTAL = 2;
  * so no extra commit): with incremental auto-vacuum the file shrinks at the next checkpoint.
  */
 export function reclaimFreePages(db: Database): void {
-  if ((db.pragma("freelist_count", { simple: true }) as number) > 0) {
-    db.pragma("incremental_vacuum");
+  if ((pragma(db, "freelist_count") as number) > 0) {
+    db.exec("PRAGMA incremental_vacuum");
   }
 }
 
@@ -115,15 +113,15 @@ export class WalTrimmer {
    */
   trim(): void {
     this.stop();
-    if (!this.#db.open) return;
-    const busyTimeout = this.#db.pragma("busy_timeout", { simple: true }) as number;
+    if (!this.#db.isOpen) return;
+    const busyTimeout = pragma(this.#db, "busy_timeout") as number;
     try {
-      this.#db.pragma("busy_timeout = 0");
-      this.#db.pragma("wal_checkpoint(TRUNCATE)");
+      this.#db.exec("PRAGMA busy_timeout = 0");
+      this.#db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
     } catch {
       // Busy or out of space: the WAL stays as it is until the next idle period.
     } finally {
-      this.#db.pragma(`busy_timeout = ${busyTimeout}`);
+      this.#db.exec(`PRAGMA busy_timeout = ${busyTimeout}`);
     }
   }
 

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MemoryStore } from "../store.js";
+import { openSqlite, pragma } from "./driver.js";
 import { MIGRATIONS, migrate, SCHEMA_VERSION, schemaVersion } from "./schema.js";
 
 let dir: string;
@@ -20,7 +20,7 @@ describe("schema migrations", () => {
 
   it("upgrades a version-1 file with data to the current schema, indexing old rows", () => {
     const file = join(dir, "old.sqlite");
-    const old = new Database(file);
+    const old = openSqlite(file);
     migrate(old, 1);
     expect(schemaVersion(old)).toBe(1);
     old
@@ -48,7 +48,7 @@ describe("schema migrations", () => {
 
   it("upgrades a version-2 file to hold vectors, and queues its memories once a model comes", () => {
     const file = join(dir, "v2.sqlite");
-    const old = new Database(file);
+    const old = openSqlite(file);
     migrate(old, 2);
     old
       .prepare(
@@ -84,7 +84,7 @@ describe("schema migrations", () => {
 
   it("upgrades a version-3 file to a version clock that starts above every stored version", () => {
     const file = join(dir, "v3.sqlite");
-    const old = new Database(file);
+    const old = openSqlite(file);
     migrate(old, 3);
     const insert = old.prepare(
       `INSERT INTO memories (key, text, tags, metadata, version, hash, bytes, created_at, updated_at)
@@ -118,7 +118,7 @@ describe("schema migrations", () => {
 
   it("upgrades an empty version-3 file, whose first write is version 1", () => {
     const file = join(dir, "empty-v3.sqlite");
-    const old = new Database(file);
+    const old = openSqlite(file);
     migrate(old, 3);
     old.close();
     const store = MemoryStore.open(file);
@@ -131,7 +131,7 @@ describe("schema migrations", () => {
 
   it("upgrades a version-4 file so its Chinese and Japanese memories are found by a word", () => {
     const file = join(dir, "v4.sqlite");
-    const old = new Database(file);
+    const old = openSqlite(file);
     migrate(old, 4);
     const insert = old.prepare(
       `INSERT INTO memories (key, text, tags, metadata, version, hash, bytes, created_at, updated_at)
@@ -153,7 +153,7 @@ describe("schema migrations", () => {
       expect(keys("email")).toEqual(["en"]);
       expect(store.recall("电子邮件").hits[0]).toMatchObject({ line_start: 1, line_end: 2 });
       // Only text with a CJK run keeps a second, indexed form.
-      const db = new Database(file, { readonly: true });
+      const db = openSqlite(file, { readOnly: true });
       try {
         const forms = db.prepare("SELECT key, index_text IS NOT NULL AS spelled FROM memories");
         expect(forms.all()).toEqual([
@@ -173,10 +173,11 @@ describe("schema migrations", () => {
     }
   });
 
-  it("upgrades a version-7 file with an index on updated_at that recall by time reads", () => {
-    const file = join(dir, "v7.sqlite");
-    const old = new Database(file);
-    migrate(old, 7);
+  it("upgrades a version-8 file (main's before recall by time) with an index on updated_at that recall by time reads", () => {
+    const file = join(dir, "v8.sqlite");
+    const old = openSqlite(file);
+    migrate(old, 8);
+    expect(schemaVersion(old)).toBe(8);
     const insert = old.prepare(
       `INSERT INTO memories (key, text, tags, metadata, version, hash, bytes, created_at, updated_at)
        VALUES (?, 'the launch plan', '[]', '{}', 1, 'sha256:x', 15, ?, ?)`,
@@ -199,7 +200,7 @@ describe("schema migrations", () => {
     } finally {
       store.close();
     }
-    const db = new Database(file, { readonly: true });
+    const db = openSqlite(file, { readOnly: true });
     try {
       const plan = db
         .prepare(
@@ -216,8 +217,8 @@ describe("schema migrations", () => {
 
   it("refuses a file from a newer schema instead of guessing", () => {
     const file = join(dir, "new.sqlite");
-    const db = new Database(file);
-    db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    const db = openSqlite(file);
+    db.exec(`PRAGMA user_version = ${SCHEMA_VERSION + 1}`);
     db.close();
     expect(() => MemoryStore.open(file)).toThrow(/newer than/);
   });
@@ -225,8 +226,8 @@ describe("schema migrations", () => {
   it("leaves the file in WAL mode", () => {
     const file = join(dir, "mode.sqlite");
     MemoryStore.open(file).close();
-    const db = new Database(file);
-    expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+    const db = openSqlite(file);
+    expect(pragma(db, "journal_mode")).toBe("wal");
     db.close();
   });
 });

@@ -1,7 +1,5 @@
-import type BetterSqlite3 from "better-sqlite3";
 import { indexText } from "../recall/cjk.js";
-
-type Database = BetterSqlite3.Database;
+import { type SqliteDatabase as Database, pragma, transaction } from "./driver.js";
 
 /**
  * One step of the schema. Migrations run in order, each in its own transaction, and the
@@ -33,6 +31,17 @@ export const SILENT: MigrationReport = { step() {}, progress() {} };
  * terms, and 20 reports are plenty.
  */
 export const MIGRATION_BATCH = 1000;
+
+/**
+ * What one row of memory_history costs the history's byte budget, as SQL over the row `%`:
+ * the bytes of the text it stores, its key twice (the row and its index), a move's source
+ * twice, its tags, metadata, hash, actor and command, and 64 for its numbers, time and the
+ * rest. PostgreSQL's schema counts the same. Frozen with migration 8, whose triggers use it.
+ */
+export const HISTORY_ROW_COST =
+  "(octet_length(%.text) + 2 * octet_length(%.key) + 2 * coalesce(octet_length(%.from_key), 0)" +
+  " + octet_length(%.tags) + octet_length(%.metadata) + octet_length(%.hash)" +
+  " + coalesce(octet_length(%.actor), 0) + coalesce(octet_length(%.command), 0) + 64)";
 
 /** Rows per batch for a store of `total` memories (see {@link MIGRATION_BATCH}). */
 function batchOf(total: number): number {
@@ -286,9 +295,93 @@ export const MIGRATIONS: readonly Migration[] = [
     },
   },
   {
+    version: 8,
+    description:
+      "a bounded history: versions kept as splices of the next newer one (or not at all while " +
+      "they are the memory's text now), the bytes the history and the live text take, and " +
+      "what the history dropped and why",
+    slow: "measure the history of memory files",
+    up(db, report) {
+      // stored: how the row keeps its text (history-delta.ts). 'full' (every row written
+      // before this migration), 'live' (the memory's text now: none kept), or 'delta' (a
+      // splice of the text of the newer row `base`: keep `head` code points from its start
+      // and `tail` from its end, with `text` between them). run: splices in a row ending at
+      // this one, so that every so often a version is kept whole. A row depends only on newer
+      // ones: dropping the oldest rows (retention, the byte budget) leaves every other row
+      // readable, and dropping a row drops the older rows that depend on it (cascade).
+      //
+      // history_usage: one row, kept by triggers in each write's own transaction: the bytes
+      // of the memories' texts (live_bytes) and what the history's rows take
+      // (history_bytes, each row costing HISTORY_ROW_COST), and how many rows it has. A write
+      // that leaves the history over its budget drops the oldest rows (history-budget.ts).
+      //
+      // history_dropped: per reason ('bytes': the budget; 'disk_full': room made on a full
+      // disk; 'versions' and 'days': retention), how many changes were dropped, the time of
+      // the newest of them (through), and when they were last dropped (at).
+      report.step("measuring the history of memory files");
+      db.exec(`
+        ALTER TABLE memory_history ADD COLUMN stored TEXT NOT NULL DEFAULT 'full'
+          CHECK (stored IN ('full', 'live', 'delta'));
+        ALTER TABLE memory_history ADD COLUMN base INTEGER
+          REFERENCES memory_history (seq) ON DELETE CASCADE;
+        ALTER TABLE memory_history ADD COLUMN head INTEGER;
+        ALTER TABLE memory_history ADD COLUMN tail INTEGER;
+        ALTER TABLE memory_history ADD COLUMN run INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX memory_history_by_base ON memory_history (base) WHERE base IS NOT NULL;
+
+        CREATE TABLE history_usage (
+          id            INTEGER PRIMARY KEY CHECK (id = 1),
+          live_bytes    INTEGER NOT NULL,
+          history_bytes INTEGER NOT NULL,
+          history_rows  INTEGER NOT NULL
+        );
+        INSERT INTO history_usage (id, live_bytes, history_bytes, history_rows)
+        SELECT 1,
+          (SELECT coalesce(sum(bytes), 0) FROM memories),
+          (SELECT coalesce(sum(${HISTORY_ROW_COST.replaceAll("%", "h")}), 0) FROM memory_history h),
+          (SELECT count(*) FROM memory_history);
+        CREATE TRIGGER history_usage_live_insert AFTER INSERT ON memories BEGIN
+          UPDATE history_usage SET live_bytes = live_bytes + new.bytes WHERE id = 1;
+        END;
+        CREATE TRIGGER history_usage_live_delete AFTER DELETE ON memories BEGIN
+          UPDATE history_usage SET live_bytes = live_bytes - old.bytes WHERE id = 1;
+        END;
+        CREATE TRIGGER history_usage_live_update AFTER UPDATE OF bytes ON memories
+          WHEN new.bytes IS NOT old.bytes
+        BEGIN
+          UPDATE history_usage SET live_bytes = live_bytes + new.bytes - old.bytes WHERE id = 1;
+        END;
+        CREATE TRIGGER history_usage_insert AFTER INSERT ON memory_history BEGIN
+          UPDATE history_usage SET
+            history_bytes = history_bytes + ${HISTORY_ROW_COST.replaceAll("%", "new")},
+            history_rows = history_rows + 1
+          WHERE id = 1;
+        END;
+        CREATE TRIGGER history_usage_delete AFTER DELETE ON memory_history BEGIN
+          UPDATE history_usage SET
+            history_bytes = history_bytes - ${HISTORY_ROW_COST.replaceAll("%", "old")},
+            history_rows = history_rows - 1
+          WHERE id = 1;
+        END;
+        CREATE TRIGGER history_usage_update AFTER UPDATE ON memory_history BEGIN
+          UPDATE history_usage SET history_bytes = history_bytes
+            + ${HISTORY_ROW_COST.replaceAll("%", "new")} - ${HISTORY_ROW_COST.replaceAll("%", "old")}
+          WHERE id = 1;
+        END;
+
+        CREATE TABLE history_dropped (
+          reason  TEXT PRIMARY KEY CHECK (reason IN ('bytes', 'disk_full', 'versions', 'days')),
+          changes INTEGER NOT NULL,
+          through TEXT NOT NULL,
+          at      TEXT NOT NULL
+        ) WITHOUT ROWID;
+      `);
+    },
+  },
+  {
     // Self-contained (it reads no other migration's objects), so it can take another number
     // if migrations meet at a merge.
-    version: 8,
+    version: 9,
     description:
       "an index on each memory's last change (updated_at), so that recall filtered by time " +
       "reads the memories in a time range without looking at the others",
@@ -320,11 +413,9 @@ function fillIndex(db: Database, column: "text" | "fts_text", report: MigrationR
   const total = memoryCount(db);
   const task = `rebuilding the full-text index of ${count(total)}`;
   report.step(task);
-  const batchEnd = db
-    .prepare(
-      `SELECT max(id) FROM (SELECT id FROM memories WHERE id > ? ORDER BY id LIMIT ${batchOf(total)})`,
-    )
-    .pluck();
+  const batchEnd = db.prepare(
+    `SELECT max(id) AS end FROM (SELECT id FROM memories WHERE id > ? ORDER BY id LIMIT ${batchOf(total)})`,
+  );
   const fill = db.prepare(
     `INSERT INTO memories_fts (rowid, ${column}) SELECT id, ${column} FROM memories WHERE id > ? AND id <= ?`,
   );
@@ -332,9 +423,9 @@ function fillIndex(db: Database, column: "text" | "fts_text", report: MigrationR
   let after: number | bigint = -(2n ** 63n);
   let done = 0;
   for (;;) {
-    const end = batchEnd.get(after) as number | null;
+    const { end } = batchEnd.get(after) as { end: number | null };
     if (end === null) break;
-    done += fill.run(after, end).changes;
+    done += Number(fill.run(after, end).changes);
     report.progress(task, done, total);
     after = end;
   }
@@ -345,7 +436,7 @@ export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 
 /** The schema version recorded in the database file. */
 export function schemaVersion(db: Database): number {
-  return db.pragma("user_version", { simple: true }) as number;
+  return pragma(db, "user_version") as number;
 }
 
 /**
@@ -362,11 +453,11 @@ export function migrate(db: Database, target = SCHEMA_VERSION, report = SILENT):
   }
   for (const migration of MIGRATIONS) {
     if (migration.version <= current || migration.version > target) continue;
-    db.transaction(() => {
+    transaction(db, () => {
       // Another process may have migrated while this one waited for the write lock.
       if (schemaVersion(db) >= migration.version) return;
       migration.up(db, report);
-      db.pragma(`user_version = ${migration.version}`);
-    }).immediate();
+      db.exec(`PRAGMA user_version = ${migration.version}`);
+    });
   }
 }

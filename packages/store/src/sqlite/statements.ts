@@ -1,17 +1,17 @@
 /**
  * Every SQL statement the store's operations run, prepared once per open, and the selections
- * (key range, tag, cursor) they share. SQLite's dialect and better-sqlite3's statements: this is
- * the engine side of the store (see database.ts).
+ * (key range, tag, cursor) they share. SQLite's dialect and the driver's statements
+ * (driver.ts): this is the engine side of the store (see database.ts).
  */
-import type BetterSqlite3 from "better-sqlite3";
 import { prefixSuccessor } from "../keys.js";
 import { foldCase } from "../recall/lines.js";
+import { type SqliteDatabase, type SqliteStatement, type TextReads, textReads } from "./driver.js";
 
-/** A memory as its statements read it: tags and metadata still JSON. */
+/** A memory as its statements read it: tags and metadata still JSON, text through `readText`. */
 export interface Row {
   id: number;
   key: string;
-  text: string;
+  text: unknown;
   tags: string;
   metadata: string;
   version: number;
@@ -34,7 +34,9 @@ export type ListRow = [
 ];
 
 /** The columns of a Row: not index_text and fts_text, which only the full-text index reads. */
-const ROW_COLUMNS = "id, key, text, tags, metadata, version, hash, bytes, created_at, updated_at";
+function rowColumns(reads: TextReads): string {
+  return `id, key, ${reads.column("text")} AS text, tags, metadata, version, hash, bytes, created_at, updated_at`;
+}
 
 /** Which optional conditions a selection has; each combination is its own prepared statement. */
 interface Shape {
@@ -66,22 +68,21 @@ function whereOf(shape: Shape): string {
 
 /** Prepares a statement per selection shape on first use, then reuses it. */
 export class ShapedStatements {
-  readonly #cache = new Map<string, BetterSqlite3.Statement>();
+  readonly #cache = new Map<string, SqliteStatement>();
 
   constructor(
-    private readonly db: BetterSqlite3.Database,
+    private readonly db: SqliteDatabase,
     private readonly sql: (where: string) => string,
-    /** Rows as objects (`rows`), as arrays (`raw`), or as their first column (`pluck`). */
-    private readonly mode: "rows" | "raw" | "pluck" = "rows",
+    /** Rows as objects (`rows`) or as arrays of the columns in order (`arrays`). */
+    private readonly mode: "rows" | "arrays" = "rows",
   ) {}
 
-  for(shape: Shape): BetterSqlite3.Statement {
+  for(shape: Shape): SqliteStatement {
     const id = `${+shape.hi}${+shape.tag}${+shape.after}`;
     let statement = this.#cache.get(id);
     if (statement === undefined) {
       statement = this.db.prepare(this.sql(whereOf(shape)));
-      if (this.mode === "pluck") statement.pluck();
-      if (this.mode === "raw") statement.raw();
+      if (this.mode === "arrays") statement.setReturnArrays(true);
       this.#cache.set(id, statement);
     }
     return statement;
@@ -103,10 +104,12 @@ export function bindSelection(
   return { params, shape };
 }
 
-type Statement = BetterSqlite3.Statement;
+type Statement = SqliteStatement;
 
 /** Every statement the store's operations run, by what it does. */
 export interface Statements {
+  /** A memory's text as a statement here read it (see driver.ts's `TextReads`). */
+  readonly readText: (value: unknown) => string;
   /** A {@link Head} by key. */
   readonly head: Statement;
   /** A {@link Row} by key. */
@@ -137,16 +140,21 @@ export interface Statements {
 }
 
 /** Every statement the store runs, prepared once per open. */
-export function prepare(db: BetterSqlite3.Database): Statements {
-  db.function("hms_contains_folded", { deterministic: true }, (text, needle) =>
-    typeof text === "string" && typeof needle === "string" && foldCase(text).includes(needle)
+export function prepare(db: SqliteDatabase): Statements {
+  const reads = textReads(db);
+  const ROW_COLUMNS = rowColumns(reads);
+  db.function("hms_contains_folded", { deterministic: true }, (text: unknown, needle: unknown) =>
+    text !== null && typeof needle === "string" && foldCase(reads.text(text)).includes(needle)
       ? 1
       : 0,
   );
   return {
+    readText: reads.text,
     head: db.prepare("SELECT id, version, tags, metadata FROM memories WHERE key = ?"),
     get: db.prepare(`SELECT ${ROW_COLUMNS} FROM memories WHERE key = ?`),
-    keyText: db.prepare("SELECT key, text, updated_at FROM memories WHERE id = ?"),
+    keyText: db.prepare(
+      `SELECT key, ${reads.column("text")} AS text, updated_at FROM memories WHERE id = ?`,
+    ),
     insert: db.prepare(`
       INSERT INTO memories (key, text, index_text, tags, metadata, version, hash, bytes,
         created_at, updated_at)
@@ -169,7 +177,6 @@ export function prepare(db: BetterSqlite3.Database): Statements {
     firstKeyInRange: new ShapedStatements(
       db,
       (where) => `SELECT m.key FROM memories m WHERE ${where} ORDER BY m.key LIMIT 1`,
-      "pluck",
     ),
     deleteRange: new ShapedStatements(db, (where) => `DELETE FROM memories AS m WHERE ${where}`),
     headsInRange: new ShapedStatements(
@@ -182,7 +189,7 @@ export function prepare(db: BetterSqlite3.Database): Statements {
       (where) => `
         SELECT m.key, m.bytes, m.version, m.tags, m.updated_at FROM memories m
         WHERE ${where} ORDER BY m.key LIMIT @limit`,
-      "raw",
+      "arrays",
     ),
     exportPage: new ShapedStatements(
       db,
@@ -191,8 +198,9 @@ export function prepare(db: BetterSqlite3.Database): Statements {
     searchRows: new ShapedStatements(
       db,
       (where) => `
-        SELECT m.key, m.text FROM memories m
-        WHERE ${where} AND hms_contains_folded(m.text, @needle) ORDER BY m.key`,
+        SELECT m.key, ${reads.column("m.text")} AS text FROM memories m
+        WHERE ${where} AND hms_contains_folded(${reads.column("m.text")}, @needle)
+        ORDER BY m.key`,
     ),
     totals: db.prepare(
       "SELECT count(*) AS memories, coalesce(sum(bytes), 0) AS bytes FROM memories",

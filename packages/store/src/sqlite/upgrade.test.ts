@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MemoryStore } from "../store.js";
 import type { UpgradeEvent } from "../types.js";
+import { openSqlite, pragma, transaction } from "./driver.js";
 import { MIGRATION_BATCH, migrate, SCHEMA_VERSION } from "./schema.js";
 
 let dir: string;
@@ -16,17 +16,17 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 /** A version-4 file holding `count` memories, as a store made before migration 5 left it. */
 function versionFourFile(count: number, autoVacuum = true): string {
   const file = join(dir, "v4.sqlite");
-  const old = new Database(file);
+  const old = openSqlite(file);
   // Stores made before incremental auto-vacuum had none: the open compacts them once.
-  if (autoVacuum) old.pragma("auto_vacuum = INCREMENTAL");
+  if (autoVacuum) old.exec("PRAGMA auto_vacuum = INCREMENTAL");
   migrate(old, 4);
   const insert = old.prepare(
     `INSERT INTO memories (key, text, tags, metadata, version, hash, bytes, created_at, updated_at)
      VALUES (?, ?, '[]', '{}', 1, 'sha256:x', 1, '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z')`,
   );
-  old.transaction(() => {
+  transaction(old, () => {
     for (let i = 0; i < count; i++) insert.run(`/memories/m${i}.md`, `note ${i} 电子邮件 word${i}`);
-  })();
+  });
   old.close();
   return file;
 }
@@ -50,7 +50,11 @@ describe("upgrade reports", () => {
         fromVersion: 4,
         toVersion: SCHEMA_VERSION,
         memories: count,
-        work: ["compact the file", "rebuild the full-text index"],
+        work: [
+          "compact the file",
+          "rebuild the full-text index",
+          "measure the history of memory files",
+        ],
       });
       expect(events.at(-1)).toMatchObject({
         type: "end",
@@ -68,6 +72,7 @@ describe("upgrade reports", () => {
         expect.stringMatching(/^compacting the file/),
         "finding Chinese and Japanese text in 2,500 memories",
         "rebuilding the full-text index of 2,500 memories",
+        "measuring the history of memory files",
       ]);
       const rebuild = "rebuilding the full-text index of 2,500 memories";
       const progress = events.filter((e) => e.type === "progress" && e.task === rebuild);
@@ -91,9 +96,9 @@ describe("upgrade reports", () => {
     } finally {
       store.close();
     }
-    const check = new Database(file);
+    const check = openSqlite(file);
     try {
-      expect(check.pragma("auto_vacuum", { simple: true })).toBe(2);
+      expect(pragma(check, "auto_vacuum")).toBe(2);
       check.exec("INSERT INTO memories_fts (memories_fts) VALUES ('integrity-check')");
     } finally {
       check.close();
@@ -104,7 +109,10 @@ describe("upgrade reports", () => {
     const file = versionFourFile(3);
     const { store, events } = openRecording(file);
     store.close();
-    expect(events[0]).toMatchObject({ type: "start", work: ["rebuild the full-text index"] });
+    expect(events[0]).toMatchObject({
+      type: "start",
+      work: ["rebuild the full-text index", "measure the history of memory files"],
+    });
     expect(events.filter((e) => e.type === "step").map((e) => e.task)).not.toContainEqual(
       expect.stringMatching(/compacting/),
     );

@@ -5,9 +5,9 @@
  * index), and the process answers nothing meanwhile, so whoever opens the store can say so.
  * A new file (schema 0: created, not upgraded) and a current one report nothing.
  */
-import type BetterSqlite3 from "better-sqlite3";
 import { StoreError } from "../errors.js";
 import type { StoreOptions, UpgradeEvent } from "../types.js";
+import type { SqliteDatabase as Database } from "./driver.js";
 import { COMPACTION_TASK, compact, needsCompaction } from "./growth.js";
 import {
   MIGRATIONS,
@@ -18,8 +18,6 @@ import {
   SILENT,
   schemaVersion,
 } from "./schema.js";
-
-type Database = BetterSqlite3.Database;
 
 /** What every event says of the store, the rest of it per type. */
 type Body<E> = E extends UpgradeEvent ? Omit<E, "file" | "namespace"> : never;

@@ -1,59 +1,95 @@
 /**
  * The store's write transactions, with what every write needs around it: a full disk
- * reported as STORAGE_FULL (deletes use the spare file to get through, disk-full.ts), the
- * pages a write freed given back, and the WAL trimmed once the store is idle (growth.ts).
+ * reported as STORAGE_FULL (after what can give way has given way: the history's oldest
+ * changes, then, for a delete, the spare file, disk-full.ts), the pages a write freed given
+ * back, and the WAL trimmed once the store is idle (growth.ts).
  */
 import { type SqliteDatabase, writeTransaction } from "./database.js";
-import { isDiskFull, Reserve, storageFull } from "./disk-full.js";
+import { RESERVE_BYTES, Reserve, storageFull } from "./disk-full.js";
+import { isDiskFull, pragma } from "./driver.js";
 import { reclaimFreePages, WalTrimmer } from "./growth.js";
+
+/** What the store's other parts add to its write transactions (the history's budget). */
+export interface WriteHooks {
+  /** About how many bytes {@link makeRoom} could free now, in all. */
+  roomToMake(): number;
+  /**
+   * Inside a write transaction, when a write found the disk full: frees about `bytes` (or all
+   * it can). The write is tried again after each.
+   */
+  makeRoom(bytes: number): void;
+  /** After each write transaction: whether it committed. */
+  ended(committed: boolean): void;
+}
+
+const NO_HOOKS: WriteHooks = { roomToMake: () => 0, makeRoom: () => {}, ended: () => {} };
+
+/**
+ * Bytes the hooks free per round for a write on a full disk. Less than this in all is not
+ * worth giving up: the write would most likely still not fit.
+ */
+export const ROOM_BYTES = 1024 * 1024;
+
+/** The store's page size (SQLite's default, which the store keeps). */
+const PAGE_BYTES = 4096;
+
+/** Free pages of the file given back to the disk per step for a write on a full disk (1 MiB). */
+export const ROOM_PAGES = ROOM_BYTES / PAGE_BYTES;
 
 export class Writes {
   readonly #db: SqliteDatabase;
   readonly #reserve: Reserve;
   readonly #trimmer: WalTrimmer;
+  readonly #hooks: WriteHooks;
 
   /** For the open store `db` in `file`; makes the spare file if there is room for it. */
-  constructor(db: SqliteDatabase, file: string) {
+  constructor(db: SqliteDatabase, file: string, hooks: WriteHooks = NO_HOOKS) {
     this.#db = db;
     this.#reserve = new Reserve(file);
     this.#trimmer = new WalTrimmer(db);
+    this.#hooks = hooks;
     this.#reserve.ensure();
     // Opening may have written (migrations, the namespace claim): trim that too once idle.
     this.#trimmer.wrote();
   }
 
-  /** Runs `body` as one write transaction; STORAGE_FULL when the disk is full. */
+  /**
+   * Runs `body` as one write transaction. If the disk is full, gives the WAL's space back and
+   * tries again, then lets the hooks make room (the history's oldest changes) and tries again
+   * as long as they free something; STORAGE_FULL when they have nothing left.
+   */
   write<T>(body: () => T): T {
-    try {
-      return this.#run(body);
-    } catch (error) {
-      if (isDiskFull(error)) throw storageFull(false);
-      throw error;
+    for (let round = 0; ; round++) {
+      try {
+        return this.#run(body);
+      } catch (error) {
+        if (!isDiskFull(error)) throw error;
+        if (!this.#makeRoom(round, false)) throw storageFull(false);
+      }
     }
   }
 
   /**
-   * Runs `body`, a delete, as one write transaction. If the disk is full, releases the spare
-   * file and tries once more, then checkpoints and truncates the WAL so the space the delete
-   * freed goes back to the disk, and makes the spare file again if there is room.
+   * Runs `body`, a delete, as one write transaction. If the disk is full, makes room as
+   * {@link write} does; when nothing is left to drop, releases the spare file and tries once
+   * more. Then checkpoints and truncates the WAL so the space the delete freed goes back to
+   * the disk, and makes the spare file again if there is room.
    */
   free<T>(body: () => T): T {
-    let result: T;
-    try {
-      result = this.#run(body);
-    } catch (error) {
-      if (!isDiskFull(error)) throw error;
-      if (!this.#reserve.release()) throw storageFull(true);
+    let released = false;
+    for (let round = 0; ; round++) {
       try {
-        result = this.#run(body);
-      } catch (again) {
-        if (isDiskFull(again)) throw storageFull(true);
-        throw again;
+        const result = this.#run(body);
+        if (released) this.#trimmer.trim();
+        this.#reserve.ensure();
+        return result;
+      } catch (error) {
+        if (!isDiskFull(error)) throw error;
+        if (this.#makeRoom(round, true)) continue;
+        if (released || !this.#reserve.release()) throw storageFull(true);
+        released = true;
       }
-      this.#trimmer.trim();
     }
-    this.#reserve.ensure();
-    return result;
   }
 
   /** Stops the idle timer; call before closing the database. */
@@ -61,12 +97,78 @@ export class Writes {
     this.#trimmer.stop();
   }
 
-  #run<T>(body: () => T): T {
-    const result = writeTransaction(this.#db, () => {
-      const value = body();
-      reclaimFreePages(this.#db);
-      return value;
-    });
+  /**
+   * Makes room for a write that found the disk full, its `round`-th time. Each time, the WAL's
+   * frames go into the file and the WAL is cut back (the failed write grew it); the first
+   * time, that is all. After that: free pages of the file go back to the disk, or, when there
+   * are none, the hooks drop {@link ROOM_BYTES} (the history's oldest changes) and the pages
+   * that frees go back. Giving pages back moves
+   * pages, which takes room in the WAL, so it goes {@link ROOM_PAGES} at a time, each step its
+   * own transaction (which keeps the pages it frees) followed by a cut of the WAL. False when
+   * nothing is left to free.
+   *
+   * On a disk too full even for a step, the spare file may be released for it: always for a
+   * delete (`deleting`), which is what it is for; for another write only when what can be
+   * freed pays it back. Once released, the hooks drop more until the spare file is made
+   * again (or they have nothing left), so that it stays there for deletes.
+   */
+  #makeRoom(round: number, deleting: boolean): boolean {
+    // The write that failed grew the WAL before it failed: that room comes back first.
+    this.#trimmer.trim();
+    if (round === 0) return true;
+    const free = () => (pragma(this.#db, "freelist_count") as number) * PAGE_BYTES;
+    const history = () => this.#hooks.roomToMake();
+    if (free() === 0 && history() < ROOM_BYTES) return false;
+    const spare =
+      deleting || history() >= ROOM_BYTES || free() + history() >= ROOM_BYTES + RESERVE_BYTES;
+    let released = false;
+    /** One step, its transaction then the WAL cut back; the spare file released if need be. */
+    const step = (work: () => void): boolean => {
+      try {
+        this.#run(work, false);
+      } catch (error) {
+        if (!isDiskFull(error)) throw error;
+        if (released || !spare || !this.#reserve.release()) return false;
+        released = true;
+        try {
+          this.#run(work, false);
+        } catch (again) {
+          if (isDiskFull(again)) return false;
+          throw again;
+        }
+      }
+      this.#trimmer.trim();
+      return true;
+    };
+    // Free pages go back as they are; only without them does the history give way.
+    let target = free() > 0 ? 0 : ROOM_BYTES;
+    for (;;) {
+      while (free() < target && history() > 0) {
+        if (!step(() => this.#hooks.makeRoom(target - free()))) return false;
+      }
+      while (free() > 0) {
+        if (!step(() => this.#db.exec(`PRAGMA incremental_vacuum(${ROOM_PAGES})`))) return false;
+      }
+      // A delete makes the spare file again once it got through (free does).
+      if (!released || deleting || this.#reserve.ensure() || history() === 0) return true;
+      target = ROOM_BYTES + RESERVE_BYTES;
+    }
+  }
+
+  /** One write transaction; with `reclaim`, the pages it freed go back to the disk. */
+  #run<T>(body: () => T, reclaim = true): T {
+    let result: T;
+    try {
+      result = writeTransaction(this.#db, () => {
+        const value = body();
+        if (reclaim) reclaimFreePages(this.#db);
+        return value;
+      });
+    } catch (error) {
+      this.#hooks.ended(false);
+      throw error;
+    }
+    this.#hooks.ended(true);
     this.#trimmer.wrote();
     return result;
   }

@@ -8,10 +8,12 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Final
 
 import anyio
+import anyio.to_thread
 import httpx2
+import mcp_types
 from anyio.abc import TaskStatus
 from mcp import Client
-from mcp.client.stdio import StdioServerParameters
+from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
@@ -20,9 +22,13 @@ from hms_memory_tool.protocol import PROTOCOL_VERSION, stated_protocol_version
 from .backend import HmsMemoryBackend
 from .errors import CLOSED, CONNECTION_LOST, HmsConnectionError, HmsMcpError
 from .find_server import INSTALL_HINT, ServerCommand, find_server, server_environment
+from .stderr_tail import ServerStderr, describe_stderr
 
 #: Seconds a call may wait for hms-mcp's answer before it fails (``timeout=``).
 DEFAULT_TIMEOUT: Final = 60.0
+
+#: What a failed connect says when the server's stdout closed: it has stopped.
+SERVER_ENDED: Final = "the server process ended while connecting."
 
 _CONNECT_FAILURES: Final = (
     MCPError,
@@ -111,9 +117,16 @@ async def _hold(client: Client, *, task_status: TaskStatus[None]) -> None:
         await anyio.sleep_forever()
 
 
-def _why(cause: BaseException, refused: Sequence[int]) -> str:
+def _closed(cause: BaseException) -> bool:
+    """Whether a connect failed because the connection closed (the MCP SDK's code for it)."""
+    return isinstance(cause, MCPError) and cause.code == mcp_types.CONNECTION_CLOSED
+
+
+def _why(cause: BaseException, refused: Sequence[int], stdio: bool) -> str:
     """What a failed connect says: what to do about a refused token or a missing program,
-    else the error itself."""
+    that a started server ended, else the error itself."""
+    if stdio and _closed(cause):
+        return SERVER_ENDED
     if refused:
         return (
             f"it refused the request (HTTP {refused[-1]}): pass the server's token as token= "
@@ -147,6 +160,7 @@ async def _connected(
 ) -> AsyncIterator[HmsMemoryBackend]:
     async with AsyncExitStack() as stack:
         refused: list[int] = []
+        server_stderr: ServerStderr | None = None
         if url is not None:
             bearer = token if token is not None else os.environ.get("HMS_MCP_TOKEN")
             headers = {"Authorization": f"Bearer {bearer}"} if bearer else None
@@ -187,18 +201,34 @@ async def _connected(
             parameters = StdioServerParameters(
                 command=server.command, args=list(server.args), env=server_environment(env)
             )
-            client = Client(parameters, read_timeout_seconds=timeout)
+            # The server's stderr goes through a pipe of ours, so a failed connect can tell
+            # its last lines; everything is still passed on to sys.stderr. Registered first,
+            # it is waited for after the server has stopped.
+            piped = server_stderr = ServerStderr()
+            stack.push_async_callback(lambda: anyio.to_thread.run_sync(piped.close))
+            client = Client(
+                stdio_client(parameters, errlog=piped.writer),
+                read_timeout_seconds=timeout,
+            )
             where = " ".join([server.command, *server.args])
         try:
             await stack.enter_async_context(client)
         except BaseException as error:
             cause = _sole_exception(error) if isinstance(error, BaseExceptionGroup) else error
             if isinstance(cause, _CONNECT_FAILURES):
+                log = ""
+                if server_stderr is not None:
+                    lines = await anyio.to_thread.run_sync(server_stderr.lines)
+                    log = describe_stderr(lines, _closed(cause))
                 raise HmsConnectionError(
                     "CONNECTION_CLOSED",
-                    f"Could not connect to hms-mcp ({where}): {_why(cause, refused)}",
+                    f"Could not connect to hms-mcp ({where}): "
+                    f"{_why(cause, refused, server_stderr is not None)}{log}",
                 ) from cause
             raise
+        finally:
+            if server_stderr is not None:
+                server_stderr.spawned()
         check_protocol_version(client.server_capabilities.experimental, where)
         backend = HmsMemoryBackend(
             client,

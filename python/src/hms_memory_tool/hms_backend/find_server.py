@@ -19,7 +19,7 @@ _SCRIPT_SUFFIXES: Final = (".js", ".mjs", ".cjs")
 
 #: How to get an hms-mcp that :func:`find_server` finds (hms-mcp is a Node.js program).
 INSTALL_HINT: Final = (
-    "Install hms-mcp (it needs Node.js 20.11+) with `npm install hms-mcp` in your project's "
+    "Install hms-mcp (it needs Node.js 22 or 24) with `npm install hms-mcp` in your project's "
     "directory (then it is found in node_modules) or `npm install --global hms-mcp` (then it "
     "is on PATH)"
 )
@@ -72,9 +72,7 @@ def find_server(cwd: Path | None = None) -> ServerCommand:
 def _node(what: str) -> str:
     node = shutil.which("node")
     if node is None:
-        raise HmsMcpNotFoundError(
-            f"{what}, but node is not on PATH. Install Node.js 20.11 or later."
-        )
+        raise HmsMcpNotFoundError(f"{what}, but node is not on PATH. Install Node.js 24 (or 22).")
     return node
 
 

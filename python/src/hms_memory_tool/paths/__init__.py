@@ -10,7 +10,7 @@ and refuse exactly the same paths with the same words. Pure and synchronous; no 
 'dot-segment'
 """
 
-from ._characters import INVISIBLE_RANGES, LOOKALIKES
+from ._characters import COMPATIBILITY_KEPT_RANGES, INVISIBLE_RANGES, LOOKALIKES
 from ._errors import MEMORY_PATH_RULES, MemoryPathError, MemoryPathRule
 from ._helpers import (
     ancestor_paths,
@@ -38,6 +38,7 @@ from ._validate import (
 )
 
 __all__ = [
+    "COMPATIBILITY_KEPT_RANGES",
     "INVISIBLE_RANGES",
     "LOOKALIKES",
     "MAX_DEPTH",

@@ -9,10 +9,12 @@ exactly the same paths.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import Final
 
 from ._rules import (
+    COMPATIBILITY_KEPT_TABLE,
     CONTROL_RANGES,
     INVISIBLE_TABLE,
     LOOKALIKE_TABLE,
@@ -65,6 +67,27 @@ def is_nonstandard_space(cp: int) -> bool:
 #: (which some file systems, URL parsers and "best fit" code pages apply) or is drawn as a
 #: slash. Each is named in ``rules.json``.
 LOOKALIKES: Final[Mapping[int, str]] = LOOKALIKE_TABLE
+
+
+#: Compatibility characters a new name may hold all the same (the ``compatibility_kept`` table
+#: of ``rules.json``): their plain (NFKC) form is a space and a combining mark, two marks where
+#: Thai and Lao write one, conjoining Hangul jamo that join into syllables, or holds the
+#: refused U+2044 FRACTION SLASH. Each range is named in ``rules.json``.
+COMPATIBILITY_KEPT_RANGES: Final[tuple[CodePointRange, ...]] = COMPATIBILITY_KEPT_TABLE
+
+
+def compatibility_form(ch: str) -> str | None:
+    """The plain form of ``ch`` (one code point) when it is a compatibility character a new
+    name may not hold: one whose compatibility decomposition (NFKD) differs from its canonical
+    one (NFD), such as U+FF21 FULLWIDTH LATIN CAPITAL LETTER A (plain ``A``), U+FB01 LATIN
+    SMALL LIGATURE FI (``fi``), halfwidth katakana or U+2460 CIRCLED DIGIT ONE (``1``).
+    ``None`` for any other character. Uses this interpreter's Unicode data (see the README)."""
+    cp = ord(ch)
+    if cp < 0xA0 or in_ranges(COMPATIBILITY_KEPT_RANGES, cp):
+        return None
+    if unicodedata.normalize("NFKD", ch) == unicodedata.normalize("NFD", ch):
+        return None
+    return unicodedata.normalize("NFKC", ch)
 
 
 def code_point_label(cp: int) -> str:

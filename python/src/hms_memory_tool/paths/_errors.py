@@ -17,6 +17,7 @@ MemoryPathRule = Literal[
     "nonstandard-space",
     "lookalike-character",
     "not-nfc",
+    "compatibility-character",
     "backslash",
     "percent-encoded",
     "outside-memories",

@@ -105,6 +105,7 @@ SURROGATE_RANGES: Final = _ranges(_CHARACTERS["surrogate"])
 NONCHARACTER_RANGES: Final = _ranges(_CHARACTERS["noncharacter"])
 INVISIBLE_TABLE: Final = _ranges(_CHARACTERS["invisible"])
 SPACE_TABLE: Final = _ranges(_CHARACTERS["space"])
+COMPATIBILITY_KEPT_TABLE: Final = _ranges(_CHARACTERS["compatibility_kept"])
 LOOKALIKE_TABLE: Final[Mapping[int, str]] = {
     parse_code_point(entry["code_point"]): str(entry["looks_like"])
     for entry in _CHARACTERS["lookalike"]

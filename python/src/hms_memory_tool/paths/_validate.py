@@ -11,6 +11,7 @@ from ._characters import (
     LOOKALIKES,
     REFUSED_CHARACTERS,
     code_point_label,
+    compatibility_form,
     is_control,
     is_invisible,
     is_noncharacter,
@@ -79,7 +80,8 @@ def check_memory_path(path: object, *, existing: bool = False) -> MemoryPathErro
 
     Never raises. See the package README for the rules. ``existing``: the path names a file
     that may already exist (view, edit, delete, the old path of a rename), not a name being
-    created, so the rules of ``new_names_only`` in ``rules.json`` (NFC, spaces) are not
+    created, so the rules of ``new_names_only`` in ``rules.json`` (NFC, compatibility
+    characters, spaces) are not
     applied and a file an older version let in stays readable and deletable.
     """
     if not isinstance(path, str):
@@ -94,44 +96,86 @@ def check_memory_path(path: object, *, existing: bool = False) -> MemoryPathErro
     def applies(rule: MemoryPathRule) -> bool:
         return not existing or rule not in NEW_NAMES_ONLY
 
+    problem = _path_problem(path, applies)
+    return None if problem is None else fail(problem)
+
+
+def _every_rule(_rule: MemoryPathRule) -> bool:
+    return True
+
+
+def _path_problem(path: str, applies: Callable[[MemoryPathRule], bool]) -> _Problem | None:
+    """The first rule ``path`` breaks, as its rule and reason, or ``None``."""
     problem = _check_characters(path, applies)
     if problem is not None:
-        return fail(problem)
+        return problem
     # Composed and decomposed accents look alike: a new name must be in NFC (see the README).
     if applies("not-nfc") and not unicodedata.is_normalized("NFC", path):
-        return fail(_reason("not_nfc", nfc=display_path(unicodedata.normalize("NFC", path))))
+        return _reason("not_nfc", nfc=display_path(unicodedata.normalize("NFC", path)))
+    # So do compatibility characters and their plain forms (fullwidth A and A, the fi ligature).
+    if applies("compatibility-character"):
+        compatibility = _compatibility_problem(path)
+        if compatibility is not None:
+            return compatibility
 
     if "\\" in path:
-        return fail(_reason("backslash"))
+        return _reason("backslash")
     escape = _PERCENT_ESCAPE.search(path)
     if escape is not None:
-        return fail(_reason("percent_encoded", escape=escape.group(0)))
+        return _reason("percent_encoded", escape=escape.group(0))
     if path != MEMORY_ROOT and not path.startswith(_ROOT_PREFIX):
-        return fail(_reason("outside_memories"))
+        return _reason("outside_memories")
 
     names = [] if path == MEMORY_ROOT else path[len(_ROOT_PREFIX) :].split("/")
     for name in names:
         if name == "":
-            return fail(_reason("empty_segment"))
+            return _reason("empty_segment")
         if name in (".", ".."):
-            return fail(_reason("dot_segment", name=name))
+            return _reason("dot_segment", name=name)
         if name.startswith("."):
-            return fail(_reason("hidden_segment", name=display_path(name)))
+            return _reason("hidden_segment", name=display_path(name))
         if applies("space-at-edge") and (name.startswith(" ") or name.endswith(" ")):
-            return fail(_reason("space_at_edge", name=display_path(name)))
+            return _reason("space_at_edge", name=display_path(name))
         name_bytes = utf8_byte_length(name)
         if name_bytes > MAX_NAME_BYTES:
-            return fail(
-                _reason(
-                    "name_too_long", name=display_path(name), bytes=name_bytes, limit=MAX_NAME_BYTES
-                )
+            return _reason(
+                "name_too_long", name=display_path(name), bytes=name_bytes, limit=MAX_NAME_BYTES
             )
     path_bytes = utf8_byte_length(path)
     if path_bytes > MAX_PATH_BYTES:
-        return fail(_reason("path_too_long", bytes=path_bytes, limit=MAX_PATH_BYTES))
+        return _reason("path_too_long", bytes=path_bytes, limit=MAX_PATH_BYTES)
     if len(names) > MAX_DEPTH:
-        return fail(_reason("too_deep", depth=len(names), limit=MAX_DEPTH))
+        return _reason("too_deep", depth=len(names), limit=MAX_DEPTH)
     return None
+
+
+def _compatibility_problem(path: str) -> _Problem | None:
+    """The compatibility-character problem of ``path`` (a string in NFC), or ``None``: the
+    leftmost compatibility character that is not kept, and the path with every such character
+    in its plain form, which is what to send instead (or why that is not valid either)."""
+    if unicodedata.is_normalized("NFKC", path):
+        return None  # the common case: nothing to look at
+    first: tuple[str, str] | None = None
+    plain_parts: list[str] = []
+    for ch in path:
+        plain = compatibility_form(ch)
+        if plain is not None and first is None:
+            first = (ch, plain)
+        plain_parts.append(ch if plain is None else plain)
+    if first is None:
+        return None
+    # Halfwidth KA and its voiced mark are KA and a combining mark: composed, GA.
+    plain_path = unicodedata.normalize("NFC", "".join(plain_parts))
+    values: dict[str, str | int] = {
+        "code_point": code_point_label(ord(first[0])),
+        "character": first[0],
+        "plain": first[1],
+        "plain_path": display_path(plain_path),
+    }
+    problem = _path_problem(plain_path, _every_rule)
+    if problem is None:
+        return _reason("compatibility_character", **values)
+    return _reason("compatibility_character_plain_path_invalid", **values, problem=problem[1])
 
 
 def validate_memory_path(path: object) -> str:

@@ -1,9 +1,11 @@
-// The synthetic memories of the speed benchmarks (server-perf, recall-by-time): made-up words
-// with Zipf-distributed frequencies, like prose, from a seeded generator, so that every run
-// and every build reads the same memories and queries.
+/**
+ * Synthetic memories for the benchmarks that need many (100,000) and need them the same from
+ * run to run: a seeded random stream, a vocabulary of made-up words drawn with Zipf
+ * frequencies (like prose), and texts of a few lines of them.
+ */
 
-/** Deterministic pseudo-random numbers (mulberry32). */
-export function random(seed) {
+/** Deterministic pseudo-random numbers in [0, 1) from `seed` (mulberry32). */
+export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -14,12 +16,15 @@ export function random(seed) {
   };
 }
 
-/** A vocabulary of pronounceable words with Zipf-distributed frequencies, like prose. */
-export function vocabulary(rand, size) {
+/**
+ * A vocabulary of `size` pronounceable words; the function returned draws one, with Zipf
+ * frequencies (the word of rank r is drawn in proportion to 1 / r).
+ */
+export function zipfVocabulary(rand: () => number, size: number): () => string {
   const syllables = "ka ri to me sa lu no pe vi da go chi ran tel mor vin sul bex qua zor".split(
     " ",
   );
-  const words = new Set();
+  const words = new Set<string>();
   while (words.size < size) {
     const n = 1 + Math.floor(rand() * 3);
     let word = "";
@@ -27,7 +32,7 @@ export function vocabulary(rand, size) {
     words.add(word + (rand() < 0.3 ? String(Math.floor(rand() * 100)) : ""));
   }
   const list = [...words];
-  const cdf = [];
+  const cdf: number[] = [];
   let total = 0;
   for (let rank = 1; rank <= list.length; rank++) {
     total += 1 / rank;
@@ -39,16 +44,17 @@ export function vocabulary(rand, size) {
     let hi = cdf.length - 1;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (cdf[mid] < x) lo = mid + 1;
+      if ((cdf[mid] as number) < x) lo = mid + 1;
       else hi = mid;
     }
-    return list[lo];
+    return list[lo] as string;
   };
 }
 
-export function memoryText(rand, word) {
+/** A memory's text: 3 to 10 lines of 5 to 14 words (about 250 tokens). */
+export function syntheticText(rand: () => number, word: () => string): string {
   const lines = 3 + Math.floor(rand() * 8);
-  const out = [];
+  const out: string[] = [];
   for (let l = 0; l < lines; l++) {
     const n = 5 + Math.floor(rand() * 10);
     out.push(Array.from({ length: n }, word).join(" "));

@@ -1,0 +1,61 @@
+/**
+ * What `hms` does when it is interrupted (Ctrl-C) or told to stop (SIGTERM, a closed
+ * terminal): it stops what it started (the hms-mcp serving a local data directory, an editor),
+ * says so in one line, and exits 128 + the signal's number, as a shell reports it.
+ */
+import { constants } from "node:os";
+
+type Stop = () => void;
+
+const stops = new Set<Stop>();
+let editing = 0;
+
+/**
+ * Runs `stop` (synchronously) if hms is interrupted before the returned function is called.
+ * Register the hms-mcp process a command started, or an editor and where its text is kept.
+ */
+export function onInterrupt(stop: Stop): () => void {
+  stops.add(stop);
+  return () => stops.delete(stop);
+}
+
+/**
+ * Runs `body` with Ctrl-C left to the editor: a terminal sends SIGINT (and SIGQUIT) to the
+ * editor and to hms alike, and an editor uses the key itself, so hms ignores them meanwhile.
+ */
+export async function whileEditing<T>(body: () => Promise<T>): Promise<T> {
+  editing += 1;
+  try {
+    return await body();
+  } finally {
+    editing -= 1;
+  }
+}
+
+/** Installs the handlers; once, at start. */
+export function stopOnSignals(): void {
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"] as const) {
+    process.on(signal, () => {
+      if (editing > 0 && (signal === "SIGINT" || signal === "SIGQUIT")) return;
+      for (const stop of [...stops].reverse()) {
+        try {
+          stop();
+        } catch {
+          // Already gone.
+        }
+      }
+      process.stderr.write(`hms: stopped (${signal})\n`);
+      process.exit(128 + constants.signals[signal]);
+    });
+  }
+}
+
+/** Sends SIGTERM to the process `pid`, if it is still there. */
+export function terminate(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(pid, "SIGTERM");
+  } catch {
+    // It has exited already.
+  }
+}
