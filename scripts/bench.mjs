@@ -27,13 +27,22 @@ const benches = {
   // Memories/s a hybrid server embeds in the background (SciFact abstracts), this build with
   // one and two embedding workers, against another build (--compare BIN), alternating rounds.
   "embed-throughput": { package: "hms-mcp", script: "bench:embed-throughput" },
+  // Spawn to first tool result on each install path: this build, another (--compare BIN), and
+  // with --python the wheel (its connect() server, its hms-mcp command, uvx) with no Node.js
+  // on PATH (--runs N).
+  "cold-start": { package: "hms-mcp", script: "bench:cold-start" },
   // Dense nDCG@10 on SciFact, throughput by batch size, memory (needs `pnpm fetch-model`).
   "embed-scifact": { package: "@hms/embedder", script: "bench:scifact" },
   // The model's tokens/s and GFLOP/s against ONNX Runtime's float and int8 MatMul peaks on
   // this CPU: how much a faster kernel alone could give (--rounds N, --json FILE).
   "embed-ceiling": { package: "@hms/embedder", script: "bench:ceiling" },
-  // The seeded 2,000-command trace through HolographicMemoryTool (stdio) and the SDK's
-  // filesystem tool in one run: p50/p99 per command kind, total ratio, cold connect.
+  // The embedder on the native and the WebAssembly ONNX Runtime, same SciFact texts, one run:
+  // load, abstracts/s, claims/s, memory, and whether the two rank alike (--threads N,
+  // --rounds N, --abstracts N, --claims N, --json FILE).
+  "embed-runtimes": { package: "@hms/embedder", script: "bench:runtimes" },
+  // The seeded 2,000-command trace through HolographicMemoryTool (over stdio and in process,
+  // each at full and normal durability) and the SDK's filesystem tool in one run: p50/p99 per
+  // command kind, total ratios, cold connect, in-process open.
   "memory-tool": { package: "@hms/bench", script: "bench:memory-tool" },
   // LoCoMo stored as memory files (per session, per 8 turns, per turn) through the tool:
   // right file in the top 10, whether the hit's line range holds the evidence, MRR, range

@@ -15,11 +15,17 @@ const ALLOWED = {
   "@hms/memory-paths": [],
   "@hms/memory-core": ["@hms/memory-paths"],
   "@hms/protocol": [],
-  "@hms/memory-backend-hms": ["@hms/memory-paths", "@hms/memory-core", "@hms/protocol"],
+  // hms-mcp is an optional peer, imported (dynamically) only for an in-process connection: the
+  // client still meets the server over MCP alone (the SDK's in-memory transport), and a client
+  // over stdio or HTTP never loads it (see OPTIONAL PEERS below).
+  "@hms/memory-backend-hms": ["@hms/memory-paths", "@hms/memory-core", "@hms/protocol", "hms-mcp"],
+  // hms-mcp: the same optional peer, declared so that installers hand it on to the backend;
+  // never imported here.
   "holographic-memory-claude-tool": [
     "@hms/memory-paths",
     "@hms/memory-core",
     "@hms/memory-backend-hms",
+    "hms-mcp",
   ],
   "@hms/store": ["@hms/memory-paths", "@hms/protocol"],
   "@hms/store-postgres": ["@hms/store"],
@@ -58,8 +64,19 @@ for (const [name, { dir, manifest }] of workspace) {
       problems.push(`${name}: depends on ${dep}, which it may not import`);
     }
   }
+  const optionalPeers = Object.entries(manifest.peerDependenciesMeta ?? {})
+    .filter(([, meta]) => meta?.optional)
+    .map(([peer]) => peer);
   for (const file of sourceFiles(dir)) {
     const isTest = /\.test\.ts$|\/test\/|\/bench\//.test(file);
+    if (!isTest) {
+      for (const peer of staticValueImports(readFileSync(file, "utf8"), optionalPeers)) {
+        problems.push(
+          `${relative(root, file)}: imports its optional peer ${peer} statically, which loads ` +
+            `it with the module; use import("${peer}") where it is needed (or import type)`,
+        );
+      }
+    }
     for (const imported of workspaceImports(readFileSync(file, "utf8"))) {
       const where = relative(root, file);
       if (imported === name) continue;
@@ -115,6 +132,23 @@ function* sourceFiles(dir) {
     if (statSync(path).isDirectory()) yield* sourceFiles(path);
     else if (/\.(ts|mts|mjs|js)$/.test(entry)) yield path;
   }
+}
+
+// OPTIONAL PEERS: a package's optional peer (peerDependenciesMeta) is loaded only where it
+// is used: its runtime sources import it with import() or `import type`, never statically.
+/** The optional peers of `peers` that a source imports statically for their values. */
+function staticValueImports(text, peers) {
+  const found = new Set();
+  for (const match of text.matchAll(
+    /(?:^|\n)\s*(?:import|export)\s+(type\s+)?(?:[^;]*?\s+from\s+)?["']([^"']+)["']/g,
+  )) {
+    if (match[1]) continue;
+    const name = match[2].startsWith("@")
+      ? match[2].split("/").slice(0, 2).join("/")
+      : match[2].split("/")[0];
+    if (peers.includes(name)) found.add(name);
+  }
+  return found;
 }
 
 /** The workspace package names a source file imports (static and dynamic imports). */

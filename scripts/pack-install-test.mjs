@@ -6,14 +6,21 @@
 // repeated: the first is the main one; default: the Node running this), and from there
 // - runs the installed `hms-mcp --version`, and the installed `hms stats` on a new data dir;
 // - runs the TypeScript quick start (examples/quickstart/src/main.ts, copied) offline, which
-//   starts the installed hms-mcp;
+//   starts the installed hms-mcp, and the in-process example (examples/in-process), which runs
+//   it in its own process (an optional peer of the tool);
 // - requires every entry point from CommonJS;
 // and, on the main Node only (neither depends on the runtime's version):
 // - type-checks every entry point of every installed package, from ESM and CommonJS, with
 //   tsc --strict, skipLibCheck off and no DOM library, as a strict application would;
+// - installs @hms/embedder's tarball as its README says (no variable, no install script), and
+//   from there `hms-mcp fetch-model` and a hybrid server on the embedder's bundled WebAssembly
+//   runtime find a memory by a paraphrase;
 // - builds the Python wheel, installs it in a new venv for each Python version CI tests, and
 //   runs the Python quick start (examples/quickstart-python/quickstart.py, copied) against
-//   the installed `hms-mcp` on PATH;
+//   the npm-installed `hms-mcp` on PATH (found before the wheel's own);
+// - then pip as a Python user has it, with no Node.js on PATH (scripts/pip-install.mjs): the
+//   wheel's own hms-mcp, the README's snippet, the quick start, uvx, the [hybrid] extra, and
+//   what a missing runtime says;
 // - installs the lowest zod and MCP SDK our ranges allow (npm picked the newest for the run
 //   above), checks npm keeps one copy of each, and runs both quick starts again.
 // No workspace path is used by what runs, and HMS_MCP_BIN is unset.
@@ -21,9 +28,8 @@
 // The Messages API is the one stand-in: @hms/scripted-model (private, from this workspace's
 // build) is packed and installed beside our packages, since the TypeScript quick start
 // imports it; the Python quick start runs its command from that installed copy.
-// The optional @hms/embedder (hybrid recall) is packed and checked by check-packages.mjs but
-// not installed: hms-mcp's lexical build never loads it, and onnxruntime-node needs its
-// install script's download.
+// The optional @hms/embedder (hybrid recall) is installed after the lexical checks, as a user
+// adds it: the quick starts and type checks run without it.
 //
 //   node scripts/pack-install-test.mjs [--tarballs DIR] [--node-bin DIR]...
 //     (--tarballs: tarballs packed before; --node-bin: a folder holding a `node` to run with)
@@ -43,6 +49,7 @@ import {
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { pipInstallChecks } from "./pip-install.mjs";
 import { pack, publishablePackages, ROOT, workspacePackages } from "./publishable.mjs";
 
 /** The Python versions CI has and tests; check-python-package.py holds the metadata to it. */
@@ -135,6 +142,31 @@ function typescriptQuickstart() {
   checkQuickstart(stdout, "TypeScript", '{"command":"view","path":"/memories"}');
 }
 
+/**
+ * The in-process example (examples/in-process, copied) offline: the memory tool runs hms-mcp's
+ * server in its own process, which finds hms-mcp as npm installed it, an optional peer.
+ */
+function inProcessExample() {
+  const dir = join(app, "in-process");
+  mkdirSync(dir, { recursive: true });
+  for (const file of ["main.ts", "scripted-replies.json"]) {
+    copyFileSync(join(ROOT, "examples/in-process/src", file), join(dir, file));
+  }
+  // A new data directory each run: the example's first conversation creates the file.
+  const data = join(app, "in-process-data");
+  rmSync(data, { recursive: true, force: true });
+  const { stdout, stderr } = run(join(app, "node_modules/.bin/tsx"), ["in-process/main.ts"], {
+    cwd: app,
+    env: userEnv({ IN_PROCESS_EXAMPLE_DATA_DIR: data }),
+    timeout: 120_000,
+  });
+  const what = "the in-process example";
+  if (stderr !== "") throw new Error(`${what} wrote to stderr:\n${stderr}`);
+  expectIncludes(stdout, "Claude: Saved: Acme Corp prefers email follow-ups.", what);
+  expectIncludes(stdout, "40B\t/memories/clients/acme-corp.md\n", what);
+  expectIncludes(stdout, "in process: opened in", what);
+}
+
 /** What both quick starts print: conversation 1 creates the file, 2 recalls and views it. */
 function checkQuickstart(stdout, language, viewInput) {
   const what = `the ${language} quick start`;
@@ -155,6 +187,48 @@ function checkQuickstart(stdout, language, viewInput) {
     what,
   );
   if (/^\s*error:/m.test(stdout)) throw new Error(`${what} reported a tool error:\n${stdout}`);
+}
+
+/**
+ * Hybrid recall from npm: the installed hms-mcp's fetch-model, then a server with the model
+ * (on the embedder's WebAssembly runtime: onnxruntime-node is not installed) finds the note
+ * for a question with no word in common with it. The client is the MCP SDK hms-mcp brought.
+ */
+function npmHybrid() {
+  const hmsMcp = join(app, "node_modules/.bin/hms-mcp");
+  const modelDir = run(hmsMcp, ["fetch-model", "--dir", join(work, "model-npm")], {
+    env: userEnv(),
+    timeout: 300_000,
+  }).stdout.trim();
+  writeFileSync(
+    join(app, "src/hybrid.mjs"),
+    `import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+const [modelDir, dataDir] = process.argv.slice(2);
+const client = new Client({ name: "pack-install", version: "0" });
+await client.connect(new StdioClientTransport({
+  command: ${JSON.stringify(hmsMcp)},
+  args: ["--data-dir", dataDir, "--model-dir", modelDir, "--log-level", "info"],
+  stderr: "inherit",
+}));
+const call = async (name, args) => (await client.callTool({ name, arguments: args })).structuredContent;
+const notes = ["Acme Corp prefers email follow-ups", "The cafeteria serves lunch at noon",
+  "Budget review is quarterly", "The build server runs on Debian"];
+for (const [i, text] of notes.entries()) await call("remember", { key: \`/memories/\${i}.md\`, text });
+const found = await call("recall", { query: "how should I contact that client?", k: 2 });
+console.log(JSON.stringify({ build: found.build, first: found.hits[0]?.key }));
+await client.close();
+`,
+  );
+  const result = run(process.execPath, ["src/hybrid.mjs", modelDir, join(work, "hybrid-data")], {
+    cwd: app,
+    env: userEnv(),
+    timeout: 180_000,
+  });
+  if (result.stdout.trim() !== '{"build":"hybrid","first":"/memories/0.md"}') {
+    throw new Error(`hybrid recall from npm answered ${result.stdout}`);
+  }
+  expectIncludes(result.stderr, '"runtime":"onnxruntime-web"', "the hybrid server's log");
 }
 
 /** tsc --strict, skipLibCheck off, no DOM library, over every entry point (ESM and CJS). */
@@ -252,6 +326,8 @@ function runInstalled(label, hmsMcpVersion, requireAll) {
   step(`${label}: the installed hms wrote and read a local store through the installed hms-mcp`);
   typescriptQuickstart();
   step(`${label}: the TypeScript quick start ran against the installed hms-mcp`);
+  inProcessExample();
+  step(`${label}: the in-process example ran the installed hms-mcp in its own process`);
   run("node", ["--input-type=commonjs", "-e", requireAll], { cwd: app, env: userEnv() });
 }
 
@@ -317,6 +393,16 @@ try {
   const shared = () => SHARED.map((name) => `${name}@${installedVersion(name)}`).join(", ");
   pass(`newest in range (${shared()})`);
 
+  // @hms/embedder as its README installs it: no variable, and no install script anywhere in it.
+  const embedder = ours.find(({ manifest }) => manifest.name === "@hms/embedder");
+  run("npm", ["install", "--no-audit", "--no-fund", embedder.tarball], {
+    cwd: app,
+    env: npmEnv(),
+    timeout: 300_000,
+  });
+  npmHybrid();
+  step("npm: @hms/embedder installed with no script; hybrid recall ran on WebAssembly");
+
   const wheels = join(work, "wheel");
   run(UV, ["build", "--quiet", "--wheel", "--out-dir", wheels, join(ROOT, "python")], {
     env: userEnv({ UV_PYTHON_DOWNLOADS: "never" }),
@@ -326,6 +412,19 @@ try {
     readdirSync(wheels).find((file) => file.endsWith(".whl")),
   );
   pythonQuickstart(wheel, PYTHON_VERSIONS);
+  await pipInstallChecks(
+    {
+      run,
+      userEnv,
+      step,
+      checkQuickstart,
+      UV,
+      ROOT,
+      work: join(work, "pip"),
+      scriptedModel: join(app, "node_modules/@hms/scripted-model"),
+    },
+    PYTHON_VERSIONS,
+  );
 
   // The floors of our ranges, as an application that pinned them would have them.
   const floors = new Map();

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The shared command vectors (and the backend contract) against hms-mcp on PostgreSQL, in
-# TypeScript and in Python: one local cluster (startPostgres of @hms/test-support: Debian's
+# TypeScript (over stdio and in process) and in Python: one local cluster (startPostgres of @hms/test-support: Debian's
 # postgresql-15, installed by scripts/setup.sh), HMS_TEST_DATABASE_URL pointing at it, so every
 # server these suites start runs with --database-url on a new database of it. Only the vectors
 # suites run here, to keep CI short; the replica tests run in the tool's own suite, and
@@ -17,6 +17,7 @@ set -e
 echo "test-postgres: TypeScript vectors and backend conformance on $HMS_TEST_DATABASE_URL" >&2
 pnpm --filter holographic-memory-claude-tool exec vitest run test/e2e/commands.test.ts
 pnpm --filter @hms/memory-backend-hms exec vitest run test/e2e/conformance.test.ts
+pnpm --filter @hms/memory-backend-hms exec vitest run test/e2e/in-process.test.ts
 echo "test-postgres: Python vectors and backend conformance" >&2
 uv run --project python --frozen pytest -q \
   python/tests/e2e/test_engine_of_the_run.py \

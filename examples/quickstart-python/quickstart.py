@@ -38,6 +38,7 @@ from typing import Any
 import anthropic
 
 from hms_memory_tool import HolographicMemoryToolSync
+from hms_memory_tool._bundled import node_runtime
 from hms_memory_tool.errors import HolographicMemoryError
 
 HERE = Path(__file__).resolve().parent
@@ -100,8 +101,9 @@ def messages_api(keep: bool) -> Iterator[anthropic.Anthropic]:
         return
     cli = REPO / "packages/scripted-model/dist/cli.js"
     script = scripted_replies(keep)
+    # The stand-in is a Node.js program too: it runs on the Node.js hms-mcp runs on.
     model = subprocess.Popen(
-        ["node", str(cli), "--script", str(script)],
+        [node_runtime() or "node", str(cli), "--script", str(script)],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,

@@ -25,7 +25,7 @@ export default defineConfig([
     format: ["esm"],
     target: "node22",
     sourcemap: false,
-    // What went into the bundle, for scripts/bundled-licenses.mjs (which then removes it).
+    // What went into the bundle, for the root scripts/bundled-licenses.mjs (which then removes it).
     metafile: true,
     noExternal: [/^(?!@hms\/embedder$)/],
     // __dirname and __filename for bundled CommonJS code (pino's transports, never started).

@@ -21,14 +21,17 @@ def test_no_server_anywhere_says_how_to_get_one(
     monkeypatch.chdir(tmp_path)  # no node_modules here or above
     with pytest.raises(HmsMcpNotFoundError) as caught:
         HolographicMemoryToolSync.connect()
+    # From a checkout, the package carries no hms-mcp of its own (the wheel's build adds it).
     assert str(caught.value) == (
-        "No hms-mcp server to start: HMS_MCP_BIN is not set, and hms-mcp is neither in "
-        "node_modules nor on PATH. Install hms-mcp (it needs Node.js 22 or 24) with `npm install "
-        "hms-mcp` in your project's directory (then it is found in node_modules) or `npm "
-        "install --global hms-mcp` (then it is on PATH); or set HMS_MCP_BIN to its program; or "
-        "pass command= (and args=) to start one, or url= to use a running one. "
-        "./scripts/setup.sh in the Holographic Memory for Claude repository builds it as "
-        "packages/hms-mcp/dist/cli.js."
+        "No hms-mcp server to start: HMS_MCP_BIN is not set, hms-mcp is neither in "
+        "node_modules nor on PATH, and this installation of holographic-memory-claude-tool "
+        "carries none of its own (it was installed from source without the built server). "
+        "Reinstall holographic-memory-claude-tool from PyPI (its wheel carries hms-mcp and "
+        "brings Node.js as a dependency), or install hms-mcp with `npm install hms-mcp` in "
+        "your project's directory (then it is found in node_modules) or `npm install --global "
+        "hms-mcp` (then it is on PATH); or set HMS_MCP_BIN to its program; or pass command= "
+        "(and args=) to start one, or url= to use a running one. ./scripts/setup.sh in the "
+        "Holographic Memory for Claude repository builds it as packages/hms-mcp/dist/cli.js."
     )
     monkeypatch.setenv("HMS_MCP_BIN", str(tmp_path / "missing"))
     with pytest.raises(HmsMcpNotFoundError, match="which does not exist"):

@@ -1,32 +1,36 @@
 /**
  * `pnpm bench memory-tool`: the fixed seeded trace of memory commands (`generateTrace`, seed 1,
- * 2,000 commands by default) through `HolographicMemoryTool` over stdio (a real hms-mcp
- * process and SQLite file) and through the SDK's `BetaLocalFilesystemMemoryTool` (files in a
- * directory), in the same run, on the same disk, step by step (each command runs on each
- * tool in turn, rotating which goes first). hms-mcp runs twice: as shipped
- * (`--synchronous full`: every commit fsynced) and with `--synchronous normal` (fsync at
- * checkpoints, about the filesystem tool's durability: it fsyncs file contents but not
- * renames, deletes or directories).
+ * 2,000 commands by default) through `HolographicMemoryTool` and through the SDK's
+ * `BetaLocalFilesystemMemoryTool` (files in a directory), in the same run, on the same disk,
+ * step by step (each command runs on each tool in turn, rotating which goes first). The
+ * HolographicMemoryTool runs four ways: over stdio (a real hms-mcp process and SQLite file) and
+ * in process (`connection: { inProcess }`: the same server in this process, over the MCP SDK's
+ * in-memory transport), each as shipped (`synchronous` full: every commit fsynced) and with
+ * `synchronous` normal (fsync at checkpoints, about the filesystem tool's durability: it fsyncs
+ * file contents but not renames, deletes or directories).
  *
- * Reports p50/p99 latency per command kind for each, the total time of each and their ratio,
- * and the cold connect of the hms-mcp tool (spawn + initialize + first `view /memories`,
- * median of 20), interleaved with that of the floor (`floor.ts`: the smallest MCP server on the
- * same SDK, spawned, initialized and called once) and reported as a ratio to it. Sanity: every
- * file view must show the same lines in both (the filesystem tool adds an empty last line for
- * a final newline; that line is dropped before comparing), and the final files must be
- * identical.
+ * Reports p50/p99 latency per command kind for each, the total time of each and their ratio
+ * to the filesystem tool, and the cold connect of the hms-mcp tool over stdio (spawn +
+ * initialize + first `view /memories`, median of 20), interleaved with that of the floor
+ * (`floor.ts`: the smallest MCP server on the same SDK, spawned, initialized and called once)
+ * and reported as a ratio to it, and with the in-process open (connect on a new data
+ * directory to the first answer; in this process, and as the first open of a new process,
+ * which loads hms-mcp's modules). Sanity: every file view must show the same lines in every
+ * tool (the filesystem tool adds an empty last line for a final newline; that line is dropped
+ * before comparing), and the final files must be identical.
  *
  * Options: --length N (default 2000), --seed N (default 1), --rounds N (default 3; 0 runs only
  * the cold connects), --cold N (default 20), --dir DIR (where the stores go; default the OS
  * temp directory), --compare BIN (another hms-mcp build whose cold connect is interleaved
  * too, e.g. an earlier one; repeatable).
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { parseArgs, promisify } from "node:util";
 import { BetaLocalFilesystemMemoryTool } from "@anthropic-ai/sdk/tools/memory/node";
 import { HolographicMemoryTool } from "holographic-memory-claude-tool";
 import { floorConnect, loadClient, sdkFrom, writeFloorServer } from "./floor.js";
@@ -54,6 +58,8 @@ const BASE = resolve(values.dir);
 const COMPARE = values.compare.map((bin) => resolve(process.env.INIT_CWD ?? ".", bin));
 
 type Handlers = Record<string, (command: unknown) => Promise<unknown>>;
+
+const execFileAsync = promisify(execFile);
 
 const require = createRequire(import.meta.url);
 /** hms-mcp's package.json, and that of the client package the memory tool connects with. */
@@ -92,34 +98,46 @@ async function step(tool: Handlers, command: TraceStep["command"]): Promise<[num
   return [performance.now() - t0, output];
 }
 
-/** The tools compared, in the order of the report. */
-const TOOLS = ["hms", "hms-normal", "fs"] as const;
+/** The tools compared, in the order of the report; `fs`, the baseline, last. */
+const TOOLS = ["hms", "hms-normal", "inproc", "inproc-normal", "fs"] as const;
 type ToolName = (typeof TOOLS)[number];
+/** The hms-mcp tools, each compared with `fs`. */
+const HMS_TOOLS = TOOLS.filter((name) => name !== "fs") as Exclude<ToolName, "fs">[];
+
+/** How each hms-mcp tool connects, on the data directory `dir`. */
+function connectTool(name: Exclude<ToolName, "fs">, dir: string): Promise<HolographicMemoryTool> {
+  const normal = name.endsWith("-normal");
+  if (name.startsWith("inproc")) {
+    return HolographicMemoryTool.connect({
+      connection: {
+        inProcess: { dataDir: dir, logLevel: "warn", ...(normal ? { synchronous: "normal" } : {}) },
+      },
+    });
+  }
+  return HolographicMemoryTool.connect({
+    connection: hmsMcp(dir, normal ? ["--synchronous", "normal"] : []),
+  });
+}
 
 /**
  * Runs the trace through every tool step by step, rotating which goes first at each step, so
  * all meet the same disk at the same moment (this machine's fsync times vary several-fold
  * from one second to the next, which would swamp a comparison of separate runs). `hms` is
- * hms-mcp as shipped (`--synchronous full`), `hms-normal` the same with `--synchronous normal`,
- * `fs` the SDK's filesystem tool.
+ * hms-mcp over stdio as shipped (`--synchronous full`), `hms-normal` the same with
+ * `--synchronous normal`, `inproc` and `inproc-normal` the same two servers run in this
+ * process (`connection: { inProcess }`), `fs` the SDK's filesystem tool.
  */
 async function runAll(trace: TraceStep[]): Promise<Record<ToolName, Run>> {
-  const dirs = {
-    hms: mkdtempSync(join(BASE, "bench-hms-")),
-    "hms-normal": mkdtempSync(join(BASE, "bench-hms-normal-")),
-    fs: mkdtempSync(join(BASE, "bench-fs-")),
-  };
-  const full = await HolographicMemoryTool.connect({ connection: hmsMcp(dirs.hms) });
-  const normal = await HolographicMemoryTool.connect({
-    connection: hmsMcp(dirs["hms-normal"], ["--synchronous", "normal"]),
-  });
+  const dirs = Object.fromEntries(
+    TOOLS.map((name) => [name, mkdtempSync(join(BASE, `bench-${name}-`))]),
+  ) as Record<ToolName, string>;
+  const memories = new Map<ToolName, HolographicMemoryTool>();
   try {
+    for (const name of HMS_TOOLS) memories.set(name, await connectTool(name, dirs[name]));
     const filesystem = await BetaLocalFilesystemMemoryTool.init(dirs.fs);
-    const tools: Record<ToolName, Handlers> = {
-      hms: full as unknown as Handlers,
-      "hms-normal": normal as unknown as Handlers,
-      fs: filesystem as unknown as Handlers,
-    };
+    const tools = Object.fromEntries(
+      TOOLS.map((name) => [name, (memories.get(name) ?? filesystem) as unknown as Handlers]),
+    ) as Record<ToolName, Handlers>;
     const runs = Object.fromEntries(
       TOOLS.map((name) => [name, { times: [] as number[], views: new Map<number, string>() }]),
     ) as Record<ToolName, { times: number[]; views: Map<number, string> }>;
@@ -132,18 +150,18 @@ async function runAll(trace: TraceStep[]): Promise<Record<ToolName, Run>> {
       }
     }
     const sum = (times: number[]) => times.reduce((a, b) => a + b, 0);
-    return {
-      hms: { ...runs.hms, total: sum(runs.hms.times), files: await hmsFiles(full) },
-      "hms-normal": {
-        ...runs["hms-normal"],
-        total: sum(runs["hms-normal"].times),
-        files: await hmsFiles(normal),
-      },
-      fs: { ...runs.fs, total: sum(runs.fs.times), files: await filesystemFiles(dirs.fs) },
-    };
+    const result = {} as Record<ToolName, Run>;
+    for (const name of TOOLS) {
+      const memory = memories.get(name);
+      result[name] = {
+        ...runs[name],
+        total: sum(runs[name].times),
+        files: memory ? await hmsFiles(memory) : await filesystemFiles(dirs.fs),
+      };
+    }
+    return result;
   } finally {
-    await full.close();
-    await normal.close();
+    for (const memory of memories.values()) await memory.close();
     for (const dir of Object.values(dirs)) rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -221,6 +239,57 @@ async function hmsColdConnect(bin: string | undefined): Promise<number> {
 }
 
 /**
+ * One open of an in-process tool in this process (hms-mcp's modules loaded by an earlier
+ * one): connect on a new data directory and answer the first `view /memories`.
+ */
+async function inProcessOpen(): Promise<number> {
+  const dir = mkdtempSync(join(BASE, "bench-open-"));
+  try {
+    const t0 = performance.now();
+    const memory = await HolographicMemoryTool.connect({
+      connection: { inProcess: { dataDir: dir, logLevel: "warn" } },
+    });
+    await memory.view({ command: "view", path: "/memories" });
+    const elapsed = performance.now() - t0;
+    await memory.close();
+    return elapsed;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The first in-process open of a new Node process that has imported the tool (as an
+ * application does at start) but not yet hms-mcp: the same open, with hms-mcp's modules
+ * loaded by it. The child times itself, from connect to the first answer.
+ */
+function writeFirstOpenScript(dir: string): string {
+  const source = `const { HolographicMemoryTool } = await import(${JSON.stringify(import.meta.resolve("holographic-memory-claude-tool"))});
+const t0 = performance.now();
+const memory = await HolographicMemoryTool.connect({
+  connection: { inProcess: { dataDir: process.argv[2], logLevel: "warn" } },
+});
+await memory.view({ command: "view", path: "/memories" });
+const open = performance.now() - t0;
+await memory.close();
+process.stdout.write(JSON.stringify({ open }));
+`;
+  const file = join(dir, "first-open.mjs");
+  writeFileSync(file, source);
+  return file;
+}
+
+async function firstInProcessOpen(script: string): Promise<number> {
+  const dir = mkdtempSync(join(BASE, "bench-first-open-"));
+  try {
+    const { stdout } = await execFileAsync(process.execPath, [script, dir]);
+    return (JSON.parse(stdout) as { open: number }).open;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
  * The cold connects, interleaved: at each of COLD rounds, hms-mcp (this workspace's build, or
  * HMS_MCP_BIN), each `--compare` build and the floor connect once each, rotating which goes
  * first, so all of them meet the same machine load (other jobs on this machine swing start
@@ -247,6 +316,12 @@ async function coldConnects(): Promise<{ name: string; samples: number[] }[]> {
       })),
       { name: "floor", connect: () => floorConnect(client, floorServer), samples: [] },
     ];
+    // The in-process opens, in the same rounds (their ratio to the floor is only for scale).
+    const firstOpen = writeFirstOpenScript(floorDir);
+    contenders.push(
+      { name: "in-process", connect: inProcessOpen, samples: [] },
+      { name: "in-process 1st", connect: () => firstInProcessOpen(firstOpen), samples: [] },
+    );
     for (const [i, bin] of COMPARE.entries()) console.log(`compare ${i + 1} = ${bin}`);
     for (let round = 0; round < COLD; round++) {
       for (let k = 0; k < contenders.length; k++) {
@@ -264,13 +339,16 @@ async function coldConnects(): Promise<{ name: string; samples: number[] }[]> {
 async function traceBench(): Promise<void> {
   const trace = generateTrace({ seed: SEED, length: LENGTH });
   const kinds = [...new Set(trace.map((step) => step.kind))] as CommandKind[];
-  const runs: Record<ToolName, Run[]> = { hms: [], "hms-normal": [], fs: [] };
+  const runs = Object.fromEntries(TOOLS.map((name) => [name, [] as Run[]])) as Record<
+    ToolName,
+    Run[]
+  >;
   for (let round = 0; round < ROUNDS; round++) {
     const result = await runAll(trace);
-    const views = checkSame(trace, result.hms, result.fs);
-    checkSame(trace, result["hms-normal"], result.fs);
+    let views = 0;
+    for (const name of HMS_TOOLS) views = checkSame(trace, result[name], result.fs);
     console.log(
-      `sanity: ${views} file views identical in all three, and the ${Object.keys(result.fs.files).length} final files identical`,
+      `sanity: ${views} file views identical in all ${TOOLS.length}, and the ${Object.keys(result.fs.files).length} final files identical`,
     );
     for (const name of TOOLS) runs[name].push(result[name]);
     console.log(
@@ -286,7 +364,7 @@ async function traceBench(): Promise<void> {
       .sort((a, b) => a - b);
   console.log("\np50 / p99 per command kind, all rounds (ms); ratio = p50 / fs p50:");
   console.log(
-    `${"kind".padEnd(12)}${"count".padStart(6)}${TOOLS.map((name) => `${name.padStart(16)}`).join("")}${"hms ratio".padStart(11)}${"normal ratio".padStart(14)}`,
+    `${"kind".padEnd(12)}${"count".padStart(6)}${TOOLS.map((name) => `${name.padStart(16)}`).join("")}  ratio ${HMS_TOOLS.join(" / ")}`,
   );
   for (const kind of kinds) {
     const cells = TOOLS.map((name) => {
@@ -294,8 +372,9 @@ async function traceBench(): Promise<void> {
       return `${ms(percentile(t, 50))} / ${ms(percentile(t, 99))}`.padStart(16);
     });
     const p50 = (name: ToolName) => percentile(times(name, kind), 50);
+    const ratios = HMS_TOOLS.map((name) => (p50(name) / p50("fs")).toFixed(2)).join(" / ");
     console.log(
-      `${kind.padEnd(12)}${String(times("fs", kind).length / ROUNDS).padStart(6)}${cells.join("")}${(p50("hms") / p50("fs")).toFixed(2).padStart(11)}${(p50("hms-normal") / p50("fs")).toFixed(2).padStart(14)}`,
+      `${kind.padEnd(12)}${String(times("fs", kind).length / ROUNDS).padStart(6)}${cells.join("")}  ${ratios}`,
     );
   }
   const total = (name: ToolName) => median(runs[name].map((run) => run.total));
@@ -303,7 +382,7 @@ async function traceBench(): Promise<void> {
     `\ntotal (median of ${ROUNDS}): ${TOOLS.map((name) => `${name} ${ms(total(name))} ms`).join(", ")}`,
   );
   console.log(
-    `ratio to fs: hms ${(total("hms") / total("fs")).toFixed(2)}, hms-normal ${(total("hms-normal") / total("fs")).toFixed(2)}`,
+    `ratio to fs: ${HMS_TOOLS.map((name) => `${name} ${(total(name) / total("fs")).toFixed(2)}`).join(", ")}`,
   );
 }
 
@@ -313,13 +392,17 @@ async function main(): Promise<void> {
   );
   console.log(
     "hms = HolographicMemoryTool over stdio, hms-mcp as shipped (--synchronous full); " +
-      "hms-normal = the same with --synchronous normal; fs = the SDK's BetaLocalFilesystemMemoryTool",
+      "hms-normal = the same with --synchronous normal; inproc, inproc-normal = the same two " +
+      "servers in this process (connection: { inProcess }); fs = the SDK's " +
+      "BetaLocalFilesystemMemoryTool",
   );
   if (ROUNDS > 0) await traceBench();
 
   if (COLD > 0) {
     const results = await coldConnects();
-    const floor = median((results.at(-1) as (typeof results)[0]).samples);
+    const floor = median(
+      (results.find((result) => result.name === "floor") as (typeof results)[0]).samples,
+    );
     const [hms] = results;
     const cold = hms?.samples ?? [];
     console.log(
@@ -327,7 +410,9 @@ async function main(): Promise<void> {
     );
     console.log(
       "cold connects interleaved (hms-mcp and compare: spawn, initialize, stats, view /memories; " +
-        "floor: spawn, initialize, one call), ms:",
+        "floor: spawn, initialize, one call; in-process: connect in this process on a new " +
+        "data directory, initialize, stats, view /memories; in-process 1st: the same as the " +
+        "first open of a new process that has imported the tool, loading hms-mcp), ms:",
     );
     console.log(
       `${"".padEnd(12)}${["median", "p90", "min", "max"].map((h) => h.padStart(9)).join("")}${"/ floor".padStart(10)}`,

@@ -20,8 +20,8 @@
 //     or truncation is wrong.
 // The data are read where they are (shared/data/scifact); nothing is copied.
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import {
@@ -33,7 +33,7 @@ import {
 } from "../dist/index.js";
 import { cliOf } from "./cli.mjs";
 
-const { fail, positive } = cliOf("embed-scifact");
+const { fail, positive, findSharedScifact } = cliOf("embed-scifact");
 
 const PUBLISHED_NDCG10 = 0.645;
 const CONFIGS = [
@@ -48,7 +48,6 @@ const PASSAGE_TOKENS = 126;
 const MEMORIES = 48;
 const STRATEGIES = ["baseline", "planned"];
 
-const here = dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
   options: {
     data: { type: "string" },
@@ -318,26 +317,4 @@ function readJsonl(path) {
     .split("\n")
     .filter((line) => line.trim())
     .map((line) => JSON.parse(line));
-}
-
-function findSharedScifact() {
-  for (let dir = resolve(here, "../../.."); ; dir = dirname(dir)) {
-    const candidate = join(dir, "shared", "data", "scifact");
-    if (existsSync(join(candidate, "corpus.jsonl"))) return candidate;
-    if (dirname(dir) === dir) {
-      fail(
-        [
-          "SciFact not found (no --data, no HMS_SCIFACT_DIR, and no shared/data/scifact beside the",
-          "repository or above it). This benchmark reads BEIR's SciFact, which is not in this",
-          "repository. Download it from BEIR's public dataset archive and unzip it:",
-          "  curl -LO https://public.ukp.informatik.tu-darmstadt.de/thakur/BEIR/datasets/scifact.zip",
-          "  unzip scifact.zip",
-          'then pass the folder it makes by its absolute path, --data "$PWD/scifact" (a relative',
-          "path is taken from packages/embedder, where pnpm runs the benchmark), or set",
-          "HMS_SCIFACT_DIR. The folder holds corpus.jsonl, queries.jsonl, qrels/test.tsv and",
-          "qrels/train.tsv.",
-        ].join("\n"),
-      );
-    }
-  }
 }

@@ -146,6 +146,35 @@ describe("loadEmbedder options", () => {
     );
   });
 
+  it("runs the native runtime when it is installed, and WebAssembly on request, to the same vectors", async () => {
+    const texts = [
+      "",
+      "how should I contact that client?",
+      "Alterations of cerebral white matter affect cortical development. ".repeat(20),
+    ];
+    const auto = await loadEmbedder(inject("modelDir"));
+    const wasm = await loadEmbedder(inject("modelDir"), { runtime: "wasm", threads: 2 });
+    try {
+      // onnxruntime-node is a devDependency here, so auto finds it.
+      expect(auto.runtime).toBe("onnxruntime-node");
+      expect(wasm.runtime).toBe("onnxruntime-web");
+      const a = await auto.embed(texts);
+      const b = await wasm.embed(texts);
+      a.forEach((vector, i) => {
+        expect(cosine(vector, b[i] as Float32Array)).toBeGreaterThan(0.999);
+      });
+    } finally {
+      await auto.close();
+      await wasm.close();
+    }
+  });
+
+  it("refuses an unknown runtime", async () => {
+    await expect(
+      loadEmbedder(inject("modelDir"), { runtime: "gpu" as unknown as "wasm" }),
+    ).rejects.toThrow(/runtime must be one of auto, native, wasm, got "gpu"/);
+  });
+
   it("fails embed calls after close", async () => {
     const embedder = await loadEmbedder(inject("modelDir"));
     await embedder.close();

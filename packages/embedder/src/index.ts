@@ -36,3 +36,8 @@ export {
   verifyModelDir,
 } from "./model-dir.js";
 export { cosine } from "./pooling.js";
+export {
+  RUNTIME_CHOICES,
+  type RuntimeChoice,
+  type RuntimeName,
+} from "./runtime.js";

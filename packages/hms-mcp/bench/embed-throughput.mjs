@@ -11,11 +11,14 @@
 //
 //   pnpm bench embed-throughput [--memories N] [--rounds R] [--data DIR] [--model-dir DIR]
 //                               [--compare BIN] [--edit append|insert-middle] [--json FILE]
+//                               [--runtimes]
 //
 // Configurations: this build as it starts by default (one embedding worker using the available
 // cores); this build with two workers (`--embed-workers 2`, one thread each on 2 cores); with
 // --compare BIN, another build's cli.js with its defaults (e.g. the build issue 13 was measured
-// on). Ratios are to the last configuration. Needs the model (`pnpm fetch-model`).
+// on). With --runtimes, this build on each ONNX Runtime too (`--embed-runtime native` and
+// `wasm`: the embedder's own WebAssembly build, what an install without onnxruntime-node runs).
+// Ratios are to the last configuration. Needs the model (`pnpm fetch-model`).
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { defaultModelDir } from "@hms/embedder";
@@ -37,9 +40,11 @@ if (process.argv.includes("--help")) {
     "usage: pnpm bench embed-throughput [--memories N] [--rounds R] [--data DIR]\n" +
       "                                   [--model-dir DIR] [--compare BIN]\n" +
       "                                   [--edit append|insert-middle] [--json FILE]\n" +
+      "                                   [--runtimes]\n" +
       "Memories/s a hybrid hms-mcp embeds in the background (first N SciFact abstracts,\n" +
       "default 200; R alternating rounds, default 3), this build by default and with two\n" +
-      "embedding workers, and another build's cli.js with --compare; then each memory\n" +
+      "embedding workers, on each ONNX Runtime with --runtimes (native, wasm), and another\n" +
+      "build's cli.js with --compare; then each memory\n" +
       "edited once (--edit, default append) and embedded again.\n",
   );
   process.exit(0);
@@ -83,6 +88,12 @@ const texts = corpus.map((doc) => `${doc.title}\n${doc.text}`);
 const configs = [
   { name: "this build, default (1 worker)", bin: BIN, args: [] },
   { name: "this build, 2 workers", bin: BIN, args: ["--embed-workers", "2"] },
+  ...(process.argv.includes("--runtimes")
+    ? [
+        { name: "this build, native runtime", bin: BIN, args: ["--embed-runtime", "native"] },
+        { name: "this build, wasm runtime", bin: BIN, args: ["--embed-runtime", "wasm"] },
+      ]
+    : []),
   ...(compare === undefined ? [] : [{ name: `compare (${compare})`, bin: compare, args: [] }]),
 ];
 

@@ -28,26 +28,23 @@ export function builds() {
   ];
 }
 
-/** Starts `bin` with --transport http on a free port and a token; resolves once it listens. */
-export async function startHttpServer(bin, name, args = []) {
+/**
+ * Starts `bin` with --transport http on a free port and a token (HMS_MCP_TOKEN, unless
+ * `options.token` is false); resolves once it listens. `options.databaseUrl` serves that
+ * PostgreSQL database instead of a new data directory, whose path `dataDir` gives either way.
+ */
+export async function startHttpServer(bin, name, args = [], options = {}) {
   const data = tempDir(name);
-  const env = { ...process.env, HMS_MCP_TOKEN: TOKEN };
-  for (const key of Object.keys(env))
-    if (key.startsWith("HMS_MCP_") && key !== "HMS_MCP_TOKEN") delete env[key];
+  const env = { ...process.env };
+  for (const key of Object.keys(env)) if (key.startsWith("HMS_MCP_")) delete env[key];
+  if (options.token !== false) env.HMS_MCP_TOKEN = TOKEN;
+  const store =
+    options.databaseUrl === undefined
+      ? ["--data-dir", data.dir]
+      : ["--database-url", options.databaseUrl];
   const child = spawn(
     process.execPath,
-    [
-      bin,
-      "--transport",
-      "http",
-      "--port",
-      "0",
-      "--data-dir",
-      data.dir,
-      "--log-level",
-      "info",
-      ...args,
-    ],
+    [bin, "--transport", "http", "--port", "0", ...store, "--log-level", "info", ...args],
     { env, stdio: ["ignore", "ignore", "pipe"] },
   );
   // Warnings the server logs (sessions closed, connections dropped), counted by message.
@@ -64,6 +61,7 @@ export async function startHttpServer(bin, name, args = []) {
   return {
     url,
     pid: child.pid,
+    dataDir: data.dir,
     warnings,
     async stop() {
       child.kill("SIGKILL");
@@ -73,11 +71,11 @@ export async function startHttpServer(bin, name, args = []) {
   };
 }
 
-/** An MCP client over HTTP with the token. */
-export async function connectClient(url) {
+/** An MCP client over HTTP with the token (or `headers`, e.g. another token's). */
+export async function connectClient(url, headers = AUTH) {
   const client = new Client({ name: "hms-bench-good", version: "0" });
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: AUTH } }),
+    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }),
   );
   return client;
 }
@@ -98,7 +96,7 @@ export function wellBehavedGets(client, key, everyMs = 20) {
         if (result.isError) throw new Error(result.content?.[0]?.text ?? "tool error");
         latencies.push(performance.now() - start);
       } catch (error) {
-        const reason = String(error?.message ?? error).slice(0, 60);
+        const reason = failureReason(error);
         failures[reason] = (failures[reason] ?? 0) + 1;
       }
       await sleep(everyMs);
@@ -107,8 +105,19 @@ export function wellBehavedGets(client, key, everyMs = 20) {
   return async () => {
     running = false;
     await loop;
-    return { ...(latencies.length > 0 ? summarize(latencies) : { n: 0 }), failures };
+    return {
+      ...(latencies.length > 0
+        ? { ...summarize(latencies), max_ms: round(Math.max(...latencies)) }
+        : { n: 0 }),
+      failures,
+    };
   };
+}
+
+/** A failed call, in a few words: its HTTP status when it has one, else its message's start. */
+export function failureReason(error) {
+  const status = typeof error?.code === "number" ? `HTTP ${error.code}: ` : "";
+  return `${status}${String(error?.message ?? error)}`.slice(0, 60);
 }
 
 /** The server's peak RSS (VmHWM) in MiB, read now. */

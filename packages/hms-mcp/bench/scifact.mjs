@@ -8,7 +8,7 @@
 //   pnpm bench recall-quality [--split test|train|both] [--data DIR] [--model-dir DIR]
 //                             [--data-dir DIR] [--lexical-only]
 //                             [--database-url postgres://... | --postgres]
-//                             [--pg-vectors-from-sqlite]
+//                             [--pg-vectors-from-sqlite] [--embed-runtime auto|native|wasm]
 //
 // 1. A lexical server (no model) loads the corpus through `remember` and answers the queries.
 // 2. A hybrid server (--model-dir) on the same store embeds every memory in the background
@@ -53,6 +53,8 @@ const dataDir = scifactDir();
 const splitOption = option("split", "HMS_SCIFACT_SPLIT", "both");
 const modelDir = option("model-dir", "HMS_MCP_MODEL_DIR", defaultModelDir());
 const keptDir = option("data-dir", "HMS_BENCH_DATA_DIR", undefined);
+// The hybrid servers' ONNX Runtime (hms-mcp --embed-runtime); default: theirs (auto).
+const embedRuntime = option("embed-runtime", "HMS_BENCH_EMBED_RUNTIME", undefined);
 const lexicalOnly = process.argv.includes("--lexical-only");
 const pgVectorsFromSqlite = process.argv.includes("--pg-vectors-from-sqlite");
 const databaseUrl = option("database-url", "HMS_BENCH_DATABASE_URL", undefined);
@@ -196,6 +198,7 @@ async function hybridRun(target, engine) {
     NAMESPACE,
     "--model-dir",
     modelDir,
+    ...(embedRuntime === undefined ? [] : ["--embed-runtime", embedRuntime]),
     "--log-level",
     "info",
   ]);

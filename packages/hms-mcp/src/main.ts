@@ -35,6 +35,11 @@ export async function startServer(
   config: Config,
   log: Logger = createLogger(config.logLevel),
 ): Promise<RunningServer> {
+  if (config.transport === "in-process") {
+    throw new ConfigError(
+      "an in-process configuration has no transport to serve; connectInProcess starts it",
+    );
+  }
   const tokens = loadTokens(config);
   const runtime = await openRuntime(config, log);
 
@@ -65,6 +70,11 @@ export async function startServer(
           inFlightPerClient: config.http?.maxInFlightPerToken,
           bufferedBytes: config.http?.maxUnreadBytes,
         },
+        deadlines: {
+          headersMs: config.http?.headersTimeoutMs,
+          requestMs: config.http?.requestTimeoutMs,
+        },
+        maxConnectionsPerPeer: config.http?.maxConnectionsPerPeer,
       }),
     );
   } else {

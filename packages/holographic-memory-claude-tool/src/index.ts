@@ -11,6 +11,8 @@ export {
   HmsMcpError,
   HmsMcpNotFoundError,
   type HttpConnection,
+  type InProcessConnection,
+  type InProcessOptions,
   type StdioConnection,
 } from "@hms/memory-backend-hms";
 export type { RecallHit, RecallTimeRange } from "@hms/memory-core";

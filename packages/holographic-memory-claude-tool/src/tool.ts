@@ -37,8 +37,11 @@ export interface ConnectOptions {
   /**
    * Where hms-mcp is. `{ command, args, env }` starts a server and talks to it over stdio;
    * `{ url, token }` uses a running `hms-mcp --transport http` (`token` defaults to
-   * `HMS_MCP_TOKEN`). Default: start `HMS_MCP_BIN`, else the `hms-mcp` package in
-   * `node_modules` (of the working directory or one above it), else `hms-mcp` on PATH.
+   * `HMS_MCP_TOKEN`); `{ inProcess: { dataDir, ...options } }` runs the server in this
+   * process over MCP's in-memory transport (each option is one of hms-mcp's flags; needs the
+   * `hms-mcp` package installed, an optional peer). Default: start `HMS_MCP_BIN`, else the
+   * `hms-mcp` package in `node_modules` (of the working directory or one above it), else
+   * `hms-mcp` on PATH.
    */
   connection?: HmsConnection;
   /** The store to use, on a server started with `--namespace-arg`: one per user or agent. */
@@ -77,8 +80,9 @@ export class HolographicMemoryTool implements MemoryToolHandlers {
   }
 
   /**
-   * Connects to hms-mcp (starting it, or reaching it over HTTP) and returns the tool. Close it
-   * with {@link close} (or `await using`), which also stops a server process it started.
+   * Connects to hms-mcp (starting it, reaching it over HTTP, or running it in this process)
+   * and returns the tool. Close it with {@link close} (or `await using`), which also stops a
+   * server it started (a process, or the in-process server, whose stores it closes).
    */
   static async connect(options: ConnectOptions = {}): Promise<HolographicMemoryTool> {
     const { maxViewChars, ...backendOptions } = options;
@@ -214,8 +218,9 @@ export class HolographicMemoryTool implements MemoryToolHandlers {
   }
 
   /**
-   * Closes the backend (the connection to hms-mcp, stopping a server process it started).
-   * Later commands fail with `CONNECTION_CLOSED`.
+   * Closes the backend (the connection to hms-mcp, stopping a server process it started, or
+   * the in-process server: its calls finish, then its store files are closed). Later
+   * commands fail with `CONNECTION_CLOSED`.
    */
   async close(): Promise<void> {
     const backend = this.engine.backend as { close?: () => Promise<void> };

@@ -8,6 +8,7 @@ import packageJson from "../package.json" with { type: "json" };
 import { HmsMemoryBackend, type HmsSession } from "./backend.js";
 import { CONNECTION_LOST, HmsConnectionError, HmsMcpError } from "./errors.js";
 import { findHmsMcp, INSTALL_HINT, serverEnvironment } from "./find-server.js";
+import { type InProcessOptions, startInProcess } from "./in-process.js";
 import { describeStderr, StderrTail } from "./stderr-tail.js";
 
 /** Start an hms-mcp process and talk MCP over its stdin and stdout. */
@@ -37,12 +38,29 @@ export interface HttpConnection {
   headers?: Record<string, string>;
 }
 
-/** Where hms-mcp is: a server to start ({@link StdioConnection}) or one to reach ({@link HttpConnection}). */
-export type HmsConnection = StdioConnection | HttpConnection;
+/**
+ * Run hms-mcp's server in this process and talk MCP to it over the SDK's in-memory transport:
+ * the same tools, limits, history and store files as a server over stdio, without the process
+ * and the pipe. Needs the `hms-mcp` package installed (an optional peer dependency, loaded only
+ * for this connection).
+ */
+export interface InProcessConnection {
+  /** The server's options, each one of hms-mcp's flags: `{ dataDir }` at least. */
+  inProcess: InProcessOptions;
+}
+
+/**
+ * Where hms-mcp is: a server to start ({@link StdioConnection}), one to reach
+ * ({@link HttpConnection}), or one to run in this process ({@link InProcessConnection}).
+ */
+export type HmsConnection = StdioConnection | HttpConnection | InProcessConnection;
 
 /** Options of {@link connectHmsBackend}. */
 export interface ConnectHmsBackendOptions {
-  /** Default: start `HMS_MCP_BIN`, else `hms-mcp` in node_modules, else on PATH, over stdio. */
+  /**
+   * Default: start `HMS_MCP_BIN`, else `hms-mcp` in node_modules, else on PATH, over stdio.
+   * `{ inProcess: { dataDir } }` runs the server in this process instead.
+   */
   connection?: HmsConnection;
   /** The store to use, on a server started with `--namespace-arg` (one per user or agent). */
   namespace?: string;
@@ -107,7 +125,21 @@ async function openSession(
   let pid: () => number | undefined = () => undefined;
   let endSession: () => Promise<void> = async () => {};
   let stdioCommand: string | undefined;
-  if (connection !== undefined && "url" in connection && connection.url !== undefined) {
+  let stopServer: (() => Promise<void>) | undefined;
+  if (connection !== undefined && "inProcess" in connection) {
+    if ("command" in connection || "url" in connection) {
+      throw new TypeError(
+        "give one of connection.command (start a server), connection.url (reach one) or " +
+          "connection.inProcess (run one in this process)",
+      );
+    }
+    const server = await startInProcess(connection.inProcess);
+    transport = server.transport;
+    where = server.where;
+    // The server lets its calls in flight finish, then closes the link and its stores.
+    stopServer = () => server.close();
+    endSession = stopServer;
+  } else if (connection !== undefined && "url" in connection && connection.url !== undefined) {
     if ("command" in connection) {
       throw new TypeError(
         "give either connection.command (start a server) or connection.url, not both",
@@ -138,7 +170,9 @@ async function openSession(
   } else {
     const stdio = connection as StdioConnection | undefined;
     if (stdio !== undefined && (typeof stdio.command !== "string" || stdio.command === "")) {
-      throw new TypeError("connection needs a command (to start hms-mcp) or a url (to reach one)");
+      throw new TypeError(
+        "connection needs a command (to start hms-mcp), a url (to reach one) or inProcess (to run one in this process)",
+      );
     }
     const server = stdio ?? findHmsMcp();
     const args = [...(server.args ?? [])];
@@ -190,6 +224,7 @@ async function openSession(
     session.pid = pid();
   } catch (error) {
     await client.close().catch(() => undefined);
+    await stopServer?.().catch(() => undefined);
     const status = (error as { code?: unknown } | null)?.code;
     const closed = error instanceof McpError && error.code === ErrorCode.ConnectionClosed;
     const detail =

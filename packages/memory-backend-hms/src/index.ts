@@ -1,7 +1,8 @@
 /**
  * @hms/memory-backend-hms: a `MemoryBackend` of `@hms/memory-core` over an MCP client of
- * hms-mcp, the Holographic Memory server. `connectHmsBackend()` starts the server (stdio) or
- * reaches it (streamable HTTP), checks its protocol version and returns an
+ * hms-mcp, the Holographic Memory server. `connectHmsBackend()` starts the server (stdio),
+ * reaches it (streamable HTTP) or runs it in this process (the SDK's in-memory transport),
+ * checks its protocol version and returns an
  * {@link HmsMemoryBackend}.
  */
 export type { HmsMemoryBackend, HmsStats } from "./backend.js";
@@ -12,6 +13,8 @@ export {
   DEFAULT_TIMEOUT_MS,
   type HmsConnection,
   type HttpConnection,
+  type InProcessConnection,
   type StdioConnection,
 } from "./connect.js";
 export { HmsConnectionError, HmsMcpError, HmsMcpNotFoundError } from "./errors.js";
+export type { InProcessOptions } from "./in-process.js";

@@ -70,14 +70,16 @@ const EXCLUDED_NAMES = new Set(["node_modules"]);
  */
 export function renderDirectory(path: string, files: readonly FileEntry[], maxChars: number) {
   const root: Node = { name: "", isDirectory: true, bytes: 0, children: new Map() };
-  const baseDepth = pathNames(path).length;
+  pathNames(path); // the directory's own path must be valid
+  const prefix = `${path}/`;
   for (const file of files) {
     // A backend may hold keys that are not valid memory paths (written by other means);
     // they cannot be addressed by any command, so they are not shown. Names an older version
     // let in (look-alikes, see @hms/memory-paths) can be viewed and deleted, so they are.
-    const addressable = checkMemoryPath(file.path, { existing: true }) === null;
-    if (!addressable || !file.path.startsWith(`${path}/`)) continue;
-    const names = pathNames(file.path).slice(baseDepth);
+    if (!file.path.startsWith(prefix)) continue;
+    if (checkMemoryPath(file.path, { existing: true }) !== null) continue;
+    // A valid path under `path`: its names below `path`, checked once above.
+    const names = file.path.slice(prefix.length).split("/");
     root.bytes += file.bytes;
     let node = root;
     names.forEach((name, index) => {

@@ -184,6 +184,9 @@ function checkCharacters(
   path: string,
   applies: (rule: MemoryPathRule) => boolean,
 ): CharacterProblem | null {
+  // Printable ASCII breaks no character rule: a path of nothing else (nearly every path) needs
+  // no walk by code point.
+  if (isPrintableAscii(path)) return null;
   let best: CharacterProblem | null = null;
   let bestRank = Number.POSITIVE_INFINITY;
   const note = (name: ReasonName, values: () => Values = () => ({})) => {
@@ -222,6 +225,15 @@ function checkCharacters(
     if (bestRank === NUL_RANK) break; // NUL outranks everything else
   }
   return best;
+}
+
+/** Whether every code unit of `text` is printable ASCII (U+0020..U+007E). */
+function isPrintableAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x20 || unit >= 0x7f) return false;
+  }
+  return true;
 }
 
 const RULE_RANK = new Map(MEMORY_PATH_RULES.map((rule, index) => [rule, index]));

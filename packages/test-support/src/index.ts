@@ -46,10 +46,12 @@ export {
   startHttpServer,
   storeArgs,
   storeNamespaces,
+  storeOptions,
   tempDir,
   testDatabaseUrl,
 } from "./server-process.js";
 export { type StoreBytes, storeBytes, testStoreBytes } from "./store-bytes.js";
+export { holdWrites } from "./store-lock.js";
 export { seededRandom, syntheticText, zipfVocabulary } from "./synthetic.js";
 export { fillDisk, mountTmpfs } from "./tmpfs.js";
 export { type ListedTool, protocolToolList, toolListAsSent } from "./tool-list.js";

@@ -91,6 +91,15 @@ export function storeArgs(dataDir: string): string[] {
 }
 
 /**
+ * The same store as {@link storeArgs}, as the options of an in-process server
+ * (`connection: { inProcess }`): `{ dataDir }`, or `{ databaseUrl }` on PostgreSQL.
+ */
+export function storeOptions(dataDir: string): { dataDir: string } | { databaseUrl: string } {
+  const [flag, value] = storeArgs(dataDir) as [string, string];
+  return flag === "--database-url" ? { databaseUrl: value } : { dataDir: value };
+}
+
+/**
  * The namespaces a test server's store holds, on either engine: the SQLite store files in
  * DIR (one per namespace), or on PostgreSQL the namespaces of DIR's database (`storeArgs`).
  */

@@ -169,7 +169,8 @@ class HolographicMemoryTool(BetaAsyncAbstractMemoryTool):
 
         :param command: the server to start, talking MCP over its stdio (with ``args`` and
             extra ``env``). With neither ``command`` nor ``url``: ``HMS_MCP_BIN``, else
-            ``hms-mcp`` on ``PATH``.
+            hms-mcp in the project's ``node_modules``, else ``hms-mcp`` on ``PATH``, else the
+            hms-mcp this wheel carries (see :func:`~hms_memory_tool.hms_backend.find_server`).
         :param url: a running ``hms-mcp --transport http`` to use instead.
         :param token: the bearer token for ``url`` (default: ``HMS_MCP_TOKEN``).
         :param namespace: the store to use, on a server started with ``--namespace-arg``.

@@ -380,8 +380,9 @@ def test_a_server_that_cannot_start_is_a_clear_error(tmp_path: Path) -> None:
         HolographicMemoryToolSync.connect(command=missing)
     assert str(caught.value) == (
         f"Could not connect to hms-mcp ({missing}): there is no program {missing!r} to start "
-        "(ENOENT). Install hms-mcp (it needs Node.js 22 or 24) with `npm install hms-mcp` in your "
-        "project's directory (then it is found in node_modules) or `npm install --global "
+        "(ENOENT). Reinstall holographic-memory-claude-tool from PyPI (its wheel carries hms-mcp "
+        "and brings Node.js as a dependency), or install hms-mcp with `npm install hms-mcp` in "
+        "your project's directory (then it is found in node_modules) or `npm install --global "
         "hms-mcp` (then it is on PATH), or give the program's full path as command=."
     )
 

@@ -40,10 +40,9 @@ export async function fetchModelCommand(argv: readonly string[], version: string
   } catch (error) {
     process.stderr.write(
       "hms-mcp fetch-model: hybrid recall needs the @hms/embedder package, which is not " +
-        "installed next to hms-mcp or did not load: install it with " +
-        "`ONNXRUNTIME_NODE_INSTALL=skip npm install @hms/embedder` (the variable stops " +
-        "onnxruntime-node's install script from downloading a CUDA add-on hms-mcp does not " +
-        `use, so the install works offline). (${(error as Error).message})\n`,
+        "installed next to hms-mcp or did not load: install it with `npm install " +
+        '@hms/embedder` next to hms-mcp (with pip: `pip install "holographic-memory-claude-' +
+        `tool[hybrid]"\`). (${(error as Error).message})\n`,
     );
     return 1;
   }

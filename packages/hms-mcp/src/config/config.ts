@@ -11,6 +11,7 @@ import {
   type SynchronousMode,
 } from "@hms/store";
 import { Command, InvalidArgumentError, Option } from "commander";
+import type { EmbedRuntime } from "../semantic/protocol.js";
 import { databaseUrlProblem } from "./database-url.js";
 
 /** Where a server keeps its namespaces when it runs on PostgreSQL (`--database-url`). */
@@ -35,7 +36,8 @@ export interface Config {
   readonly namespaceArg: boolean;
   /** Never create the data directory or a namespace (--no-create): reads only, of what exists. */
   readonly noCreate?: boolean | undefined;
-  readonly transport: "stdio" | "http";
+  /** How clients reach it: stdio, HTTP, or in its host's own process (`connectInProcess`). */
+  readonly transport: "stdio" | "http" | "in-process";
   readonly host: string;
   readonly port: number;
   readonly path: string;
@@ -65,6 +67,8 @@ export interface Config {
   readonly embedWorkers?: number | undefined;
   /** ONNX Runtime threads of each embedding worker; undefined: the default. */
   readonly embedThreads?: number | undefined;
+  /** Which ONNX Runtime runs the model; undefined: auto (native when installed). */
+  readonly embedRuntime?: EmbedRuntime | undefined;
   /** Longest a recall waits for its own connection's recent writes to be embedded, in ms. */
   readonly recallWaitMs?: number | undefined;
   /** HTTP bounds on what clients can make the server hold (defaults in http.ts). */
@@ -91,6 +95,12 @@ export interface HttpLimitsConfig {
   readonly maxInFlightPerToken?: number | undefined;
   readonly maxNewSessionsPerSecond?: number | undefined;
   readonly maxUnreadBytes?: number | undefined;
+  /** How long a request's headers may take to arrive, in ms. */
+  readonly headersTimeoutMs?: number | undefined;
+  /** How long a request's headers and body may take to arrive, in ms. */
+  readonly requestTimeoutMs?: number | undefined;
+  /** Most connections open from one address (an IPv6 /64); 0: no cap. */
+  readonly maxConnectionsPerPeer?: number | undefined;
 }
 
 /** Default of `keepVersions` (`--keep-versions`). */
@@ -322,6 +332,35 @@ export function buildCommand(version: string): Command {
         .argParser(integer(1024 * 1024, 2 ** 40)),
     )
     .addOption(
+      new Option(
+        "--headers-timeout <s>",
+        "HTTP: a request's headers must all come within this; then its connection is closed (408)",
+      )
+        .env("HMS_MCP_HEADERS_TIMEOUT")
+        .default(10)
+        .argParser(integer(1, 3600)),
+    )
+    .addOption(
+      new Option(
+        "--request-timeout <s>",
+        "HTTP: a request's headers and body must all come within this; then its connection " +
+          "is closed (408). A request counts against the bounds in flight only once its body came",
+      )
+        .env("HMS_MCP_REQUEST_TIMEOUT")
+        .default(30)
+        .argParser(integer(1, 3600)),
+    )
+    .addOption(
+      new Option(
+        "--max-connections-per-peer <n>",
+        "HTTP: most connections open from one address (IPv6: one /64), before any token is " +
+          "read; then a new one gets 429 and is closed (0: no cap, e.g. behind a proxy)",
+      )
+        .env("HMS_MCP_MAX_CONNECTIONS_PER_PEER")
+        .default(256)
+        .argParser(integer(0, 1_000_000)),
+    )
+    .addOption(
       new Option("--host <address>", "HTTP: address to listen on")
         .env("HMS_MCP_HOST")
         .default("127.0.0.1"),
@@ -413,6 +452,17 @@ export function buildCommand(version: string): Command {
       )
         .env("HMS_MCP_EMBED_THREADS")
         .argParser(integer(1, 64)),
+    )
+    .addOption(
+      new Option(
+        "--embed-runtime <runtime>",
+        "hybrid recall: the ONNX Runtime the model runs on: wasm (bundled with @hms/embedder), " +
+          "native (onnxruntime-node, about 4x faster, if installed next to it), or auto: " +
+          "native when installed, else wasm",
+      )
+        .env("HMS_MCP_EMBED_RUNTIME")
+        .choices(["auto", "native", "wasm"])
+        .default("auto"),
     )
     .addOption(
       new Option(
@@ -548,7 +598,7 @@ function inHelpGroups(command: Command): Command {
 }
 
 /** Options as commander parsed them. */
-interface ParsedOptions {
+export interface ParsedOptions {
   dataDir?: string;
   databaseUrl?: string;
   pgPoolSize?: number;
@@ -576,6 +626,7 @@ interface ParsedOptions {
   reembed?: boolean;
   embedWorkers?: number;
   embedThreads?: number;
+  embedRuntime: EmbedRuntime;
   recallWait: number;
   maxSessions: number;
   maxSessionsPerToken: number;
@@ -584,6 +635,9 @@ interface ParsedOptions {
   maxInFlightPerToken: number;
   maxNewSessionsPerSecond: number;
   maxUnreadBytes: number;
+  headersTimeout: number;
+  requestTimeout: number;
+  maxConnectionsPerPeer: number;
   keepVersions: number;
   keepDays: number;
   keepMib: number;
@@ -634,6 +688,13 @@ export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): C
         "own process and serves it every namespace",
     );
   }
+  if (options.headersTimeout > options.requestTimeout) {
+    throw new ConfigError(
+      `--headers-timeout (${options.headersTimeout} s) is longer than --request-timeout ` +
+        `(${options.requestTimeout} s), which also covers the headers: make it at most ` +
+        `${options.requestTimeout}, or raise --request-timeout`,
+    );
+  }
   const host = options.host.trim();
   if (host === "") throw new ConfigError("--host must not be empty");
   const remote = options.transport === "http" && !isLoopback(host);
@@ -682,6 +743,7 @@ export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): C
     reembed,
     embedWorkers: options.embedWorkers,
     embedThreads: options.embedThreads,
+    embedRuntime: options.embedRuntime,
     recallWaitMs: options.recallWait,
     http: {
       maxSessions: options.maxSessions,
@@ -691,6 +753,9 @@ export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): C
       maxInFlightPerToken: options.maxInFlightPerToken,
       maxNewSessionsPerSecond: options.maxNewSessionsPerSecond,
       maxUnreadBytes: options.maxUnreadBytes,
+      headersTimeoutMs: options.headersTimeout * 1000,
+      requestTimeoutMs: options.requestTimeout * 1000,
+      maxConnectionsPerPeer: options.maxConnectionsPerPeer,
     },
     keepVersions: options.keepVersions,
     keepDays: options.keepDays,

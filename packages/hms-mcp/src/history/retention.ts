@@ -32,6 +32,7 @@ export class HistoryRetention {
   readonly #log: Logger;
   readonly #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
+  #stopped = false;
 
   constructor(retention: Retention, log: Logger) {
     this.#retention = retention;
@@ -56,15 +57,23 @@ export class HistoryRetention {
 
   /** One pass over every open store (a pass already running is awaited instead). */
   pruneAll(): Promise<void> {
+    if (this.#stopped) return Promise.resolve();
     this.#running ??= this.#pass().finally(() => {
       this.#running = undefined;
     });
     return this.#running;
   }
 
-  stop(): void {
+  /**
+   * Prunes no more: a pass in flight takes no further step, and the promise resolves once it
+   * has ended, so the stores can then be closed under it (a step on a closed PostgreSQL pool
+   * would fail).
+   */
+  stop(): Promise<void> {
+    this.#stopped = true;
     if (this.#timer !== undefined) clearInterval(this.#timer);
     this.#stores.clear();
+    return this.#running ?? Promise.resolve();
   }
 
   async #pass(): Promise<void> {
@@ -80,6 +89,7 @@ export class HistoryRetention {
         let deleted = 0;
         for (;;) {
           await yieldToCalls();
+          if (this.#stopped) return;
           if (isClosed(store)) {
             if (this.#stores.get(namespace) === store) this.#stores.delete(namespace);
             break;

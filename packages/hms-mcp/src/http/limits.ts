@@ -23,7 +23,11 @@ export interface Refusal {
   readonly message: string;
 }
 
-/** Counts requests in flight, per client and in all. */
+/**
+ * Counts requests in flight, per client and in all. A client with nothing in flight is
+ * admitted past the bound in all, into a reserve as large as one client's bound: busy clients
+ * that fill the server make each other wait (503), never a quiet client's one call.
+ */
 export class InFlight {
   readonly #byClient = new Map<string, number>();
   #total = 0;
@@ -39,7 +43,8 @@ export class InFlight {
         message: `Too many requests in flight: this client already has ${mine} (the most is ${this.limits.inFlightPerClient}); retry once they are answered`,
       };
     }
-    if (this.#total >= this.limits.inFlightTotal) {
+    const reserve = mine === 0 ? this.limits.inFlightPerClient : 0;
+    if (this.#total >= this.limits.inFlightTotal + reserve) {
       return {
         status: 503,
         message: `The server is busy: ${this.#total} requests in flight (the most is ${this.limits.inFlightTotal}); retry shortly`,
@@ -109,3 +114,41 @@ export class UnreadAnswers {
     this.#bytes -= held;
   }
 }
+
+/**
+ * Bytes of request bodies still coming in, which the server holds until each body is whole.
+ * A request counts in flight only once its body came, so this is what bounds them: a body's
+ * first {@link SMALL_BODY_BYTES} are always taken (every ordinary request fits), and beyond
+ * that bodies are read only while all those being read hold less than the budget. So clients
+ * sending large bodies slowly cannot make the server hold more than the budget, and cannot
+ * make it refuse anyone's ordinary request.
+ */
+export class BodiesBeingRead {
+  #bytes = 0;
+
+  /** `budget`: most bytes of bodies being read once they are past their first small part. */
+  constructor(readonly budget: number) {}
+
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /**
+   * Accounts `chunk` more bytes of a body that has now `size` bytes; false when the body is
+   * past its small part and the bodies being read are over the budget (the chunk is not
+   * accounted, and the body should be refused).
+   */
+  take(chunk: number, size: number): boolean {
+    if (size > SMALL_BODY_BYTES && this.#bytes + chunk > this.budget) return false;
+    this.#bytes += chunk;
+    return true;
+  }
+
+  /** Gives back the `size` bytes a body took, once it is whole, refused or cut. */
+  give(size: number): void {
+    this.#bytes -= size;
+  }
+}
+
+/** The part of every body read whatever the other bodies hold: more than any ordinary call. */
+export const SMALL_BODY_BYTES = 64 * 1024;

@@ -5,7 +5,7 @@ import {
   type IncomingMessage,
   type ServerResponse,
 } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
@@ -13,9 +13,11 @@ import { InitializeRequestSchema, isInitializeRequest } from "@modelcontextproto
 import { ALL_ACCESS, type Grant } from "../auth/tokens.js";
 import { isLoopback } from "../config/config.js";
 import { createMcpServer } from "../mcp/server.js";
+import { flowOf } from "../runtime/flows.js";
 import type { Runtime } from "../runtime/runtime.js";
 import { Cors, isPreflight } from "./cors.js";
-import { InFlight, type RequestLimits, UnreadAnswers } from "./limits.js";
+import { BodiesBeingRead, InFlight, type RequestLimits, UnreadAnswers } from "./limits.js";
+import { PeerConnections, peerOf } from "./peers.js";
 import { isProbe, serveProbe } from "./probes.js";
 import { SessionRate } from "./session-rate.js";
 import { type SessionLimits, SessionRegistry } from "./sessions.js";
@@ -39,6 +41,18 @@ export interface HttpOptions {
   readonly ui?: boolean;
   /** New sessions one client (token) may open per second (bursts of twice that). */
   readonly sessionsPerSecond?: number;
+  /** How long a request's headers, and its headers and body, may take to arrive. */
+  readonly deadlines?: Partial<RequestDeadlines>;
+  /** Most connections open from one peer (IPv4 address, IPv6 /64); 0: no cap. */
+  readonly maxConnectionsPerPeer?: number;
+}
+
+/** How long a request may take to arrive, in ms; then its connection is closed (408). */
+export interface RequestDeadlines {
+  /** From the request's first byte until its headers have all come. */
+  readonly headersMs: number;
+  /** From the request's first byte until its body has all come. */
+  readonly requestMs: number;
 }
 
 /** The bounds a server has when its options name none. */
@@ -52,6 +66,20 @@ export const DEFAULT_REQUEST_LIMITS: RequestLimits = {
   inFlightTotal: 64,
   bufferedBytes: 64 * 1024 * 1024,
 };
+export const DEFAULT_REQUEST_DEADLINES: RequestDeadlines = {
+  headersMs: 10_000,
+  requestMs: 30_000,
+};
+/** Default of `--max-connections-per-peer`. */
+export const DEFAULT_CONNECTIONS_PER_PEER = 256;
+
+/**
+ * How often Node checks the deadlines of the requests still arriving: a connection is closed
+ * at its deadline or up to this much later.
+ */
+const DEADLINE_CHECK_MS = 1000;
+/** How long a connection over its peer's cap has to send its request and be told why (429). */
+const REFUSED_CONNECTION_GRACE_MS = 1000;
 
 /** `defaults`, with each value `given` sets (an undefined value keeps the default). */
 function withDefaults<T extends object>(defaults: T, given: Partial<T> | undefined): T {
@@ -109,16 +137,35 @@ function idOf(message: unknown): JsonRpcId {
   return typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : null;
 }
 
-/** The body, or undefined once it is over `max` bytes (reading stops there). */
-async function readBody(req: IncomingMessage, max: number): Promise<string | undefined> {
+/**
+ * The body as text, or why there is none: "too large" once it is over `max` bytes, "busy" once
+ * it is large and the bodies being read hold their budget (reading stops there), "cut" when
+ * the connection closed before all of it came (the client left, or its deadline passed and
+ * Node closed the connection).
+ */
+async function readBody(
+  req: IncomingMessage,
+  max: number,
+  reading: BodiesBeingRead,
+): Promise<{ text: string } | { missing: "too large" | "busy" | "cut" }> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > max) return undefined;
-    chunks.push(chunk as Buffer);
+  let taken = 0;
+  try {
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > max) return { missing: "too large" };
+      if (!reading.take((chunk as Buffer).length, size)) return { missing: "busy" };
+      taken = size;
+      chunks.push(chunk as Buffer);
+    }
+  } catch {
+    return { missing: "cut" };
+  } finally {
+    reading.give(taken);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  if (!req.complete) return { missing: "cut" };
+  return { text: Buffer.concat(chunks).toString("utf8") };
 }
 
 /** Refuses a body over the bound and closes the connection, so the rest is never read. */
@@ -157,13 +204,14 @@ function loopbackHosts(host: string, port: number, extra: readonly string[]): Se
 
 /**
  * Serves MCP over streamable HTTP: one session (one MCP server) per client session, all
- * sharing the runtime's stores. A CORS preflight from an allowed page is answered first (a
- * browser sends no token with it). Every other request is checked in this order: bearer
- * token (401, with nothing else said), Host and Origin (403), path (404), requests in flight
- * (429 for this client, 503 for the server), then handed to the session's transport.
- * Clients are told apart by a hash of their bearer token ("anonymous" without one): each has
- * its own caps on sessions and requests in flight, so one client can only evict its own
- * sessions.
+ * sharing the runtime's stores. A connection over its peer's cap is refused (429) before
+ * anything else, and a request must all come within the deadlines (408). A CORS preflight
+ * from an allowed page is answered first (a browser sends no token with it). Every other
+ * request is checked in this order: bearer token (401, with nothing else said), Host and
+ * Origin (403), path (404), its body read (413, 400), requests in flight (429 for this
+ * client, 503 for the server), then handed to the session's transport. Sessions are capped
+ * per token (the grant's name), so one client can only evict its own; requests in flight per
+ * flow (a token of the tokens file, else a session), as the fair order of tool calls is.
  */
 export async function startHttp(runtime: Runtime, options: HttpOptions): Promise<HttpEndpoint> {
   const sessions = new SessionRegistry<Session>(
@@ -178,6 +226,9 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
   );
   const limits = withDefaults(DEFAULT_REQUEST_LIMITS, options.requests);
   const inFlight = new InFlight(limits);
+  // Bodies still coming count in flight for none: the bytes they hold are bounded as the bound
+  // in flight bounded them before (the most requests in flight, each with the largest body).
+  const reading = new BodiesBeingRead(limits.inFlightTotal * options.maxBodyBytes);
   const unread = new UnreadAnswers(limits.bufferedBytes, (bytes) =>
     runtime.log.warn(
       { bytes },
@@ -246,8 +297,12 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
       scopes: [],
       extra: { grant },
     };
-    // Session and request bounds are per token: one token's clients cannot starve another's.
+    // Sessions are bounded per token. Requests in flight are bounded per flow (a token of
+    // the tokens file; else a session), as the fair order of tool calls is: one client's
+    // requests cannot starve another's.
     const clientKey = grant.name;
+    const sessionHeader = req.headers["mcp-session-id"];
+    const flow = flowOf(grant, typeof sessionHeader === "string" ? sessionHeader : undefined);
     if (!hostAllowed) {
       jsonRpcError(res, 403, `Host ${JSON.stringify(hostHeader)} is not allowed`);
       return;
@@ -266,10 +321,20 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
       return;
     }
 
-    const admitted = inFlight.admit(clientKey);
+    // The body is read before the request counts in flight: a client that sends its body
+    // slowly, or never, holds only its own connection (until the request deadline), never a
+    // slot another request needs.
+    let parsedBody: unknown;
+    if (req.method === "POST") {
+      const parsed = await readJsonBody(req, res);
+      if (parsed === undefined) return;
+      parsedBody = parsed.message;
+    }
+    const id = idOf(parsedBody);
+
+    const admitted = inFlight.admit(flow);
     if (typeof admitted !== "function") {
-      res.shouldKeepAlive = false;
-      jsonRpcError(res, admitted.status, admitted.message, -32000, null, {
+      jsonRpcError(res, admitted.status, admitted.message, -32000, id, {
         "retry-after": String(RETRY_AFTER_S),
       });
       return;
@@ -279,49 +344,80 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
     // after its handler returned), what the client has not taken yet is accounted.
     res.once("prefinish", () => unread.track(res));
     try {
-      await serve(req, res, clientKey);
+      await serve(req, res, clientKey, parsedBody, id);
     } finally {
       admitted();
     }
   };
 
-  const serve = async (req: IncomingMessage, res: ServerResponse, clientKey: string) => {
-    let parsedBody: unknown;
-    if (req.method === "POST") {
-      // A declared length over the bound is refused before a byte of the body is read (and,
-      // with Expect: 100-continue, before the client sends it); the connection is closed.
-      const declared = Number(req.headers["content-length"] ?? 0);
-      if (declared > options.maxBodyBytes) {
-        tooLarge(res, options.maxBodyBytes);
-        return;
-      }
-      if (req.headers.expect?.toLowerCase() === "100-continue") res.writeContinue();
-      const body = await readBody(req, options.maxBodyBytes);
-      if (body === undefined) {
-        tooLarge(res, options.maxBodyBytes);
-        return;
-      }
-      try {
-        parsedBody = JSON.parse(body);
-      } catch {
-        jsonRpcError(res, 400, "Parse error: the body is not JSON", -32700);
-        return;
-      }
-      if (Array.isArray(parsedBody)) {
-        // MCP removed JSON-RPC batches in protocol 2025-06-18, and no MCP client sends them.
-        // A batch's answers are held until the last is ready and sent as one string, so one
-        // request could make the server hold a hundred export pages at once.
+  /**
+   * The JSON-RPC message of a POST's body, or undefined once the request has been answered
+   * (or its connection closed) because the body is too large, not JSON, a batch or cut short.
+   */
+  const readJsonBody = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<{ message: unknown } | undefined> => {
+    // A declared length over the bound is refused before a byte of the body is read (and,
+    // with Expect: 100-continue, before the client sends it); the connection is closed.
+    const declared = Number(req.headers["content-length"] ?? 0);
+    if (declared > options.maxBodyBytes) {
+      tooLarge(res, options.maxBodyBytes);
+      return undefined;
+    }
+    if (req.headers.expect?.toLowerCase() === "100-continue") res.writeContinue();
+    const body = await readBody(req, options.maxBodyBytes, reading);
+    if ("missing" in body) {
+      if (body.missing === "too large") tooLarge(res, options.maxBodyBytes);
+      else if (body.missing === "busy") {
+        res.shouldKeepAlive = false;
         jsonRpcError(
           res,
-          400,
-          "Invalid Request: JSON-RPC batches are not supported; send one message per request",
-          -32600,
+          503,
+          `The server is busy reading large request bodies (${reading.bytes} bytes, the most is ${reading.budget}); retry shortly`,
+          -32000,
+          null,
+          { "retry-after": String(RETRY_AFTER_S) },
         );
-        return;
+      } else if (
+        (req.socket.errored as NodeJS.ErrnoException | null)?.code === "ERR_HTTP_REQUEST_TIMEOUT"
+      ) {
+        runtime.log.info(
+          { peer: peerOf(req.socket.remoteAddress) },
+          "closed a connection whose request body did not all come within the request timeout",
+        );
       }
+      return undefined;
     }
-    const id = idOf(parsedBody);
+    let message: unknown;
+    try {
+      message = JSON.parse(body.text);
+    } catch {
+      jsonRpcError(res, 400, "Parse error: the body is not JSON", -32700);
+      return undefined;
+    }
+    if (Array.isArray(message)) {
+      // MCP removed JSON-RPC batches in protocol 2025-06-18, and no MCP client sends them.
+      // A batch's answers are held until the last is ready and sent as one string, so one
+      // request could make the server hold a hundred export pages at once.
+      jsonRpcError(
+        res,
+        400,
+        "Invalid Request: JSON-RPC batches are not supported; send one message per request",
+        -32600,
+      );
+      return undefined;
+    }
+    return { message };
+  };
 
+  const serve = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    clientKey: string,
+    parsedBody: unknown,
+    id: JsonRpcId,
+  ) => {
     const sessionId = req.headers["mcp-session-id"];
     if (typeof sessionId === "string") {
       // A session is found only with the token that opened it.
@@ -406,18 +502,61 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
 
   let active = 0;
   let drained: (() => void) | undefined;
-  const http: HttpServer = createServer((req, res) => {
-    active++;
-    res.once("close", () => {
-      active--;
-      if (active === 0) drained?.();
-    });
-    handle(req, res).catch((error: unknown) => {
-      runtime.log.error({ err: error }, "HTTP request failed");
-      if (!res.headersSent) jsonRpcError(res, 500, "Internal server error", -32603);
-      else res.end();
-    });
+  const deadlines = withDefaults(DEFAULT_REQUEST_DEADLINES, options.deadlines);
+  const peers = new PeerConnections(options.maxConnectionsPerPeer ?? DEFAULT_CONNECTIONS_PER_PEER);
+  // Connections over their peer's cap, answered 429 (if their request comes within the grace).
+  const overCap = new WeakSet<Socket>();
+  const http: HttpServer = createServer(
+    {
+      // Node closes a connection whose request has not all come by these deadlines (408),
+      // checking every DEADLINE_CHECK_MS; a request that has come is served however long it
+      // takes.
+      headersTimeout: deadlines.headersMs,
+      requestTimeout: deadlines.requestMs,
+      connectionsCheckingInterval: DEADLINE_CHECK_MS,
+    },
+    (req, res) => {
+      active++;
+      res.once("close", () => {
+        active--;
+        if (active === 0) drained?.();
+      });
+      if (overCap.has(req.socket)) {
+        refuseOverCap(req, res);
+        return;
+      }
+      handle(req, res).catch((error: unknown) => {
+        runtime.log.error({ err: error }, "HTTP request failed");
+        if (!res.headersSent) jsonRpcError(res, 500, "Internal server error", -32603);
+        else res.end();
+      });
+    },
+  );
+
+  // Before anything is known of a client, its address: a peer over its cap of connections has
+  // the new one answered 429 and closed (or just closed, if no request comes within the
+  // grace), so one address cannot hold every socket; other peers are not touched.
+  http.on("connection", (socket: Socket) => {
+    runtime.scheduler.arrived();
+    const { admitted } = peers.admit(socket);
+    if (admitted) return;
+    overCap.add(socket);
+    const grace = setTimeout(() => socket.destroy(), REFUSED_CONNECTION_GRACE_MS);
+    grace.unref();
+    socket.once("close", () => clearTimeout(grace));
   });
+  const refuseOverCap = (req: IncomingMessage, res: ServerResponse) => {
+    const peer = peerOf(req.socket.remoteAddress);
+    res.shouldKeepAlive = false;
+    jsonRpcError(
+      res,
+      429,
+      `Too many connections from this address (${peers.countOf(peer)}, the most is ${options.maxConnectionsPerPeer ?? DEFAULT_CONNECTIONS_PER_PEER}); reuse connections (keep-alive) or retry once some have closed`,
+      -32000,
+      null,
+      { "retry-after": String(RETRY_AFTER_S) },
+    );
+  };
 
   // A client that sends Expect: 100-continue is told to go on only once the request passed the
   // checks above and its declared length is within the bound (Node would otherwise say so at

@@ -10,6 +10,7 @@ import { ok, protocolToolList, refused, tempDir, toolListAsSent } from "@hms/tes
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectInProcess, type InProcessConnection } from "../../test/in-process.js";
+import { MAX_QUEUED_CALLS_PER_CLIENT } from "../runtime/runtime.js";
 
 describe("tools/list and tools/call", () => {
   let client: Client;
@@ -303,6 +304,35 @@ describe("namespaces", () => {
       );
     } finally {
       await bobServer.close();
+    }
+  });
+});
+
+describe("calls past the most one client may have waiting", () => {
+  it("are refused with UNAVAILABLE saying why, and the calls waiting are answered", async () => {
+    const connection = await connectInProcess();
+    try {
+      await ok(connection.client, "remember", { key: "/memories/a.md", text: "a" });
+      // All sent at once: they are queued before the first one runs.
+      const sent = MAX_QUEUED_CALLS_PER_CLIENT + 10;
+      const results = await Promise.all(
+        Array.from({ length: sent }, () =>
+          connection.client.callTool({ name: "get", arguments: { key: "/memories/a.md" } }),
+        ),
+      );
+      const refusals = results.filter((result) => result.isError === true);
+      expect(refusals).toHaveLength(10);
+      expect(refusals[0]?.content).toEqual([
+        {
+          type: "text",
+          text: `UNAVAILABLE: this client already has ${MAX_QUEUED_CALLS_PER_CLIENT} calls waiting to run, the most a client may have; wait for their answers before sending more`,
+        },
+      ]);
+      expect(await ok(connection.client, "get", { key: "/memories/a.md" })).toMatchObject({
+        text: "a",
+      });
+    } finally {
+      await connection.close();
     }
   });
 });

@@ -18,6 +18,8 @@ import { ALL_ACCESS, type Grant } from "../auth/tokens.js";
 import { errorResult, ToolError, toToolError } from "../errors.js";
 import { retryBusy } from "../runtime/busy.js";
 import { after } from "../runtime/engines.js";
+import { QueueFull } from "../runtime/fair-queue.js";
+import { flowOf } from "../runtime/flows.js";
 import { grantOf, openStore, type Runtime } from "../runtime/runtime.js";
 import { RUNNERS } from "../tools/memory.js";
 import { namespacesRunner } from "../tools/namespaces.js";
@@ -169,6 +171,18 @@ function commandOf(meta: Record<string, unknown> | undefined, tool: string): str
   return typeof named === "string" && COMMAND_NAME.test(named) ? named : tool;
 }
 
+/**
+ * The tools that read or write many memories (ranking, pages of texts, versions): each call
+ * weighs this many of the others in the fair order between clients.
+ */
+const HEAVY_TOOLS = new Set(["recall", "search", "export", "history", "diff", "restore", "unused"]);
+const HEAVY_WEIGHT = 4;
+
+/** What a call of `tool` weighs in the fair order (runtime.scheduler). */
+function weightOf(tool: string): number {
+  return HEAVY_TOOLS.has(tool) ? HEAVY_WEIGHT : 1;
+}
+
 /** Answers tools/list and tools/call on `server` from `runtime`'s stores. */
 export function registerTools(server: Server, runtime: Runtime): void {
   const served = serveTools(runtime.namespaceArg);
@@ -177,75 +191,85 @@ export function registerTools(server: Server, runtime: Runtime): void {
     tools: listTools(runtime.namespaceArg),
   }));
 
-  // On SQLite tools answer synchronously except hybrid recall, which waits for the embedding
-  // worker; a synchronous tool stays synchronous here (`after`), so its answer is not delayed
-  // behind another's. On PostgreSQL every call waits for the database.
-  server.setRequestHandler(
-    CallToolRequestSchema,
-    (request, extra): CallToolResult | Promise<CallToolResult> => {
-      const { name } = request.params;
-      const tool = served.get(name);
-      if (tool === undefined) {
-        throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${echoName(name)}`);
-      }
-      const args = (request.params.arguments ?? {}) as Record<string, unknown>;
-      const failed = (thrown: unknown): CallToolResult => {
-        const { error, unexpected } = toToolError(thrown);
-        if (unexpected) runtime.log.error({ err: thrown, tool: name }, "tool call failed");
-        else runtime.log.debug({ tool: name, code: error.code }, error.message);
-        return errorResult(error);
-      };
-      const succeeded = (output: ToolOutput): CallToolResult => ({
-        content: [{ type: "text", text: output.text }],
-        structuredContent: output.structured,
-      });
-      try {
-        return runtime.calls.run(() => {
-          checkNamespaceAllowed(runtime, args);
-          const parsed = tool.input.safeParse(args);
-          if (!parsed.success) {
-            throw new ToolError("INVALID_ARGUMENT", describeIssues(parsed.error));
-          }
-          // The schemas only check values, never change them. Zod's parse copies objects, and
-          // its copy of a record loses a "__proto__" key (assigning it sets the prototype), so
-          // each tool gets the caller's own values, which the schema has just accepted.
-          const { [NAMESPACE_ARGUMENT.name]: namespace, ...toolArgs } = Object.fromEntries(
-            Object.keys(parsed.data).map((name) => [name, args[name]]),
-          );
-          const access = { grant: grantOf(extra), write: !tool.readOnly };
-          // The store's history records which tool (or which command a client named) made
-          // each change, and the token that made it; a call retried after a busy store is
-          // attributed again.
-          const attribution = {
-            command: commandOf(request.params._meta, name),
-            // A token of the tokens file has a name; HMS_MCP_TOKEN (or none) says nothing.
-            actor: access.grant === ALL_ACCESS ? undefined : access.grant.name,
-          };
-          const { run, runOnServer } = tool;
-          if (runOnServer !== undefined || run === undefined) {
-            if (namespace !== undefined) checkNamespace(namespace);
-            if (runOnServer === undefined) throw new ToolError("INTERNAL", `no runner for ${name}`);
-            const answered = runOnServer(toolArgs, {
-              names: () => runtime.engine.names(),
-              grant: access.grant,
-              defaultNamespace: runtime.namespace,
-              namespaceArg: runtime.namespaceArg,
-            });
-            return answered instanceof Promise
-              ? answered.then(succeeded, failed)
-              : succeeded(answered);
-          }
-          const output = after(contextFor(runtime, namespace, access, server), (context) =>
-            retryBusy(
-              () => context.store.history.attributed(attribution, () => run(toolArgs, context)),
-              runtime.busyTimeoutMs,
-            ),
-          );
-          return output instanceof Promise ? output.then(succeeded, failed) : succeeded(output);
-        });
-      } catch (thrown) {
-        return failed(thrown);
-      }
-    },
-  );
+  // Every call waits its turn in the fair order between clients (runtime.scheduler), so one
+  // client's burst of recalls does not hold up another's calls. On SQLite a call then runs to
+  // its answer at once (hybrid recall waits for the embedding worker); on PostgreSQL it waits
+  // for the database, holding one of the calls its client may run at once.
+  server.setRequestHandler(CallToolRequestSchema, (request, extra): Promise<CallToolResult> => {
+    const { name } = request.params;
+    const tool = served.get(name);
+    const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+    const failed = (thrown: unknown): CallToolResult => {
+      // A protocol error (an unknown tool) is the request's answer, not a tool error.
+      if (thrown instanceof McpError) throw thrown;
+      const { error, unexpected } = toToolError(
+        thrown instanceof QueueFull ? new ToolError("UNAVAILABLE", thrown.message) : thrown,
+      );
+      if (unexpected) runtime.log.error({ err: thrown, tool: name }, "tool call failed");
+      else runtime.log.debug({ tool: name, code: error.code }, error.message);
+      return errorResult(error);
+    };
+    const succeeded = (output: ToolOutput): CallToolResult => ({
+      content: [{ type: "text", text: output.text }],
+      structuredContent: output.structured,
+    });
+    const flow = flowOf(grantOf(extra), extra.sessionId);
+    try {
+      return runtime.calls.run(() =>
+        runtime.scheduler
+          .run(flow, weightOf(name), () => {
+            // Refused in its turn like any call, so a client's answers keep its calls' order.
+            if (tool === undefined) {
+              throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${echoName(name)}`);
+            }
+            checkNamespaceAllowed(runtime, args);
+            const parsed = tool.input.safeParse(args);
+            if (!parsed.success) {
+              throw new ToolError("INVALID_ARGUMENT", describeIssues(parsed.error));
+            }
+            // The schemas only check values, never change them. Zod's parse copies objects, and
+            // its copy of a record loses a "__proto__" key (assigning it sets the prototype), so
+            // each tool gets the caller's own values, which the schema has just accepted.
+            const { [NAMESPACE_ARGUMENT.name]: namespace, ...toolArgs } = Object.fromEntries(
+              Object.keys(parsed.data).map((name) => [name, args[name]]),
+            );
+            const access = { grant: grantOf(extra), write: !tool.readOnly };
+            // The store's history records which tool (or which command a client named) made
+            // each change, and the token that made it; a call retried after a busy store is
+            // attributed again.
+            const attribution = {
+              command: commandOf(request.params._meta, name),
+              // A token of the tokens file has a name; HMS_MCP_TOKEN (or none) says nothing.
+              actor: access.grant === ALL_ACCESS ? undefined : access.grant.name,
+            };
+            const { run, runOnServer } = tool;
+            if (runOnServer !== undefined || run === undefined) {
+              if (namespace !== undefined) checkNamespace(namespace);
+              if (runOnServer === undefined) {
+                throw new ToolError("INTERNAL", `no runner for ${name}`);
+              }
+              const answered = runOnServer(toolArgs, {
+                names: () => runtime.engine.names(),
+                grant: access.grant,
+                defaultNamespace: runtime.namespace,
+                namespaceArg: runtime.namespaceArg,
+              });
+              return answered instanceof Promise
+                ? answered.then(succeeded, failed)
+                : succeeded(answered);
+            }
+            const output = after(contextFor(runtime, namespace, access, server), (context) =>
+              retryBusy(
+                () => context.store.history.attributed(attribution, () => run(toolArgs, context)),
+                runtime.busyTimeoutMs,
+              ),
+            );
+            return output instanceof Promise ? output.then(succeeded, failed) : succeeded(output);
+          })
+          .catch(failed),
+      );
+    } catch (thrown) {
+      return Promise.resolve(failed(thrown));
+    }
+  });
 }

@@ -31,6 +31,7 @@ import { SERVER_INFO } from "../version.js";
 import { BUSY_WAIT_MS } from "./busy.js";
 import { CallTracker } from "./call-tracker.js";
 import { after, isClosed } from "./engines.js";
+import { FairQueue, type FairQueueOptions } from "./fair-queue.js";
 import { ReadLog } from "./read-log.js";
 import type { Readiness } from "./readiness.js";
 import { upgradeLogger } from "./upgrade-log.js";
@@ -55,6 +56,8 @@ export interface Runtime {
   readonly log: Logger;
   /** Tracks each request that touches a store, and refuses them once the server is stopping. */
   readonly calls: CallTracker;
+  /** The fair order in which the tool calls of different clients run. */
+  readonly scheduler: FairQueue;
   /** Hybrid recall's model and indexer, when the server runs with --model-dir. */
   readonly semantic: Semantic | undefined;
   /** Prunes the history of open stores to --keep-versions and --keep-days. */
@@ -85,6 +88,7 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
         modelDir: config.modelDir,
         workers: config.embedWorkers,
         threads: config.embedThreads,
+        runtime: config.embedRuntime,
         reembed: config.reembed ?? false,
         recallWaitMs: config.recallWaitMs ?? DEFAULT_RECALL_WAIT_MS,
         log,
@@ -96,7 +100,12 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
       throw error;
     }
     log.info(
-      { model: semantic.modelId, modelDir: config.modelDir, workers: semantic.workers },
+      {
+        model: semantic.modelId,
+        modelDir: config.modelDir,
+        workers: semantic.workers,
+        runtime: semantic.runtime,
+      },
       "hybrid recall: model loaded",
     );
   }
@@ -116,7 +125,7 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
         ? openSqlite(config, { semantic, retention, reads, log })
         : await openPostgresEngine(config, semantic, log);
   } catch (error) {
-    retention.stop();
+    await retention.stop();
     reads.stop();
     await semantic?.close();
     throw error;
@@ -130,6 +139,7 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     server: SERVER_INFO,
     log,
     calls: new CallTracker(),
+    scheduler: new FairQueue(schedulerOptions(config)),
     semantic,
     retention,
     reads,
@@ -142,6 +152,27 @@ interface Opened {
   engine: StoreEngine;
   readiness: () => Promise<Readiness>;
   exists: (namespace: string) => Awaitable<boolean>;
+}
+
+/** Most tool calls one client may have waiting to run; the next gets UNAVAILABLE. */
+export const MAX_QUEUED_CALLS_PER_CLIENT = 1024;
+
+/**
+ * How many tool calls run at once. On SQLite a call holds the event loop until its answer
+ * (what waits, hybrid recall's embedding or another process's lock, waits without holding
+ * anything shared), so no bound is needed. On PostgreSQL a call holds one of the pool's
+ * connections until it settles: all of them may run at once, and one client at most a
+ * quarter of them (at least one), so one busy client leaves most of the pool to the others,
+ * and when several are busy a quiet client's call is the next to get a connection that frees.
+ */
+export function schedulerOptions(config: Config): FairQueueOptions {
+  const pool = config.database?.poolSize;
+  return {
+    concurrency: pool ?? Number.POSITIVE_INFINITY,
+    perFlowConcurrency:
+      pool === undefined ? Number.POSITIVE_INFINITY : Math.max(1, Math.floor(pool / 4)),
+    maxQueuedPerFlow: MAX_QUEUED_CALLS_PER_CLIENT,
+  };
 }
 
 /**
@@ -248,7 +279,8 @@ async function openPostgresEngine(
 
 /** Closes the model and the stores; call it once the runtime's calls have finished. */
 export async function closeRuntime(runtime: Runtime): Promise<void> {
-  runtime.retention.stop();
+  // A history pruning pass in flight ends before the stores close under it.
+  await runtime.retention.stop();
   runtime.reads.stop();
   await runtime.semantic?.close();
   await runtime.engine.close();

@@ -5,11 +5,16 @@
  */
 import type { PassageOptions } from "./passages.js";
 
+/** `--embed-runtime`: @hms/embedder's runtime choice. */
+export type EmbedRuntime = "auto" | "native" | "wasm";
+
 /** What the worker is started with (`workerData`). */
 export interface WorkerSetup {
   readonly modelDir: string;
   /** ONNX Runtime intra-op threads; undefined lets the embedder choose. */
   readonly threads: number | undefined;
+  /** Which ONNX Runtime: native, WebAssembly, or native when installed (auto). */
+  readonly runtime: EmbedRuntime;
   /** The sentence that ends a "model not ready" error: how to get the model. */
   readonly fetchHint: string;
   /** How memories are cut into passages (the token counter comes from the model). */
@@ -23,7 +28,13 @@ export interface WorkerSetup {
 
 /** The worker's first message: the model is loaded, or why it could not be. */
 export type WorkerHello =
-  | { readonly kind: "ready"; readonly modelId: string; readonly dimensions: number }
+  | {
+      readonly kind: "ready";
+      readonly modelId: string;
+      readonly dimensions: number;
+      /** The ONNX Runtime the model runs on (onnxruntime-node or onnxruntime-web). */
+      readonly runtime: string;
+    }
   | { readonly kind: "failed"; readonly code: string; readonly message: string };
 
 export type WorkerRequest =

@@ -8,6 +8,7 @@ import type { PgEmbeddings, PgStore } from "@hms/store-postgres";
 import type { Logger } from "pino";
 import { DEFAULT_INDEXER_OPTIONS, Indexer } from "./indexer.js";
 import { PgIndexer } from "./pg-indexer.js";
+import type { EmbedRuntime } from "./protocol.js";
 import { EmbeddingPool } from "./worker-pool.js";
 
 /** How the server's memories are cut into passages; chosen on SciFact's train split. */
@@ -31,9 +32,10 @@ export type Caller = object;
 
 /** The sentence that ends every "model not ready" message of the server. */
 export const FETCH_HINT =
-  "Get it with `hms-mcp fetch-model` (needs python3 with pip; from a checkout of the " +
-  "repository, `pnpm fetch-model` does the same) and pass the directory it prints as " +
-  "--model-dir (or HMS_MCP_MODEL_DIR).";
+  "Get it with `hms-mcp fetch-model` and pass the directory it prints as --model-dir (or " +
+  "HMS_MCP_MODEL_DIR). With npm it needs python3 with pip (`pnpm fetch-model` in a checkout " +
+  "of the repository does the same); with pip, install the model first: " +
+  '`pip install "holographic-memory-claude-tool[hybrid]"`.';
 
 export interface SemanticOptions {
   readonly modelDir: string;
@@ -41,6 +43,8 @@ export interface SemanticOptions {
   readonly workers: number | undefined;
   /** ONNX Runtime threads of each embedding worker (undefined: the default). */
   readonly threads: number | undefined;
+  /** Which ONNX Runtime runs the model (default auto: native when installed). */
+  readonly runtime?: EmbedRuntime | undefined;
   /** Replace another model's vectors instead of refusing the store. */
   readonly reembed: boolean;
   /** Longest a recall waits for its own connection's recent writes to be embedded, in ms. */
@@ -78,6 +82,7 @@ export class Semantic {
     const setup = {
       modelDir: options.modelDir,
       threads,
+      runtime: options.runtime ?? "auto",
       fetchHint: FETCH_HINT,
       passages: PASSAGES,
       // Two full passages, or up to eight short ones: long texts gain nothing from bigger runs
@@ -91,6 +96,11 @@ export class Semantic {
   /** How many embedding worker threads run (each with its own copy of the model). */
   get workers(): number {
     return this.#worker.size;
+  }
+
+  /** The ONNX Runtime the model runs on (onnxruntime-node or onnxruntime-web). */
+  get runtime(): string {
+    return this.#worker.runtime;
   }
 
   /** The model's id, as recorded in each store. */

@@ -30,15 +30,21 @@ type Pending = {
 export class EmbeddingWorker {
   readonly modelId: string;
   readonly dimensions: number;
+  /** The ONNX Runtime the worker's model runs on. */
+  readonly runtime: string;
   readonly #worker: Worker;
   readonly #pending = new Map<number, Pending>();
   #nextId = 1;
   #failure: Error | undefined;
 
-  private constructor(worker: Worker, hello: { modelId: string; dimensions: number }) {
+  private constructor(
+    worker: Worker,
+    hello: { modelId: string; dimensions: number; runtime: string },
+  ) {
     this.#worker = worker;
     this.modelId = hello.modelId;
     this.dimensions = hello.dimensions;
+    this.runtime = hello.runtime;
     worker.on("message", (message: WorkerResponse) => {
       const pending = this.#pending.get(message.id);
       if (pending === undefined) return;

@@ -31,6 +31,8 @@ export interface Embedding {
 export class EmbeddingPool implements Embedding {
   readonly modelId: string;
   readonly dimensions: number;
+  /** The ONNX Runtime the models run on. */
+  readonly runtime: string;
   readonly #workers: readonly EmbeddingWorker[];
   /** Texts in flight per worker, to send a query where it waits least. */
   readonly #busy: number[];
@@ -43,6 +45,7 @@ export class EmbeddingPool implements Embedding {
     this.#busy = workers.map(() => 0);
     this.modelId = first.modelId;
     this.dimensions = first.dimensions;
+    this.runtime = first.runtime;
   }
 
   /**

@@ -44,20 +44,26 @@ async function load(): Promise<Loaded | undefined> {
       kind: "failed",
       code: "EMBEDDER_NOT_INSTALLED",
       message:
-        "hybrid recall needs the @hms/embedder package (it brings ONNX Runtime), which is not " +
-        "installed next to hms-mcp or did not load: install it with " +
-        "`ONNXRUNTIME_NODE_INSTALL=skip npm install @hms/embedder` (the variable stops " +
-        "onnxruntime-node's install script from downloading a CUDA add-on hms-mcp does not use, " +
-        `so the install works offline), or run without --model-dir. (${(error as Error).message})`,
+        "hybrid recall needs the @hms/embedder package (it runs the model), which is not " +
+        "installed next to hms-mcp or did not load: install it with `npm install " +
+        '@hms/embedder` next to hms-mcp (with pip: `pip install "holographic-memory-claude-' +
+        'tool[hybrid]"`), or run without --model-dir for lexical recall. ' +
+        `(${(error as Error).message})`,
     });
     return undefined;
   }
   try {
     const embedder = await module.loadEmbedder(setup.modelDir, {
       ...(setup.threads === undefined ? {} : { threads: setup.threads }),
+      runtime: setup.runtime,
       fetchHint: setup.fetchHint,
     });
-    send({ kind: "ready", modelId: embedder.modelId, dimensions: embedder.dimensions });
+    send({
+      kind: "ready",
+      modelId: embedder.modelId,
+      dimensions: embedder.dimensions,
+      runtime: embedder.runtime,
+    });
     return { embedder, plan: module.planBatches };
   } catch (error) {
     const code = error instanceof module.ModelNotReadyError ? error.code : "MODEL_LOAD_FAILED";

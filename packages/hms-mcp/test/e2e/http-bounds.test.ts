@@ -1,12 +1,13 @@
 /**
  * What one HTTP client can make a shared server hold: sessions (capped per token, idle ones
- * closed, the server refusing new ones once full), requests in flight (429 per token, 503 for
+ * closed, the server refusing new ones once full), requests in flight (429 per client, 503 for
  * the server, with Retry-After) and answers it never reads (the longest-held closed). Each
- * bound is checked by its behaviour against a real server, never by timing.
+ * bound is checked by its behaviour against a real server, never by timing. Slow requests:
+ * slow-clients.test.ts.
  */
 import { connect as connectTcp, type Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import { type HttpProcess, ok, startHttpProcess, tempDir } from "@hms/test-support";
+import { type HttpProcess, holdWrites, ok, startHttpProcess, tempDir } from "@hms/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INITIALIZE, raw, rawSession } from "./http-raw.js";
 
@@ -190,47 +191,103 @@ describe("sessions, unused for the idle timeout", () => {
 });
 
 describe("requests in flight", () => {
-  describe("per token", () => {
-    const server = serverWith(["--max-in-flight-per-token", "2"]);
+  /**
+   * A server with `args` on a store whose writes this test holds (see holdWrites), so the
+   * writes it is sent stay in flight until the test lets them go.
+   */
+  function heldServer(args: string[]) {
+    const data = tempDir();
+    let server: HttpProcess;
+    beforeAll(async () => {
+      server = await startHttpProcess({
+        dataDir: data.dir,
+        args: ["--log-level", "debug", "--busy-timeout", "120000", ...args],
+        env: { HMS_MCP_TOKEN: token },
+      });
+      const client = await server.connect(token);
+      await ok(client, "remember", { key: "/memories/a.md", text: "a" });
+      await client.close();
+    });
+    afterAll(async () => {
+      await server.stop();
+      data.remove();
+    });
+    return { server: () => server, hold: () => holdWrites(data.dir) };
+  }
 
-    it("refuses the token's request over the bound with 429 and Retry-After, until one ends", async () => {
+  /** A write of the memory tool's file on `session`, sent now; resolves with its status. */
+  const write = (url: string, session: Record<string, string>, id: number) =>
+    raw(url, {
+      headers: session,
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id,
+        method: "tools/call",
+        params: { name: "remember", arguments: { key: "/memories/a.md", text: `v${id}` } },
+      }),
+    }).then((answer) => answer.status);
+
+  describe("per client", () => {
+    const { server, hold } = heldServer(["--max-in-flight-per-token", "2"]);
+
+    it("refuses the client's request over the bound with 429 and Retry-After, until one ends; other sessions are served", async () => {
       const url = server().url;
-      // Two requests whose bodies never come stay in flight.
-      const held = [
-        await rawSocket(url, `${postHead(url, auth, 100)}{`),
-        await rawSocket(url, `${postHead(url, auth, 100)}{`),
-      ];
-      const probe = () => raw(url, { headers: auth, body: toolsList(16) });
+      const session = await rawSession(url, auth);
+      const release = await hold();
+      // Two writes wait for the store: both are in flight, their bodies read.
+      const writes = [write(url, session, 31), write(url, session, 32)];
+      const probe = () => raw(url, { headers: session, body: toolsList(16) });
       const refused = await until(probe, (answer) => answer.status === 429);
       expect(refused.status).toBe(429);
       expect(refused.headers["retry-after"]).toBe("1");
-      expect(JSON.parse(refused.body).error.message).toContain(
-        "Too many requests in flight: this client already has 2",
-      );
-      held[0]?.destroy();
-      // No session: the request is admitted and answered 400.
-      const admitted = await until(probe, (answer) => answer.status !== 429);
-      expect(admitted.status).toBe(400);
-      held[1]?.destroy();
+      // The body was read before the refusal: it carries the request's id.
+      expect(JSON.parse(refused.body)).toMatchObject({
+        error: {
+          message: expect.stringContaining(
+            "Too many requests in flight: this client already has 2",
+          ),
+        },
+        id: 16,
+      });
+      // Without a tokens file every session is a client of its own.
+      const other = await rawSession(url, auth);
+      expect((await raw(url, { headers: other, body: toolsList(17) })).status).toBe(200);
+      await release();
+      expect(await Promise.all(writes)).toEqual([200, 200]);
+      expect((await probe()).status).toBe(200);
     });
   });
 
   describe("in all", () => {
-    const server = serverWith(["--max-in-flight", "2"]);
+    const { server, hold } = heldServer(["--max-in-flight", "2", "--max-in-flight-per-token", "1"]);
 
-    it("refuses a request over the server's bound with 503 and Retry-After", async () => {
+    it("admits a client with nothing in flight past the bound, into a reserve; past that it refuses with 503 and Retry-After", async () => {
       const url = server().url;
-      const held = [
-        await rawSocket(url, `${postHead(url, auth, 100)}{`),
-        await rawSocket(url, `${postHead(url, auth, 100)}{`),
+      const [s1, s2, s3, s4] = [
+        await rawSession(url, auth),
+        await rawSession(url, auth),
+        await rawSession(url, auth),
+        await rawSession(url, auth),
       ];
-      const probe = () => raw(url, { headers: auth, body: toolsList(17) });
+      const release = await hold();
+      // Two clients fill the bound in all with a write each.
+      const writes = [write(url, s1, 40), write(url, s2, 41)];
+      const fill = (session: Record<string, string>, id: number) => () =>
+        raw(url, { headers: session, body: toolsList(id) });
+      expect((await until(fill(s1, 50), (answer) => answer.status === 429)).status).toBe(429);
+      expect((await until(fill(s2, 51), (answer) => answer.status === 429)).status).toBe(429);
+      // A third client, with nothing in flight, still gets its write in: the reserve.
+      writes.push(write(url, s3, 42));
+      const probe = fill(s4, 18);
       const refused = await until(probe, (answer) => answer.status === 503);
       expect(refused.status).toBe(503);
       expect(refused.headers["retry-after"]).toBe("1");
-      expect(JSON.parse(refused.body).error.message).toContain("The server is busy");
-      for (const socket of held) socket.destroy();
-      expect((await until(probe, (answer) => answer.status !== 503)).status).toBe(400);
+      expect(JSON.parse(refused.body).error.message).toContain(
+        "The server is busy: 3 requests in flight (the most is 2)",
+      );
+      await release();
+      expect(await Promise.all(writes)).toEqual([200, 200, 200]);
+      expect((await until(probe, (answer) => answer.status !== 503)).status).toBe(200);
     });
   });
 });

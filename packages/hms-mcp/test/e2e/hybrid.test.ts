@@ -27,6 +27,7 @@ const MODEL_ID = "all-MiniLM-L6-v2-int8";
 const modelDir = inject("modelDir");
 const hybridArgs = ["--model-dir", modelDir];
 const BLOCK_EMBEDDER = fileURLToPath(new URL("./fixtures/block-embedder.mjs", import.meta.url));
+const BLOCK_NATIVE = fileURLToPath(new URL("./fixtures/block-native-runtime.mjs", import.meta.url));
 const WORKER_DIES = fileURLToPath(new URL("./fixtures/worker-dies.mjs", import.meta.url));
 /** A text that ends the embedding worker of a server started with WORKER_DIES. */
 const DIE_MARKER = "END THE EMBEDDING WORKER NOW";
@@ -485,6 +486,58 @@ describe("hybrid recall (hms-mcp --model-dir)", { timeout: 240_000 }, () => {
     expect(result.status).toBe(0);
     expect(result.stdout).toBe(`${modelDir}\n`);
     expect(result.stderr).toContain("verified cache reused");
+  });
+});
+
+describe("the ONNX Runtime under hybrid recall (--embed-runtime)", () => {
+  it("runs on the bundled WebAssembly runtime when onnxruntime-node is not installed", async () => {
+    const dir = dataDir();
+    const hybrid = await startHybridWithParaphrases({
+      dataDir: dir,
+      modelDir,
+      args: ["--log-level", "info"],
+      nodeArgs: ["--import", BLOCK_NATIVE],
+    });
+    cleanups.push(hybrid.close);
+    const found = await ok<Recall>(hybrid.client, "recall", { query: CONTACT, k: 2 });
+    expect(found.build).toBe("hybrid");
+    expect(found.hits[0]?.key).toBe("/memories/acme.md");
+    expect(hybrid.stderr()).toContain('"runtime":"onnxruntime-web"');
+  });
+
+  it("runs on WebAssembly when asked, even with onnxruntime-node installed", async () => {
+    const dir = dataDir();
+    const hybrid = await startHybridWithParaphrases({
+      dataDir: dir,
+      modelDir,
+      args: ["--embed-runtime", "wasm", "--log-level", "info"],
+    });
+    cleanups.push(hybrid.close);
+    const found = await ok<Recall>(hybrid.client, "recall", { query: CONTACT, k: 2 });
+    expect(found.build).toBe("hybrid");
+    expect(found.hits[0]?.key).toBe("/memories/acme.md");
+    expect(hybrid.stderr()).toContain('"runtime":"onnxruntime-web"');
+  });
+
+  it("refuses to start on the native runtime when it is not installed, saying how to get it", () => {
+    const dir = dataDir();
+    const result = spawnSync(
+      process.execPath,
+      [
+        "--import",
+        BLOCK_NATIVE,
+        hmsMcpBin(),
+        "--data-dir",
+        dir,
+        ...hybridArgs,
+        "--embed-runtime",
+        "native",
+      ],
+      { env: cleanEnv(), encoding: "utf8", input: "" },
+    );
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("onnxruntime-node) is not installed");
+    expect(result.stderr).toContain("npm install --ignore-scripts onnxruntime-node");
   });
 });
 

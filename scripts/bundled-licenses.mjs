@@ -1,13 +1,14 @@
-// After the build: the licence of every third-party package bundled into dist/cli.js (the MCP
-// SDK, zod, commander, pino, ...) and into the inspector's dist/ui/app.js (Preact), in
-// dist/THIRD-PARTY-LICENSES.txt. Their MIT and ISC licences
-// ask that a copy carry their notice; the bundle is such a copy. Reads the esbuild metafile
-// tsup wrote, then removes it (it is not shipped).
+// After a package's build (run from its directory): the licence of every third-party package
+// bundled into its dist/ (hms-mcp's cli.js: the MCP SDK, zod, commander, pino, ...; its
+// inspector's dist/ui/app.js: Preact; @hms/embedder: the tokenizer and ONNX Runtime Web), in
+// dist/THIRD-PARTY-LICENSES.txt. Their MIT, ISC and Apache licences ask that a copy carry
+// their notice; the bundle is such a copy. Reads the esbuild metafiles the build wrote, then
+// removes them (they are not shipped).
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 
-const dist = join(dirname(fileURLToPath(import.meta.url)), "..", "dist");
+const dist = join(process.cwd(), "dist");
+const own = JSON.parse(readFileSync(join(process.cwd(), "package.json"), "utf8")).name;
 const metafiles = readdirSync(dist).filter((name) => /^metafile-.*\.json$/.test(name));
 if (metafiles.length === 0)
   throw new Error("bundled-licenses: no metafile in dist/; run tsup first");
@@ -35,8 +36,7 @@ for (const [name, directory] of [...packages].sort(([a], [b]) => (a < b ? -1 : 1
     : `(no licence file in the package; its package.json says ${manifest.license})`;
   sections.push(`${name}@${manifest.version} (${manifest.license})\n\n${text}`);
 }
-const header =
-  "hms-mcp's dist/cli.js and dist/ui/app.js bundle the following packages. Their licences follow.\n";
+const header = `${own}'s dist/ bundles the following packages. Their licences follow.\n`;
 writeFileSync(
   join(dist, "THIRD-PARTY-LICENSES.txt"),
   `${header}\n${sections.map((s) => `${"=".repeat(78)}\n${s}\n`).join("\n")}`,
