@@ -17,6 +17,7 @@ export {
   type MemoryChange,
   type MemoryVersion,
   type RecallHit,
+  type RecallTimeRange,
   type StoredFile,
   type TreeOperations,
 } from "./backend.js";
@@ -59,6 +60,7 @@ export {
   MAX_RECALL_K,
   NO_RECALL_HITS,
   parseRecallInput,
+  RECALL_BY_TIME_UNSUPPORTED,
   RECALL_INPUT_SCHEMA,
   RECALL_TOOL_DESCRIPTION,
   RECALL_TOOL_NAME,
