@@ -31,6 +31,10 @@ const benches = {
   // with --python the wheel (its connect() server, its hms-mcp command, uvx) with no Node.js
   // on PATH (--runs N).
   "cold-start": { package: "hms-mcp", script: "bench:cold-start" },
+  // Change notifications from a write to the subscriber: p50/p99 in one process, across two
+  // processes on one SQLite directory, across two replicas on PostgreSQL (--samples N,
+  // --database-url URL or a cluster of its own, --no-postgres), with `uptime` before and after.
+  "notify-latency": { package: "hms-mcp", script: "bench:notify-latency" },
   // Dense nDCG@10 on SciFact, throughput by batch size, memory (needs `pnpm fetch-model`).
   "embed-scifact": { package: "@hms/embedder", script: "bench:scifact" },
   // The model's tokens/s and GFLOP/s against ONNX Runtime's float and int8 MatMul peaks on

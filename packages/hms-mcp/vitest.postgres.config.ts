@@ -30,6 +30,8 @@ const ALREADY_ON_POSTGRES = [
   "test/e2e/hybrid-postgres.test.ts",
   // The pg-replicas suites start their own clusters and replicas.
   "test/e2e/postgres-replicas*.test.ts",
+  // Starts its own cluster (and restarts it) for its replicas.
+  "test/e2e/notify-postgres.test.ts",
 ];
 const NOT_A_STORE = [
   // What the npm package holds: no server on a store, the same on either engine.

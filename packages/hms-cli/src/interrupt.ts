@@ -9,6 +9,21 @@ type Stop = () => void;
 
 const stops = new Set<Stop>();
 let editing = 0;
+/** Set while a command runs until it is interrupted (`hms watch`): the signal ends it. */
+let ending: ((signal: NodeJS.Signals) => void) | undefined;
+
+/**
+ * Resolves with the signal once hms is interrupted (Ctrl-C) or told to stop (SIGTERM,
+ * SIGHUP): for a command that runs until then, and then ends as usual (exit 0).
+ */
+export function untilInterrupted(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    ending = (signal) => {
+      ending = undefined;
+      resolve(signal);
+    };
+  });
+}
 
 /**
  * Runs `stop` (synchronously) if hms is interrupted before the returned function is called.
@@ -37,6 +52,10 @@ export function stopOnSignals(): void {
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"] as const) {
     process.on(signal, () => {
       if (editing > 0 && (signal === "SIGINT" || signal === "SIGQUIT")) return;
+      if (ending !== undefined && signal !== "SIGQUIT") {
+        ending(signal);
+        return;
+      }
       for (const stop of [...stops].reverse()) {
         try {
           stop();

@@ -17,6 +17,7 @@ import { reembed } from "./commands/reembed.js";
 import { restore } from "./commands/restore.js";
 import { rm } from "./commands/rm.js";
 import { stats } from "./commands/stats.js";
+import { watch } from "./commands/watch.js";
 import { write } from "./commands/write.js";
 import { CliError, EXIT } from "./errors.js";
 import { onInterrupt, terminate } from "./interrupt.js";
@@ -187,6 +188,18 @@ export function buildProgram(): Command {
     .action((path: string | undefined, options: { since?: string; limit: number }) => {
       const at = memoryPath(path);
       return run((backend, out) => history(backend, at, options, out))();
+    });
+
+  program
+    .command("watch")
+    .description(
+      "print each change under a directory (default /memories), or to a file, as it happens, until Ctrl-C",
+    )
+    .argument("[path]", "a memory path")
+    .action((path: string | undefined) => {
+      const at = memoryPath(path);
+      // The store may not exist yet: the first write to it is a change like any other.
+      return run((backend, out) => watch(backend, at, out), {}, "nothing")();
     });
 
   program

@@ -23,6 +23,7 @@ import {
   type HistoryOperations,
   type MemoryBackend,
   MemoryBackendError,
+  type MemoryChange,
   MemoryEngine,
   type MemoryEngineOptions,
   type RecallHit,
@@ -229,6 +230,38 @@ export class HolographicMemoryTool implements MemoryToolHandlers {
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
+  }
+
+  /**
+   * Calls `onChange` for every change to the memory file `path` or, for a directory (such as
+   * `/memories/notes`, or `/memories` for all), to any file under it, whoever makes it: this
+   * tool, another agent on the same server, another process or replica on the same store.
+   * Resolves once listening, with the function that stops it:
+   *
+   * ```ts
+   * const stop = await memory.watch("/memories/notes", (change) => {
+   *   console.log(change.op, change.path); // "update" "/memories/notes/todo.md"
+   * });
+   * await stop();
+   * ```
+   *
+   * Changes to one file in quick succession may be told as one (read the file for what it is
+   * now); `op: "overflow"` says more changed under `path` than could be told: read it again.
+   * Throws `invalid_path` for a path outside /memories, `unsupported` for a backend that
+   * cannot watch (hms-mcp's can, through `resources/subscribe`).
+   */
+  watch(path: string, onChange: (change: MemoryChange) => void): Promise<() => Promise<void>> {
+    return this.#runHistory(() => {
+      const watch = this.engine.backend.watch;
+      if (watch === undefined) {
+        throw new HolographicMemoryError(
+          "unsupported",
+          "watch() needs a backend that tells of changes, such as hms-mcp's (connect()); " +
+            `this tool's backend (${this.engine.backend.constructor.name}) has none.`,
+        );
+      }
+      return watch.call(this.engine.backend, validateMemoryPath(path), onChange);
+    });
   }
 
   #history(): HistoryOperations {

@@ -5,6 +5,7 @@ import {
   type MemoryBackend,
   MemoryBackendError,
   type MemoryBackendErrorCode,
+  type MemoryChange,
   type RecallHit,
   type RecallTimeRange,
   type StoredFile,
@@ -30,6 +31,7 @@ import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamable
 import { type CallToolResult, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { COMMAND_META_KEY, currentCommand } from "./command-context.js";
 import { CLOSED, CONNECTION_LOST, HmsConnectionError, HmsMcpError } from "./errors.js";
+import { watchPath } from "./watch.js";
 
 // The memory_recall tool (memory-core) must promise Claude exactly what hms-mcp serves: the
 // limits are literal types, so this is a compile error when either side changes its own.
@@ -257,6 +259,39 @@ export class HmsMemoryBackend implements MemoryBackend {
       lineEnd: hit.line_end,
       ...(hit.updated_at === undefined ? {} : { updatedAt: hit.updated_at }),
     }));
+  }
+
+  /**
+   * Tells `onChange` of every change to the memory file `path` (`/memories/...`) or, for a
+   * directory, to any file under it, whoever makes it (this client, another process, another
+   * replica), until the returned function is called. Resolves once the server listens
+   * (`resources/subscribe`). Changes to one file in quick succession may be told as one.
+   * Refusals (a path outside /memories, the server's cap on subscriptions) throw HmsMcpError.
+   */
+  async watch(
+    path: string,
+    onChange: (change: MemoryChange) => void,
+  ): Promise<() => Promise<void>> {
+    const session = this.#session;
+    if (session.closedReason !== undefined) {
+      throw new HmsConnectionError("CONNECTION_CLOSED", session.closedReason);
+    }
+    // Subscriptions name their namespace in the URI: the server's own unless this view names one.
+    const namespace = this.namespace ?? (await this.stats()).namespace;
+    try {
+      return await watchPath(session.client, namespace, path, onChange);
+    } catch (error) {
+      if (error instanceof McpError) {
+        throw new HmsMcpError(
+          error.code === ErrorCode.MethodNotFound ? "UNSUPPORTED" : "INVALID_ARGUMENT",
+          error.code === ErrorCode.MethodNotFound
+            ? `this hms-mcp (${session.where}) has no change notifications: upgrade it to watch files`
+            : error.message.replace(/^MCP error -?\d+: /, ""),
+          { cause: error },
+        );
+      }
+      throw error;
+    }
   }
 
   /** hms-mcp's `stats` of this backend's namespace. */

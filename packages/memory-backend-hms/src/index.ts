@@ -5,6 +5,8 @@
  * checks its protocol version and returns an
  * {@link HmsMemoryBackend}.
  */
+
+export type { MemoryChange } from "@hms/memory-core";
 export type { HmsMemoryBackend, HmsStats } from "./backend.js";
 export { COMMAND_META_KEY, runAsCommand } from "./command-context.js";
 export {
@@ -18,3 +20,4 @@ export {
 } from "./connect.js";
 export { HmsConnectionError, HmsMcpError, HmsMcpNotFoundError } from "./errors.js";
 export type { InProcessOptions } from "./in-process.js";
+export { memoryUri } from "./watch.js";

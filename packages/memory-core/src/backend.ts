@@ -106,6 +106,13 @@ export interface MemoryBackend {
   readonly history?: HistoryOperations;
 
   /**
+   * Optional: tells `onChange` of every change to the memory file `path` or, for a directory,
+   * to any file under it, made by anyone sharing the store, until the returned function is
+   * called (hms-mcp: `resources/subscribe`). Resolves once listening: a later change is told.
+   */
+  watch?(path: string, onChange: (change: MemoryChange) => void): Promise<() => Promise<void>>;
+
+  /**
    * Optional: the largest text the backend stores, in UTF-8 bytes (hms-mcp's
    * `max_text_bytes`). The engine checks every write against the smaller of this and its own
    * `maxFileBytes` before anything is stored.
@@ -157,6 +164,23 @@ export interface FileChange {
   readonly command: string | null;
   /** Who made it (the caller's token name), if known. */
   readonly actor: string | null;
+}
+
+/**
+ * A change to a memory file, as {@link MemoryBackend.watch} tells it. Changes to one file in
+ * quick succession may be told as one, the latest: a watcher learns that the file changed,
+ * and reads it for what it is now.
+ */
+export interface MemoryChange {
+  /**
+   * What the change did; `overflow` when more changed under the watched path than could be
+   * told (the watcher did not keep up): read it all again.
+   */
+  readonly op: "create" | "update" | "move" | "delete" | "overflow";
+  /** The file the change left behind (a move's destination); for `overflow`, the watched path. */
+  readonly path: string;
+  /** A move's source, else null. */
+  readonly fromPath: string | null;
 }
 
 /** The history of memory files. See {@link MemoryBackend.history}. */

@@ -14,6 +14,7 @@ export {
   MemoryBackendError,
   type MemoryBackendErrorCode,
   type MemoryBackendErrorDetails,
+  type MemoryChange,
   type MemoryVersion,
   type RecallHit,
   type RecallTimeRange,

@@ -24,6 +24,7 @@ export {
   MAX_TEXT_BYTES_CAP,
 } from "./limits.js";
 export { MEMORY_FILE_TAG, MEMORY_ROOT } from "./memory-files.js";
+export { CHANGE_META_KEY, type ChangeMeta } from "./notifications.js";
 export {
   type MemoryRecordWire,
   NAMESPACE_ARGUMENT,

@@ -15,6 +15,7 @@ import {
   MAX_TEXT_BYTES_CAP,
 } from "./limits.js";
 import { MEMORY_FILE_TAG, MEMORY_ROOT } from "./memory-files.js";
+import { CHANGE_META_KEY } from "./notifications.js";
 import { TOOL_SCHEMAS, toolJsonSchemas } from "./tools.js";
 import { CAPABILITY_KEY, PROTOCOL_VERSION } from "./version.js";
 
@@ -26,6 +27,7 @@ export function protocolJson(): Record<string, unknown> {
     memory_file_tag: MEMORY_FILE_TAG,
     memory_root: MEMORY_ROOT,
     error_meta_key: ERROR_META_KEY,
+    change_meta_key: CHANGE_META_KEY,
     error_codes: [...ERROR_CODES],
     limits: {
       default_recall_k: DEFAULT_RECALL_K,

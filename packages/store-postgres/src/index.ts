@@ -3,8 +3,10 @@
  * in one database, behaving as @hms/store's SQLite engine does (the same calls, answers,
  * refusals and limits), so that many hms-mcp replicas can serve one store.
  */
+export { PgChanges } from "./changes.js";
 export { callerError, isUnreachable } from "./connection.js";
 export { PgEngine, type PgEngineOptions } from "./engine.js";
+export { announce, CHANGE_CHANNEL, ChangeChannel } from "./notify.js";
 export type { ClaimedMemory, ClaimOptions } from "./queue.js";
 export {
   MIGRATIONS,

@@ -19,6 +19,7 @@ import type {
   StoreStats,
 } from "@hms/store";
 import { PgAccess } from "./access.js";
+import { PgChanges } from "./changes.js";
 import type { PgContext } from "./context.js";
 import { PgHistory } from "./history.js";
 import { queueCounts, queuedIds } from "./queue.js";
@@ -32,6 +33,7 @@ export class PgStore implements StoreApi {
   readonly engine = "postgres" as const;
   readonly history: PgHistory;
   readonly access: PgAccess;
+  readonly changes: PgChanges;
   readonly #ctx: PgContext;
 
   /** @internal Made by `PgEngine.get` and `read`. */
@@ -39,6 +41,7 @@ export class PgStore implements StoreApi {
     this.#ctx = ctx;
     this.history = new PgHistory(ctx);
     this.access = new PgAccess(ctx);
+    this.changes = new PgChanges(ctx);
   }
 
   /** The namespace this store serves. */

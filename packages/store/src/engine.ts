@@ -9,6 +9,7 @@
  * where the data lives.
  */
 import type { UnusedFile } from "./access.js";
+import type { MemoryChange } from "./changes-types.js";
 import type {
   Attribution,
   HistoryPage,
@@ -71,11 +72,26 @@ export interface AccessApi {
   unused(before: string, options?: { prefix?: string; limit?: number }): Awaitable<UnusedFile[]>;
 }
 
+/**
+ * The changes of a namespace's memory files, read forward from a mark (change notifications).
+ * Within a namespace a later change has a larger seq on both engines (its writes are serialized).
+ */
+export interface ChangesApi {
+  /**
+   * A mark at or after the newest change (0 when there is none): where a new reader starts.
+   * SQLite: the namespace's newest seq; PostgreSQL: the database's (seqs are shared).
+   */
+  latest(): Awaitable<number>;
+  /** The changes after `seq`, oldest first, at most `limit` (1 to 1000, default 1000). */
+  after(seq: number, options?: { limit?: number }): Awaitable<MemoryChange[]>;
+}
+
 /** One namespace's store on either engine (see `MemoryStore` for each call's meaning). */
 export interface StoreApi {
   readonly engine: EngineKind;
   readonly history: HistoryApi;
   readonly access: AccessApi;
+  readonly changes: ChangesApi;
   remember(input: RememberInput): Awaitable<RememberResult>;
   rememberMany(inputs: readonly RememberInput[]): Awaitable<RememberResult[]>;
   get(key: string): Awaitable<MemoryRecord | undefined>;

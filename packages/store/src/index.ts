@@ -8,6 +8,8 @@
  * `@hms/store/internal`.
  */
 export type { StoreAccess, UnusedFile } from "./access.js";
+export { Changes } from "./changes.js";
+export { MAX_CHANGES_PAGE, type MemoryChange } from "./changes-types.js";
 export { defaultDataDir } from "./data-dir.js";
 export {
   type EmbeddingModel,
@@ -20,6 +22,7 @@ export {
 export type {
   AccessApi,
   Awaitable,
+  ChangesApi,
   EngineKind,
   HistoryApi,
   NamespaceSummary,

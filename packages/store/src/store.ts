@@ -7,6 +7,7 @@
  */
 
 import { Access, type StoreAccess } from "./access.js";
+import { Changes } from "./changes.js";
 import type { StoreContext } from "./context.js";
 import { Embeddings } from "./embeddings.js";
 import type { StoreApi } from "./engine.js";
@@ -71,6 +72,8 @@ export class MemoryStore implements StoreApi {
   readonly access: StoreAccess;
   /** The history of memory files: read it, restore from it, prune it (history.ts). */
   readonly history: StoreHistory;
+  /** The changes of memory files, read forward from a mark (changes.ts). */
+  readonly changes: Changes;
   readonly #ranker: Ranker;
   readonly #highlighter: Highlighter;
   /** What the operations share: limits, statements, the write transaction. */
@@ -118,6 +121,7 @@ export class MemoryStore implements StoreApi {
       free: <T>(body: () => T): T => writes.free(withinBudget(body)),
     };
     this.history = new History(db, this.#ctx, budget);
+    this.changes = new Changes(db);
     this.access = new Access(db, this.#ctx);
     const hybrid = options.embeddings;
     this.embeddings = hybrid === undefined ? undefined : new Embeddings(db, hybrid.model);

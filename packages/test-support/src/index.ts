@@ -33,6 +33,7 @@ export {
 export { PARAPHRASES, startHybridWithParaphrases, untilEmbedded } from "./hybrid.js";
 export { ndcgAt10, quantile, seededUnitVector } from "./measures.js";
 export { readMemoryFolder, writeMemoryFolder } from "./memory-folder.js";
+export { type Heard, type HeardChange, hear, memoryUri } from "./notifications.js";
 export { freePort, type PostgresServer, postgresBinDir, startPostgres } from "./postgres.js";
 export { backdateWrites, seedFilesIn, storeFile, writeSeedFiles } from "./seed-store.js";
 export {

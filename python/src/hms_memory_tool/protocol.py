@@ -20,6 +20,7 @@ from typing import Any, Final
 
 __all__ = [
     "CAPABILITY_KEY",
+    "CHANGE_META_KEY",
     "DEFAULT_MAX_TEXT_BYTES",
     "DEFAULT_PAGE",
     "DEFAULT_RECALL_K",
@@ -77,6 +78,8 @@ MEMORY_FILE_TAG: Final = _string(PROTOCOL, "memory_file_tag")
 MEMORY_ROOT: Final = _string(PROTOCOL, "memory_root")
 #: The ``_meta`` key of a refused call's ``{code, message, ...details}``.
 ERROR_META_KEY: Final = _string(PROTOCOL, "error_meta_key")
+#: The ``_meta`` key of a ``notifications/resources/updated`` that says what changed.
+CHANGE_META_KEY: Final = _string(PROTOCOL, "change_meta_key")
 #: Every error code a tool call can fail with.
 ERROR_CODES: Final[frozenset[str]] = frozenset(str(code) for code in PROTOCOL["error_codes"])
 

@@ -49,7 +49,12 @@ from hms_memory_tool.core import (
     recall_tool_definition,
 )
 from hms_memory_tool.core._commands import positive_option
-from hms_memory_tool.hms_backend import DEFAULT_TIMEOUT, connect_hms_backend, run_as_command
+from hms_memory_tool.hms_backend import (
+    DEFAULT_TIMEOUT,
+    Watch,
+    connect_hms_backend,
+    run_as_command,
+)
 from hms_memory_tool.paths import MEMORY_ROOT, MemoryPathError, validate_memory_path
 
 
@@ -265,6 +270,37 @@ class HolographicMemoryTool(BetaAsyncAbstractMemoryTool):
         """Brings the memory file at ``path`` back to ``version`` (a deleted file comes back)
         as a new version, and returns that version."""
         return await _restore(self.engine, path, version)
+
+    def watch(self, path: str) -> Watch:
+        """The changes to the memory file ``path`` or, for a directory (such as
+        ``/memories/notes``, or ``/memories`` for all), to any file under it, whoever makes
+        them: this tool, another agent on the same server, another process or replica on the
+        same store. An async iterator of :class:`~hms_memory_tool.core.MemoryChange`, as the
+        TypeScript ``watch(path, onChange)`` tells them::
+
+            async with memory.watch("/memories/notes") as changes:
+                async for change in changes:
+                    print(change.op, change.path)  # update /memories/notes/todo.md
+
+        ``async with`` listens from its start and stops at its end (iterated alone, it
+        listens from the first change asked for, until ``aclose()``). Changes to one file in
+        quick succession may be told as one (read the file for what it is now);
+        ``op == "overflow"`` says more changed under ``path`` than could be told: read it
+        again. Raises :class:`~hms_memory_tool.errors.HolographicMemoryError`:
+        ``invalid_path`` for a path outside /memories, ``unsupported`` for a backend that
+        cannot watch (hms-mcp's can, through ``resources/subscribe``)."""
+        watch = getattr(self.engine.backend, "watch", None)
+        if watch is None:
+            raise HolographicMemoryError(
+                "unsupported",
+                "watch() needs a backend that tells of changes, such as hms-mcp's (connect()); "
+                f"this tool's backend ({type(self.engine.backend).__name__}) has none.",
+            )
+        try:
+            checked = validate_memory_path(path)
+        except MemoryPathError as error:
+            raise HolographicMemoryError("invalid_path", str(error)) from error
+        return cast(Watch, watch(checked))
 
     def recall_tool(self) -> AsyncMemoryRecallTool:
         """The companion ``memory_recall`` tool, for the same tool runner. Raises

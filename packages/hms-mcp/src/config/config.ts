@@ -11,6 +11,7 @@ import {
   type SynchronousMode,
 } from "@hms/store";
 import { Command, InvalidArgumentError, Option } from "commander";
+import { DEFAULT_MAX_SUBSCRIPTIONS } from "../notify/subscriptions.js";
 import type { EmbedRuntime } from "../semantic/protocol.js";
 import { databaseUrlProblem } from "./database-url.js";
 
@@ -43,6 +44,8 @@ export interface Config {
   readonly path: string;
   readonly maxTextBytes: number;
   readonly maxOpenNamespaces: number;
+  /** Most resource subscriptions one connection (stdio pipe or HTTP session) holds. */
+  readonly maxSubscriptions?: number | undefined;
   /** Most namespaces the data directory may hold; undefined: no bound. */
   readonly maxNamespaces?: number | undefined;
   /** How long a write waits for another process's lock on a store, in ms. */
@@ -394,6 +397,16 @@ export function buildCommand(version: string): Command {
     )
     .addOption(
       new Option(
+        "--max-subscriptions <n>",
+        "most resources/subscribe subscriptions one connection holds (a directory's covers " +
+          "every file under it); one more is refused",
+      )
+        .env("HMS_MCP_MAX_SUBSCRIPTIONS")
+        .default(DEFAULT_MAX_SUBSCRIPTIONS)
+        .argParser(integer(1, 100000)),
+    )
+    .addOption(
+      new Option(
         "--max-namespaces <n>",
         "most namespaces the data directory may hold; a write that would create one more is " +
           "refused (default: no bound)",
@@ -614,6 +627,7 @@ export interface ParsedOptions {
   path: string;
   maxTextBytes: number;
   maxOpenNamespaces: number;
+  maxSubscriptions: number;
   maxNamespaces?: number;
   busyTimeout: number;
   synchronous: SynchronousMode;
@@ -730,6 +744,7 @@ export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): C
     path: options.path,
     maxTextBytes: options.maxTextBytes,
     maxOpenNamespaces: options.maxOpenNamespaces,
+    maxSubscriptions: options.maxSubscriptions,
     maxNamespaces: options.maxNamespaces,
     busyTimeoutMs: options.busyTimeout,
     synchronous: options.synchronous,

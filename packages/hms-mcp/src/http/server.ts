@@ -16,6 +16,7 @@ import { createMcpServer } from "../mcp/server.js";
 import { flowOf } from "../runtime/flows.js";
 import type { Runtime } from "../runtime/runtime.js";
 import { Cors, isPreflight } from "./cors.js";
+import { EventStream } from "./event-stream.js";
 import { BodiesBeingRead, InFlight, type RequestLimits, UnreadAnswers } from "./limits.js";
 import { PeerConnections, peerOf } from "./peers.js";
 import { isProbe, serveProbe } from "./probes.js";
@@ -117,7 +118,11 @@ export interface HttpEndpoint {
 interface Session {
   readonly transport: StreamableHTTPServerTransport;
   readonly server: Server;
+  /** The session's GET stream, where change notifications go. */
+  readonly events: EventStream;
   close(): Promise<void>;
+  /** A session with an event stream open is in use, though it sends no request. */
+  streaming(): boolean;
 }
 
 /** A JSON-RPC id, as an error answer echoes it. */
@@ -353,7 +358,7 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
     // after its handler returned), what the client has not taken yet is accounted.
     res.once("prefinish", () => unread.track(res));
     try {
-      await serve(req, res, clientKey, parsedBody, id);
+      await serve(req, res, clientKey, parsedBody, id, admitted);
     } finally {
       admitted();
     }
@@ -426,6 +431,7 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
     clientKey: string,
     parsedBody: unknown,
     id: JsonRpcId,
+    release: () => void,
   ) => {
     const sessionId = req.headers["mcp-session-id"];
     if (typeof sessionId === "string") {
@@ -436,10 +442,10 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
         return;
       }
       if (req.method === "GET") {
-        // No server-initiated messages are ever sent, so no standalone SSE stream is offered
-        // (the transport spec allows 405 here); clients then simply POST.
-        res.writeHead(405, { allow: "POST, DELETE" }).end();
-        return;
+        // The session's event stream (change notifications): open for as long as the client
+        // keeps it, so it is not a request in flight.
+        release();
+        session.events.watch(res);
       }
       await session.transport.handleRequest(req, res, parsedBody);
       return;
@@ -488,12 +494,19 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
       );
       return;
     }
+    const events = new EventStream();
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: true,
       maxRequestBodySize: options.maxBodyBytes,
       onsessioninitialized: (id) => {
-        sessions.add(id, clientKey, { transport, server, close: () => server.close() });
+        sessions.add(id, clientKey, {
+          transport,
+          server,
+          events,
+          close: () => server.close(),
+          streaming: () => events.open,
+        });
         runtime.log.debug({ session: id }, "session opened");
       },
       onsessionclosed: (id) => {
@@ -504,7 +517,11 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
     transport.onclose = () => {
       if (transport.sessionId !== undefined) sessions.remove(transport.sessionId);
     };
-    const server = createMcpServer(runtime);
+    // A client that lets its change notifications pile up unread loses its session.
+    const server = createMcpServer(
+      runtime,
+      events.outlet(() => void server.close().catch(() => {})),
+    );
     await server.connect(transport);
     await transport.handleRequest(req, res, parsedBody);
   };

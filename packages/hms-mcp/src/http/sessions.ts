@@ -5,9 +5,11 @@
  * nobody used for the idle timeout are closed.
  */
 
-/** What the registry needs of a session: a way to close it. */
+/** What the registry needs of a session: a way to close it, and whether it streams. */
 export interface ClosableSession {
   close(): Promise<void>;
+  /** True while the session is in use without requests (an event stream open): never idle. */
+  streaming?(): boolean;
 }
 
 export interface SessionLimits {
@@ -59,7 +61,7 @@ export class SessionRegistry<S extends ClosableSession> {
   use(id: string, client: string, now = Date.now()): S | undefined {
     const entry = this.#byId.get(id);
     if (entry === undefined || entry.client !== client) return undefined;
-    if (now - entry.lastUsed >= this.limits.idleMs) {
+    if (now - entry.lastUsed >= this.limits.idleMs && entry.session.streaming?.() !== true) {
       // Expired, though the sweep has not come by yet.
       this.#evict(id, "idle");
       return undefined;
@@ -100,9 +102,16 @@ export class SessionRegistry<S extends ClosableSession> {
 
   /** Closes every session unused for the idle timeout. */
   closeIdle(now = Date.now()): void {
-    for (const [id, entry] of this.#byId) {
+    for (const [id, entry] of [...this.#byId]) {
       // Use order: the first entry still fresh means every later one is too.
       if (now - entry.lastUsed < this.limits.idleMs) break;
+      if (entry.session.streaming?.() === true) {
+        // Listening to its event stream: in use now.
+        entry.lastUsed = now;
+        this.#byId.delete(id);
+        this.#byId.set(id, entry);
+        continue;
+      }
       this.#evict(id, "idle");
     }
   }

@@ -3,9 +3,10 @@
  * `hms-mcp://{namespace}/{percent-encoded key}`. `resources/list` lists the server's namespace,
  * or with `--namespace-arg` the one named in `_meta["hms-mcp/namespace"]`; `resources/read`
  * reads the namespace of its URI. Either is open only to a caller whose grant covers it.
+ * `resources/subscribe` listens to a memory file or a directory of them (notify/).
  */
 import { NAMESPACE_META_KEY } from "@hms/protocol";
-import type { StoreApi } from "@hms/store";
+import { checkNamespace, MEMORY_ROOT, type StoreApi, utf8Bytes } from "@hms/store";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   ErrorCode,
@@ -13,7 +14,15 @@ import {
   ListResourceTemplatesRequestSchema,
   McpError,
   ReadResourceRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import type { Grant } from "../auth/tokens.js";
+import {
+  type Subscribed,
+  SubscriptionLimitError,
+  type Subscriptions,
+} from "../notify/subscriptions.js";
 import { grantOf, openStore, type Runtime } from "../runtime/runtime.js";
 import { requestNamespace } from "./namespace.js";
 
@@ -43,8 +52,86 @@ function mimeTypeOf(key: string): string {
   return /\.(md|markdown)$/i.test(key) ? "text/markdown" : "text/plain";
 }
 
-/** Answers resources/templates/list, resources/list and resources/read on `server`. */
-export function registerResources(server: Server, runtime: Runtime): void {
+/**
+ * What a subscription to `uri` listens to, or the MCP error that says why it cannot be had:
+ * a memory file or directory (a key under /memories/, or /memories itself, a trailing slash
+ * ignored) of a namespace the server serves and the caller's grant covers.
+ */
+export function subscriptionOf(runtime: Runtime, uri: string, grant: Grant): Subscribed {
+  const parsed = parseResourceUri(uri);
+  if (parsed === undefined) {
+    throw new McpError(RESOURCE_NOT_FOUND, `Not a memory resource: ${uri.slice(0, 200)}`, { uri });
+  }
+  let namespace: string;
+  try {
+    namespace = checkNamespace(parsed.namespace);
+  } catch (error) {
+    throw new McpError(ErrorCode.InvalidParams, (error as Error).message, { uri });
+  }
+  if (namespace !== runtime.namespace && !runtime.namespaceArg) {
+    throw new McpError(
+      RESOURCE_NOT_FOUND,
+      `This server serves only namespace ${runtime.namespace}; start it with --namespace-arg to subscribe to others`,
+      { uri },
+    );
+  }
+  if (!grant.allows(namespace)) {
+    throw new McpError(
+      RESOURCE_NOT_FOUND,
+      `namespace ${namespace} does not exist or this token may not use it`,
+      { uri },
+    );
+  }
+  let key = parsed.key;
+  while (key.length > MEMORY_ROOT.length && key.endsWith("/")) key = key.slice(0, -1);
+  if (key !== MEMORY_ROOT && !key.startsWith(`${MEMORY_ROOT}/`)) {
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `Only memory files send change notifications: subscribe to a key under ${MEMORY_ROOT}/ ` +
+        `(a file, or a directory for every file under it), e.g. ${resourceUri(namespace, MEMORY_ROOT)}`,
+      { uri },
+    );
+  }
+  if (utf8Bytes(key) > runtime.limits.maxKeyBytes) {
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `The key is over ${runtime.limits.maxKeyBytes} bytes, longer than any memory's`,
+      { uri },
+    );
+  }
+  return { namespace, key };
+}
+
+/**
+ * Answers resources/templates/list, resources/list, resources/read, resources/subscribe and
+ * resources/unsubscribe on `server`; `subscriptions` are the connection's.
+ */
+export function registerResources(
+  server: Server,
+  runtime: Runtime,
+  subscriptions: Subscriptions,
+): void {
+  server.setRequestHandler(SubscribeRequestSchema, (request, extra) =>
+    runtime.calls.run(async () => {
+      const { uri } = request.params;
+      const subscribed = subscriptionOf(runtime, uri, grantOf(extra));
+      try {
+        await subscriptions.subscribe(uri, subscribed);
+      } catch (error) {
+        if (error instanceof SubscriptionLimitError) {
+          throw new McpError(ErrorCode.InvalidParams, error.message, { uri });
+        }
+        throw new McpError(ErrorCode.InternalError, (error as Error).message, { uri });
+      }
+      return {};
+    }),
+  );
+
+  server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
+    subscriptions.unsubscribe(request.params.uri);
+    return {};
+  });
+
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
     resourceTemplates: [
       {

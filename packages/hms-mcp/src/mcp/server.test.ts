@@ -17,7 +17,11 @@ describe("the MCP server", () => {
     const capabilities = client.getServerCapabilities();
     expect(capabilities?.experimental).toEqual({ "hms-mcp": { protocolVersion: 1 } });
     expect(statedProtocolVersion(capabilities?.experimental)).toBe(PROTOCOL_VERSION);
-    expect(capabilities).toMatchObject({ tools: {}, resources: {}, prompts: {} });
+    expect(capabilities).toMatchObject({
+      tools: {},
+      resources: { subscribe: true, listChanged: true },
+      prompts: {},
+    });
   });
 
   it("introduces itself with its name, version, title and instructions", () => {

@@ -3,9 +3,10 @@ import { experimentalCapabilities } from "@hms/protocol";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/index.js";
+import { type Outlet, Subscriptions } from "../notify/subscriptions.js";
 import type { Runtime } from "../runtime/runtime.js";
 import { registerPrompts } from "./prompts.js";
-import { registerResources } from "./resources.js";
+import { registerResources, resourceUri } from "./resources.js";
 import { registerTools } from "./tools.js";
 
 const INSTRUCTIONS =
@@ -30,17 +31,22 @@ const lazyValidator: jsonSchemaValidator = {
   },
 };
 
+/** How one connection takes change notifications, beyond what the MCP server sends itself. */
+export type ConnectionOutlet = Pick<Outlet, "blocked" | "onResume" | "overflow">;
+
 /**
  * A new MCP server for one connection (one stdio pipe or one HTTP session), sharing the
- * runtime's stores with every other connection.
+ * runtime's stores with every other connection. `outlet` says when the connection cannot take
+ * notifications (HTTP's event stream).
  */
-export function createMcpServer(runtime: Runtime): Server {
+export function createMcpServer(runtime: Runtime, outlet: ConnectionOutlet = {}): Server {
   const server = new Server(
     { name: runtime.server.name, version: runtime.server.version, title: "Holographic Memory" },
     {
       capabilities: {
         tools: {},
-        resources: {},
+        // Subscriptions to memory files and directories, and list changes for subscribers.
+        resources: { subscribe: true, listChanged: true },
         prompts: {},
         // The protocol version, so a client can refuse a server it would misread at connect time.
         experimental: experimentalCapabilities(),
@@ -55,8 +61,20 @@ export function createMcpServer(runtime: Runtime): Server {
     const failedToSend = /^Failed to (send|enqueue)/.test(error.message);
     runtime.log[failedToSend ? "warn" : "debug"]({ err: error }, "MCP protocol error");
   };
+  const subscriptions = new Subscriptions({
+    hub: runtime.changes,
+    log: runtime.log,
+    resourceUri,
+    maxSubscriptions: runtime.maxSubscriptions,
+    outlet: {
+      updated: (params) => server.sendResourceUpdated(params),
+      listChanged: () => server.sendResourceListChanged(),
+      ...outlet,
+    },
+  });
+  server.onclose = () => subscriptions.close();
   registerTools(server, runtime);
-  registerResources(server, runtime);
+  registerResources(server, runtime, subscriptions);
   registerPrompts(server, runtime);
   return server;
 }

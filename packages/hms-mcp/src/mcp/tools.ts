@@ -258,12 +258,19 @@ export function registerTools(server: Server, runtime: Runtime): void {
                 ? answered.then(succeeded, failed)
                 : succeeded(answered);
             }
-            const output = after(contextFor(runtime, namespace, access, server), (context) =>
-              retryBusy(
+            const output = after(contextFor(runtime, namespace, access, server), (context) => {
+              const answered = retryBusy(
                 () => context.store.history.attributed(attribution, () => run(toolArgs, context)),
                 runtime.busyTimeoutMs,
-              ),
-            );
+              );
+              // A write's subscribers, here and in other processes, hear of it (notify/).
+              if (!tool.readOnly) {
+                const written = () => runtime.changes.written(context.namespace);
+                if (answered instanceof Promise) answered.then(written, written);
+                else written();
+              }
+              return answered;
+            });
             return output instanceof Promise ? output.then(succeeded, failed) : succeeded(output);
           })
           .catch(failed),

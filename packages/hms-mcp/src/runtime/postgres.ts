@@ -5,10 +5,17 @@
  * never loads node-postgres.
  */
 import { EmbeddingModelMismatchError, type EmbeddingOptions, isStoreError } from "@hms/store";
-import { PgEngine, type PgUpgradeEvent, migrate as runMigrations } from "@hms/store-postgres";
+import {
+  announce,
+  ChangeChannel,
+  PgEngine,
+  type PgUpgradeEvent,
+  migrate as runMigrations,
+} from "@hms/store-postgres";
 import type { Logger } from "pino";
 import { ConfigError, type DatabaseConfig } from "../config/config.js";
 import { redactUrl, withoutPassword } from "../config/database-url.js";
+import type { Announcements } from "../notify/hub.js";
 import type { Readiness } from "./readiness.js";
 
 /** Logs a migration's steps (the server answers nothing while they run). */
@@ -151,4 +158,15 @@ export async function openCopyEngine(
     await engine.close().catch(() => {});
     throw error instanceof ConfigError ? error : new ConfigError(databaseMessage(url, error));
   }
+}
+
+/**
+ * How the replicas of `engine`'s database tell each other of changes: NOTIFY on the pool,
+ * LISTEN on a connection of its own to `url`.
+ */
+export function postgresAnnouncements(engine: PgEngine, url: string): Announcements {
+  return {
+    announce: (namespace) => announce(engine.pool, namespace),
+    listen: (onChange, onError) => ChangeChannel.open(url, onChange, onError),
+  };
 }

@@ -26,6 +26,7 @@ import {
 } from "../config/config.js";
 import { ToolError } from "../errors.js";
 import { HistoryRetention, historyDropLogger, MIB } from "../history/retention.js";
+import { type Announcements, ChangeHub } from "../notify/hub.js";
 import type { Semantic } from "../semantic/semantic.js";
 import { SERVER_INFO } from "../version.js";
 import { BUSY_WAIT_MS } from "./busy.js";
@@ -66,6 +67,10 @@ export interface Runtime {
   readonly reads: ReadLog;
   /** How long a call waits for another process's lock on a store (--busy-timeout), in ms. */
   readonly busyTimeoutMs: number;
+  /** Where connections hear of changes to memory files, whoever made them (notify/). */
+  readonly changes: ChangeHub;
+  /** Most resource subscriptions one connection holds (--max-subscriptions). */
+  readonly maxSubscriptions: number | undefined;
 }
 
 /**
@@ -130,8 +135,11 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     await semantic?.close();
     throw error;
   }
+  const { announcements, ...engine } = opened;
   return {
-    ...opened,
+    ...engine,
+    changes: new ChangeHub({ engine: opened.engine, log, announcements }),
+    maxSubscriptions: config.maxSubscriptions,
     limits: { ...DEFAULT_LIMITS, maxTextBytes: config.maxTextBytes },
     namespace: config.namespace,
     namespaceArg: config.namespaceArg,
@@ -147,11 +155,15 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
   };
 }
 
-/** An engine opened: the engine, its readiness, and how it knows that a namespace exists. */
+/**
+ * An engine opened: the engine, its readiness, how it knows that a namespace exists, and (on
+ * PostgreSQL) how its replicas tell each other of changes.
+ */
 interface Opened {
   engine: StoreEngine;
   readiness: () => Promise<Readiness>;
   exists: (namespace: string) => Awaitable<boolean>;
+  announcements?: Announcements;
 }
 
 /** Most tool calls one client may have waiting to run; the next gets UNAVAILABLE. */
@@ -245,7 +257,7 @@ async function openPostgresEngine(
   log: Logger,
 ): Promise<Opened> {
   const database = config.database as DatabaseConfig;
-  const { openPostgres, postgresReadiness } = await import("./postgres.js");
+  const { openPostgres, postgresAnnouncements, postgresReadiness } = await import("./postgres.js");
   let engine: Awaited<ReturnType<typeof openPostgres>>;
   try {
     engine = await openPostgres(
@@ -274,11 +286,13 @@ async function openPostgresEngine(
     engine,
     readiness: () => postgresReadiness(engine),
     exists: async (name) => (await engine.names()).includes(name),
+    announcements: postgresAnnouncements(engine, database.url),
   };
 }
 
 /** Closes the model and the stores; call it once the runtime's calls have finished. */
 export async function closeRuntime(runtime: Runtime): Promise<void> {
+  await runtime.changes.close();
   // A history pruning pass in flight ends before the stores close under it.
   await runtime.retention.stop();
   runtime.reads.stop();

@@ -535,3 +535,25 @@ describe("the inspector from the keyboard alone", () => {
     await context.close();
   });
 });
+
+describe("the inspector while others write", () => {
+  it("refreshes the tree and the open file by itself when another client changes them", async () => {
+    const { page, context, problems } = await newPage();
+    await signIn(page);
+    await treeItem(page, "roadmap.md").click();
+    await page.locator("#L2").waitFor();
+    // "Claude" edits the open file and makes another: the page follows without a reload.
+    const roadmap = "/memories/projects/roadmap.md";
+    const before = await ok<{ version: number }>(claude, "get", { key: roadmap });
+    await ok(claude, "remember", {
+      key: roadmap,
+      text: "# Roadmap\n1. Ship the CLI\n2. Ship live updates\n",
+      expected_version: before.version,
+    });
+    await ok(claude, "remember", { key: "/memories/live/arrived.md", text: "hello", tags: FILE });
+    await expect.poll(() => page.locator("#L3").textContent()).toBe("32. Ship live updates");
+    await treeItem(page, "arrived.md").waitFor();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});

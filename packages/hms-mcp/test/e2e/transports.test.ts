@@ -30,7 +30,11 @@ describe.each<TransportKind>(["stdio", "http"])("the MCP surface over %s", (kind
     const capabilities = client.getServerCapabilities();
     expect(capabilities?.experimental).toEqual({ "hms-mcp": { protocolVersion: 1 } });
     expect(statedProtocolVersion(capabilities?.experimental)).toBe(PROTOCOL_VERSION);
-    expect(capabilities).toMatchObject({ tools: {}, resources: {}, prompts: {} });
+    expect(capabilities).toMatchObject({
+      tools: {},
+      resources: { subscribe: true, listChanged: true },
+      prompts: {},
+    });
   });
 
   it("lists exactly the protocol's tools, byte for byte, in its order", async () => {

@@ -36,11 +36,16 @@ interface CallResult {
   readonly structuredContent?: unknown;
 }
 
+/** How long the event stream waits before it opens again once it ended, in ms. */
+const REOPEN_MS = 1000;
+
 export class McpClient {
   readonly #endpoint: string;
   readonly #token: string;
   #session: string | undefined;
   #nextId = 1;
+  /** The URIs subscribed to: subscribed again on a new session. */
+  readonly #subscribed = new Set<string>();
 
   constructor(endpoint: string, token: string) {
     this.#endpoint = endpoint;
@@ -62,6 +67,7 @@ export class McpClient {
     });
     this.#session = response.headers.get("mcp-session-id") ?? undefined;
     await this.#post({ jsonrpc: "2.0", method: "notifications/initialized" });
+    for (const uri of this.#subscribed) await this.#request("resources/subscribe", { uri });
     const result = answer?.result as { serverInfo?: ServerInfo } | undefined;
     return result?.serverInfo ?? { name: "hms-mcp", version: "" };
   }
@@ -94,12 +100,77 @@ export class McpClient {
     return result.structuredContent;
   }
 
+  /**
+   * Asks the server to tell of changes to `uri` (a memory file or directory): they arrive on
+   * the event stream that {@link listen} reads. Kept across a new session.
+   */
+  async subscribe(uri: string): Promise<void> {
+    this.#subscribed.add(uri);
+    await this.#request("resources/subscribe", { uri });
+  }
+
+  async unsubscribe(uri: string): Promise<void> {
+    this.#subscribed.delete(uri);
+    await this.#request("resources/unsubscribe", { uri });
+  }
+
+  /**
+   * Reads the session's event stream (a GET) and calls `onUpdated` with the URI of each file
+   * the server says changed, until the returned function is called; a stream that ends is
+   * opened again after a pause.
+   */
+  listen(onUpdated: (uri: string) => void): () => void {
+    const controller = new AbortController();
+    const read = async () => {
+      while (!controller.signal.aborted) {
+        try {
+          const response = await fetch(this.#endpoint, {
+            method: "GET",
+            headers: { ...this.#headers(), accept: "text/event-stream" },
+            signal: controller.signal,
+          });
+          if (response.ok && response.body !== null) {
+            const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+            let buffered = "";
+            for (;;) {
+              const { value, done } = await reader.read();
+              if (done) break;
+              buffered += value;
+              const events = buffered.split(/\r?\n\r?\n/);
+              buffered = events.pop() ?? "";
+              for (const event of events) {
+                const uri = updatedUri(event);
+                if (uri !== undefined) onUpdated(uri);
+              }
+            }
+          }
+        } catch {
+          // Aborted, or the network dropped: opened again below unless stopped.
+        }
+        if (!controller.signal.aborted) await new Promise((done) => setTimeout(done, REOPEN_MS));
+      }
+    };
+    void read();
+    return () => controller.abort();
+  }
+
   /** Ends the session on the server (logout); never fails. */
   async close(): Promise<void> {
     if (this.#session === undefined) return;
     const headers = this.#headers();
     this.#session = undefined;
     await fetch(this.#endpoint, { method: "DELETE", headers }).catch(() => undefined);
+  }
+
+  /** Sends a request other than a tool call; its result, or an error. */
+  async #request(method: string, params: Record<string, unknown>): Promise<unknown> {
+    const message = () => ({ jsonrpc: "2.0", id: this.#nextId++, method, params });
+    let sent = await this.#post(message());
+    if (sent.expired) {
+      await this.connect();
+      sent = await this.#post(message());
+    }
+    return sent.answer?.result;
   }
 
   #headers(): Record<string, string> {
@@ -164,4 +235,18 @@ export function fromEventStream(text: string, id: number): JsonRpcAnswer | undef
     if (message?.id === id) return message;
   }
   return undefined;
+}
+
+/** The URI of a notifications/resources/updated among an event's data, else undefined. */
+export function updatedUri(event: string): string | undefined {
+  const data = event
+    .split(/\r?\n/)
+    .filter((line) => line.startsWith("data:"))
+    .map((line) => line.slice(5).trimStart())
+    .join("\n");
+  const message = safeJson(data) as
+    | (JsonRpcAnswer & { method?: unknown; params?: { uri?: unknown } })
+    | undefined;
+  if (message?.method !== "notifications/resources/updated") return undefined;
+  return typeof message.params?.uri === "string" ? message.params.uri : undefined;
 }

@@ -92,6 +92,11 @@ export class Inspector {
   };
   readonly #listeners = new Set<() => void>();
   readonly #endpoint: string;
+  /** Ends listening to the namespace's changes (subscription and event stream). */
+  #stopWatching: (() => void) | undefined;
+  /** Files told changed and not yet shown; they are shown together, a moment later. */
+  readonly #heard = new Set<string>();
+  #showHeard: ReturnType<typeof setTimeout> | undefined;
   /** Where to go: the view writes it to the URL, which comes back through {@link applyRoute}. */
   navigate: (route: Route) => void = (route) => {
     void this.applyRoute(route);
@@ -121,9 +126,13 @@ export class Inspector {
     return api;
   }
 
-  /** Runs `action`; a refused token leads back to the sign-in, other failures to `where`. */
-  async #guard(where: keyof State, action: () => Promise<void>): Promise<boolean> {
-    this.#set({ busy: true });
+  /**
+   * Runs `action`; a refused token leads back to the sign-in, other failures to `where`.
+   * The page is busy meanwhile, unless `quiet` (work the person did not ask for, such as
+   * following someone else's change, never holds up what they do).
+   */
+  async #guard(where: keyof State, action: () => Promise<void>, quiet = false): Promise<boolean> {
+    if (!quiet) this.#set({ busy: true });
     try {
       await action();
       return true;
@@ -138,7 +147,7 @@ export class Inspector {
       }
       return false;
     } finally {
-      this.#set({ busy: false });
+      if (!quiet) this.#set({ busy: false });
     }
   }
 
@@ -198,6 +207,8 @@ export class Inspector {
   }
 
   #signedOut(notice: Notice | undefined): void {
+    this.#stopWatching?.();
+    this.#stopWatching = undefined;
     this.#set({
       phase: "login",
       loginNotice: notice,
@@ -229,6 +240,7 @@ export class Inspector {
 
   async #enter(api: MemoryApi, server: ServerInfo | undefined): Promise<void> {
     const stats = await api.call("stats", {});
+    this.#watch(api);
     sessionStorage.setItem(NAMESPACE_KEY, api.namespace);
     this.#set({
       phase: "ready",
@@ -262,11 +274,25 @@ export class Inspector {
   // ---- files
 
   async refreshFiles(): Promise<void> {
-    await this.#guard("filesNotice", async () => {
-      const files = await this.#api.allFiles();
-      this.#set({ files, tree: buildTree(files), filesNotice: undefined });
-      if (this.#state.deleted !== undefined) await this.loadDeleted();
-    });
+    await this.#loadFiles({ clearNotice: true });
+  }
+
+  /** Reads the tree again; a refresh someone else's change caused keeps what the page says. */
+  async #loadFiles(options: { clearNotice: boolean }): Promise<void> {
+    const quiet = !options.clearNotice;
+    await this.#guard(
+      "filesNotice",
+      async () => {
+        const files = await this.#api.allFiles();
+        this.#set({
+          files,
+          tree: buildTree(files),
+          ...(options.clearNotice ? { filesNotice: undefined } : {}),
+        });
+        if (this.#state.deleted !== undefined) await this.loadDeleted();
+      },
+      quiet,
+    );
   }
 
   toggleFolder(path: string): void {
@@ -281,13 +307,47 @@ export class Inspector {
    * again, and the open file too unless the person is editing it, which is only marked.
    */
   async fileChanged(key: string): Promise<void> {
-    await this.refreshFiles();
-    if (this.#state.file?.key !== key) return;
+    await this.filesChanged([key]);
+  }
+
+  /** As {@link fileChanged}, for several files at once: the tree is read once. */
+  async filesChanged(keys: readonly string[]): Promise<void> {
+    await this.#loadFiles({ clearNotice: false });
+    const open = this.#state.file?.key;
+    if (open === undefined || !keys.includes(open)) return;
     if (this.#state.editing !== undefined) {
       this.#set({ stale: true });
       return;
     }
-    await this.#readFile(key);
+    // What the page said stays: this refresh is not the person's doing.
+    await this.#readFile(open, { clearNotice: false });
+  }
+
+  /**
+   * Listens to every change of `api`'s namespace (a subscription to /memories, told on the
+   * session's event stream): the tree and the open file follow what others do. A server
+   * without change notifications is simply not listened to.
+   */
+  #watch(api: MemoryApi): void {
+    this.#stopWatching?.();
+    const uri = `hms-mcp://${api.namespace}/${encodeURIComponent("/memories")}`;
+    const stopListening = api.client.listen((changed) => {
+      const key = keyOfUri(changed);
+      if (key === undefined || this.#state.api !== api) return;
+      this.#heard.add(key);
+      // A burst of changes (a directory moved) is shown once.
+      this.#showHeard ??= setTimeout(() => {
+        this.#showHeard = undefined;
+        const keys = [...this.#heard];
+        this.#heard.clear();
+        void this.filesChanged(keys);
+      }, HEARD_DELAY_MS);
+    });
+    void api.client.subscribe(uri).catch(() => undefined);
+    this.#stopWatching = () => {
+      stopListening();
+      void api.client.unsubscribe(uri).catch(() => undefined);
+    };
   }
 
   /** Goes where `route` says: namespace, file, view, lines. */
@@ -316,25 +376,33 @@ export class Inspector {
     if (route.view === "history" && this.#state.history === undefined) await this.loadHistory();
   }
 
-  async #readFile(key: string): Promise<void> {
-    await this.#guard("fileNotice", async () => {
-      try {
-        const file = await this.#api.call("get", { key });
-        this.#set({ file, stale: false, fileNotice: undefined });
-      } catch (error) {
-        if (error instanceof ToolFailure && error.code === "NOT_FOUND") {
+  async #readFile(key: string, options: { clearNotice: boolean } = { clearNotice: true }) {
+    await this.#guard(
+      "fileNotice",
+      async () => {
+        try {
+          const file = await this.#api.call("get", { key });
           this.#set({
-            file: undefined,
-            fileNotice: {
-              kind: "error",
-              text: `${key} does not exist (any more). Deleted files are listed under "Deleted" in the sidebar.`,
-            },
+            file,
+            stale: false,
+            ...(options.clearNotice ? { fileNotice: undefined } : {}),
           });
-          return;
+        } catch (error) {
+          if (error instanceof ToolFailure && error.code === "NOT_FOUND") {
+            this.#set({
+              file: undefined,
+              fileNotice: {
+                kind: "error",
+                text: `${key} does not exist (any more). Deleted files are listed under "Deleted" in the sidebar.`,
+              },
+            });
+            return;
+          }
+          throw error;
         }
-        throw error;
-      }
-    });
+      },
+      !options.clearNotice,
+    );
   }
 
   /** Opens `key` (at `line`, marking to `end`) in `view`. */
@@ -541,8 +609,9 @@ export class Inspector {
       }
       this.#set({ editing: undefined });
       await this.#readFile(file.key);
-      await this.refreshFiles();
+      // Said with the text it saved: the tree's refresh may wait behind others' changes.
       this.#set({ fileNotice: { kind: "success", text: "Saved." } });
+      await this.refreshFiles();
     });
   }
 
@@ -653,5 +722,19 @@ export class Inspector {
         throw error;
       }
     });
+  }
+}
+
+/** How long changes told are gathered before the tree is read again, in ms. */
+const HEARD_DELAY_MS = 100;
+
+/** The memory key of a resource URI (`hms-mcp://{namespace}/{encoded key}`), else undefined. */
+export function keyOfUri(uri: string): string | undefined {
+  const match = /^hms-mcp:\/\/[^/]+\/(.+)$/.exec(uri);
+  if (!match) return undefined;
+  try {
+    return decodeURIComponent(match[1] as string);
+  } catch {
+    return undefined;
   }
 }

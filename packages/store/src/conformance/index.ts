@@ -13,6 +13,7 @@
  * engine may answer at once or with promises.
  */
 import { accessTests } from "./access.js";
+import { changeTests } from "./changes.js";
 import { concurrencyTests } from "./concurrency.js";
 import { historyTests } from "./history.js";
 import { limitTests } from "./limits.js";
@@ -51,6 +52,7 @@ export function runStoreConformance(options: StoreConformanceOptions, t: TestApi
     recallTests(t, options);
     recallTimeTests(t, options);
     historyTests(t, options);
+    changeTests(t, options);
     accessTests(t, options);
     namespaceTests(t, options);
     loadTests(t, options);

@@ -72,6 +72,22 @@ class FileChange:
     """Who made it (the caller's token name), if known."""
 
 
+@dataclass(frozen=True)
+class MemoryChange:
+    """A change to a memory file, as a backend's ``watch`` tells it (the TypeScript
+    ``MemoryChange``). Changes to one file in quick succession may be told as one, the latest:
+    a watcher learns that the file changed, and reads it for what it is now."""
+
+    op: Literal["create", "update", "move", "delete", "overflow"]
+    """What the change did; ``overflow`` when more changed under the watched path than could
+    be told (the watcher did not keep up): read it all again."""
+    path: str
+    """The file the change left behind (a move's destination); for ``overflow``, the watched
+    path."""
+    from_path: str | None
+    """A move's source, else ``None``."""
+
+
 class HistoryOperations(Protocol):
     """The history of memory files a backend may keep (the TypeScript ``history``); hms-mcp
     keeps every change as a version."""

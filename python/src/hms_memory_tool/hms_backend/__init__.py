@@ -10,6 +10,7 @@ from .command_context import COMMAND_META_KEY, run_as_command
 from .connect import DEFAULT_TIMEOUT, check_protocol_version, connect_hms_backend
 from .errors import CLOSED, CONNECTION_LOST, HmsConnectionError, HmsMcpError, HmsMcpNotFoundError
 from .find_server import ServerCommand, find_server, server_environment
+from .watch import Watch, memory_uri
 
 __all__ = [
     "CLOSED",
@@ -23,9 +24,11 @@ __all__ = [
     "HmsMemoryBackend",
     "HmsTreeOperations",
     "ServerCommand",
+    "Watch",
     "check_protocol_version",
     "connect_hms_backend",
     "find_server",
+    "memory_uri",
     "run_as_command",
     "server_environment",
 ]

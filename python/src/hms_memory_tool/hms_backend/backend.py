@@ -71,6 +71,7 @@ from hms_memory_tool.protocol import (
 )
 
 from .errors import CONNECTION_LOST, HmsConnectionError, HmsMcpError
+from .watch import ConnectionChanges, Watch
 
 _ERROR_TEXT: Final = re.compile(r"^([A-Z_]+): (.*)\Z", re.DOTALL)
 #: hms-mcp's codes that are the same refusal for the engine.
@@ -97,12 +98,15 @@ class HmsMemoryBackend:
         timeout: float | None,
         reopen: Callable[[], Awaitable[Client]] | None = None,
         shared_state: _Shared | None = None,
+        changes: ConnectionChanges | None = None,
     ) -> None:
         self._namespace = namespace
         self._max_text_bytes = max_text_bytes
         self._timeout = timeout
         # Shared by every namespace's view of the connection.
-        self._shared = shared_state if shared_state is not None else _Shared(client, reopen)
+        self._shared = (
+            shared_state if shared_state is not None else _Shared(client, reopen, changes)
+        )
         self._tree = HmsTreeOperations(self)
         self._history = HmsHistoryOperations(self)
 
@@ -138,6 +142,33 @@ class HmsMemoryBackend:
             max_text_bytes=self._max_text_bytes,
             timeout=self._timeout,
             shared_state=self._shared,
+        )
+
+    def watch(self, path: str) -> Watch:
+        """The changes to the memory file ``path`` (``/memories/...``) or, for a directory,
+        to any file under it, whoever makes them (this client, another process, another
+        replica), as an async iterator of :class:`~hms_memory_tool.core.MemoryChange`; see
+        :class:`~hms_memory_tool.hms_backend.watch.Watch`. Changes to one file in quick
+        succession may be told as one. A refusal (a path outside /memories, the server's cap
+        on subscriptions) raises :class:`HmsMcpError` when the watch starts."""
+        changes = self._shared.changes
+        if changes is None:
+            raise HmsMcpError(
+                "UNSUPPORTED",
+                "this connection was made without change notifications; connect with "
+                "connect_hms_backend() to watch files",
+            )
+        if self._shared.closed is not None:
+            raise HmsConnectionError("CONNECTION_CLOSED", self._shared.closed)
+
+        async def namespace() -> str:
+            # A URI names its namespace: the server's own unless this view names one.
+            if self._namespace is not None:
+                return self._namespace
+            return str((await self.stats())["namespace"])
+
+        return Watch(
+            namespace=namespace, path=path, client=lambda: self._shared.client, changes=changes
         )
 
     async def read(self, path: str) -> StoredFile | None:
@@ -319,9 +350,16 @@ class _Shared:
     server forgot its session), how to open one on a new session (HTTP only), and why the
     connection closed."""
 
-    def __init__(self, client: Client, reopen: Callable[[], Awaitable[Client]] | None) -> None:
+    def __init__(
+        self,
+        client: Client,
+        reopen: Callable[[], Awaitable[Client]] | None,
+        changes: ConnectionChanges | None = None,
+    ) -> None:
         self.client = client
         self.reopen = reopen
+        #: The connection's change notifications (its client's message handler), if watched.
+        self.changes = changes
         self.closed: str | None = None
         self._replacing: anyio.Event | None = None
 

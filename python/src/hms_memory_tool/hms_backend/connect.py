@@ -23,6 +23,7 @@ from .backend import HmsMemoryBackend
 from .errors import CLOSED, CONNECTION_LOST, HmsConnectionError, HmsMcpError
 from .find_server import INSTALL_HINT, ServerCommand, find_server, server_environment
 from .stderr_tail import ServerStderr, describe_stderr
+from .watch import ConnectionChanges
 
 #: Seconds a call may wait for hms-mcp's answer before it fails (``timeout=``).
 DEFAULT_TIMEOUT: Final = 60.0
@@ -159,6 +160,9 @@ async def _connected(
     timeout: float | None,  # noqa: ASYNC109 - per call, not for this function
 ) -> AsyncIterator[HmsMemoryBackend]:
     async with AsyncExitStack() as stack:
+        # Every client of the connection (a new one after the server forgot a session too)
+        # hands its change notifications to the backend's watches.
+        changes = ConnectionChanges()
         refused: list[int] = []
         server_stderr: ServerStderr | None = None
         if url is not None:
@@ -179,7 +183,9 @@ async def _connected(
                 )
             )
             client = Client(
-                streamable_http_client(url, http_client=http), read_timeout_seconds=timeout
+                streamable_http_client(url, http_client=http),
+                read_timeout_seconds=timeout,
+                message_handler=changes.handle,
             )
             where = url
             # Clients on new sessions (after the server forgot one) run in tasks of their own,
@@ -192,6 +198,7 @@ async def _connected(
                 fresh = Client(
                     streamable_http_client(http_url, http_client=http),
                     read_timeout_seconds=timeout,
+                    message_handler=changes.handle,
                 )
                 await sessions.start(_hold, fresh)
                 check_protocol_version(fresh.server_capabilities.experimental, where)
@@ -209,6 +216,7 @@ async def _connected(
             client = Client(
                 stdio_client(parameters, errlog=piped.writer),
                 read_timeout_seconds=timeout,
+                message_handler=changes.handle,
             )
             where = " ".join([server.command, *server.args])
         try:
@@ -236,6 +244,7 @@ async def _connected(
             max_text_bytes=0,
             timeout=timeout,
             reopen=reopen if url is not None else None,
+            changes=changes,
         )
         stats = await backend.stats()
         backend._max_text_bytes = stats["max_text_bytes"]

@@ -1,0 +1,100 @@
+"""watch() against real hms-mcp processes: one agent's tool hears of another's memory tool
+commands on the same store, over stdio and over HTTP's event stream, in the same terms as the
+TypeScript tool's watch() (its test/e2e/watch.test.ts)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import anyio
+import pytest
+
+from hms_memory_tool import HolographicMemoryError, HolographicMemoryTool
+from hms_memory_tool.core import InMemoryBackend, MemoryChange
+from hms_memory_tool.hms_backend import Watch
+from tests.support.servers import StdioServer, http_server
+
+#: Only stops a hang: nothing here is timed.
+HANG = 120
+
+
+async def until(changes: Watch, seen: list[MemoryChange], op: str) -> None:
+    """Reads ``changes`` into ``seen`` until a change with ``op`` arrives."""
+    with anyio.fail_after(HANG):
+        async for change in changes:
+            seen.append(change)
+            if change.op == op:
+                return
+
+
+async def agent_commands(writer: HolographicMemoryTool) -> None:
+    """What the other agent does: a file made, one outside the directory, a rename."""
+    await writer.call({"command": "create", "path": "/memories/notes/todo.md", "file_text": "a\n"})
+    await writer.call({"command": "create", "path": "/memories/other.md", "file_text": "b\n"})
+    await writer.call(
+        {
+            "command": "rename",
+            "old_path": "/memories/notes/todo.md",
+            "new_path": "/memories/notes/done.md",
+        }
+    )
+
+
+@pytest.mark.anyio
+async def test_watch_tells_another_process_commands_over_stdio(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    watching, writing = StdioServer(data), StdioServer(data)
+    async with (
+        HolographicMemoryTool.connect(command=watching.command, args=watching.args) as watcher,
+        HolographicMemoryTool.connect(command=writing.command, args=writing.args) as writer,
+    ):
+        seen: list[MemoryChange] = []
+        async with watcher.watch("/memories/notes") as changes:
+            await agent_commands(writer)
+            await until(changes, seen, "move")
+            await writer.call({"command": "delete", "path": "/memories/notes/done.md"})
+            await until(changes, seen, "delete")
+        # A move is told once, by its destination and source; nothing outside the directory.
+        assert [c for c in seen if c.op == "move"] == [
+            MemoryChange("move", "/memories/notes/done.md", "/memories/notes/todo.md")
+        ]
+        assert seen[-1] == MemoryChange("delete", "/memories/notes/done.md", None)
+        assert all(c.path.startswith("/memories/notes/") for c in seen)
+
+
+@pytest.mark.anyio
+async def test_watch_over_http_event_stream(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    writing = StdioServer(data)
+    with http_server(data, None) as server:
+        async with (
+            HolographicMemoryTool.connect(url=server.url) as watcher,
+            HolographicMemoryTool.connect(command=writing.command, args=writing.args) as writer,
+        ):
+            seen: list[MemoryChange] = []
+            async with watcher.watch("/memories") as changes:
+                await agent_commands(writer)
+                await until(changes, seen, "move")
+            assert (
+                MemoryChange("move", "/memories/notes/done.md", "/memories/notes/todo.md") in seen
+            )
+
+
+def test_watch_needs_a_backend_that_can() -> None:
+    memory = HolographicMemoryTool(InMemoryBackend())
+    with pytest.raises(
+        HolographicMemoryError,
+        match=r"watch\(\) needs a backend that tells of changes, such as hms-mcp's "
+        r"\(connect\(\)\); this tool's backend \(InMemoryBackend\) has none\.",
+    ) as error:
+        memory.watch("/memories")
+    assert error.value.code == "unsupported"
+
+
+@pytest.mark.anyio
+async def test_watch_refuses_a_path_outside_memories(tmp_path: Path) -> None:
+    server = StdioServer(tmp_path / "data")
+    async with HolographicMemoryTool.connect(command=server.command, args=server.args) as memory:
+        with pytest.raises(HolographicMemoryError, match="must be /memories or start with") as bad:
+            memory.watch("/etc")
+        assert bad.value.code == "invalid_path"
