@@ -59,8 +59,8 @@ const PYTHON_VERSIONS = JSON.parse(
 const SHARED = ["zod", "@modelcontextprotocol/sdk"];
 // KEEP: keep the temporary folder; UV: the uv to run (default: uv on PATH). Its full path:
 // the pip checks run it with a PATH of their own, which holds no uv.
-const { KEEP } = process.env;
-const UV = execFileSync("sh", ["-c", 'command -v "$0"', process.env.UV ?? "uv"], {
+const { KEEP, UV: UV_NAME = "uv" } = process.env;
+const UV = execFileSync("sh", ["-c", 'command -v "$0"', UV_NAME], {
   encoding: "utf8",
 }).trim();
 const started = Date.now();
