@@ -11,7 +11,7 @@ import type { HmsMemoryBackend } from "../../src/backend.js";
 import { connectHmsBackend } from "../../src/connect.js";
 import { HmsConnectionError } from "../../src/errors.js";
 
-/** Forwards POSTs to `upstream`, counting initialize requests and 404 answers. */
+/** Forwards requests to `upstream`, counting initialize requests and 404 answers to POSTs. */
 class Relay {
   upstream = "";
   initializes = 0;
@@ -76,7 +76,9 @@ class Relay {
       headers,
       ...(body.length > 0 ? { body } : {}),
     });
-    if (answer.status === 404) this.notFound++;
+    // Calls only: the SDK's event stream (a GET) also meets the restarted server's 404 when it
+    // reconnects, as many times as its timing makes it try.
+    if (answer.status === 404 && req.method === "POST") this.notFound++;
     const out: Record<string, string> = {};
     answer.headers.forEach((value, name) => {
       if (name !== "content-length" && name !== "transfer-encoding") out[name] = value;
