@@ -321,6 +321,7 @@ export class Inspector {
       try {
         const file = await this.#api.call("get", { key });
         this.#set({ file, stale: false, fileNotice: undefined });
+        await this.#treeSees(file);
       } catch (error) {
         if (error instanceof ToolFailure && error.code === "NOT_FOUND") {
           this.#set({
@@ -335,6 +336,14 @@ export class Inspector {
         throw error;
       }
     });
+  }
+
+  /** A file read at a version the tree does not show (someone changed it): the tree is read again. */
+  async #treeSees(file: MemoryRecord): Promise<void> {
+    const listed = this.#state.files?.find((entry) => entry.key === file.key);
+    if (this.#state.files !== undefined && listed?.version !== file.version) {
+      await this.refreshFiles();
+    }
   }
 
   /** Opens `key` (at `line`, marking to `end`) in `view`. */
@@ -552,6 +561,7 @@ export class Inspector {
     if (key === undefined) return;
     await this.#guard("fileNotice", async () => {
       const file = await this.#api.call("get", { key });
+      await this.#treeSees(file);
       this.#set({
         file,
         editing: { from: file.version },
