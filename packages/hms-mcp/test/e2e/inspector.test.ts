@@ -367,6 +367,8 @@ describe("the inspector at 1280 px", () => {
       .toContain("Deleted /memories/notes/monday.md");
     const restore = page.getByRole("button", { name: "Restore /memories/notes/monday.md" });
     await restore.waitFor();
+    // The sidebar scrolls: the shot of the deleted files shows them.
+    await restore.scrollIntoViewIfNeeded();
     await shot(page, "08-deleted");
     await restore.click();
     await treeItem(page, "monday.md").waitFor();
@@ -462,6 +464,8 @@ describe("the inspector at 420 px", () => {
     await signIn(page);
     const overflow = "document.documentElement.scrollWidth - window.innerWidth";
     expect(await page.evaluate(overflow)).toBe(0);
+    // The pointer that pressed Open would leave a tree row in its hover colour.
+    await page.mouse.move(0, 0);
     await shot(page, "13-narrow-files");
     expect(await accessibilityProblems(page)).toEqual([]);
     await treeItem(page, "acme-corp.md").click();
