@@ -57,8 +57,12 @@ const PYTHON_VERSIONS = JSON.parse(
   readFileSync(join(ROOT, "scripts/python-versions.json"), "utf8"),
 );
 const SHARED = ["zod", "@modelcontextprotocol/sdk"];
-// KEEP: keep the temporary folder; UV: the uv to run (default: uv on PATH).
-const { KEEP, UV = "uv" } = process.env;
+// KEEP: keep the temporary folder; UV: the uv to run (default: uv on PATH). Its full path:
+// the pip checks run it with a PATH of their own, which holds no uv.
+const { KEEP } = process.env;
+const UV = execFileSync("sh", ["-c", 'command -v "$0"', process.env.UV ?? "uv"], {
+  encoding: "utf8",
+}).trim();
 const started = Date.now();
 const { values: options } = parseArgs({
   options: {

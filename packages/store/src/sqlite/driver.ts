@@ -170,7 +170,8 @@ export interface TextReads {
   text(value: unknown): string;
 }
 
-const decoder = new TextDecoder();
+// ignoreBOM: a text that starts with U+FEFF keeps it (the default decoder drops it).
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 const WHOLE: TextReads = { column: (sql) => sql, text: (value) => value as string };
 const AS_BYTES: TextReads = {
   column: (sql) => `CAST(${sql} AS BLOB)`,

@@ -47,4 +47,12 @@ describe("a memory's text holding NUL", () => {
       .entries.map((entry) => store.history.version("/memories/b.md", entry.version)?.text);
     expect(versions.reverse()).toEqual(texts);
   });
+
+  it("keeps a byte order mark at the start of a text, which a decoder drops by default", () => {
+    const text = "\uFEFF# notes\nwith a BOM\u0000 and a NUL\n";
+    const first = store.remember({ key: "/memories/bom.md", text, tags: ["memory-file"] });
+    store.remember({ key: "/memories/bom.md", text: `${text}one more line\n` });
+    expect(store.get("/memories/bom.md")?.text).toBe(`${text}one more line\n`);
+    expect(store.history.version("/memories/bom.md", first.version)?.text).toBe(text);
+  });
 });
