@@ -19,6 +19,11 @@ const benches = {
   // Cold start, write throughput, get/list latency, recall latency at 100k memories, memory;
   // the lexical recall curve at 1k/10k/100k (--sizes), against another build (--compare BIN).
   "server-perf": { package: "hms-mcp", script: "bench:server-perf" },
+  // Recall filtered by time (modified_after/modified_before) against unfiltered recall at
+  // 100k memories, filters keeping 1%, 10% and 50%, SQLite and PostgreSQL in one run, with the
+  // load average (--memories N, --queries N, --k N, --engines sqlite,postgres,
+  // --database-url URL).
+  "recall-by-time": { package: "hms-mcp", script: "bench:recall-by-time" },
   // Memories/s a hybrid server embeds in the background (SciFact abstracts), this build with
   // one and two embedding workers, against another build (--compare BIN), alternating rounds.
   "embed-throughput": { package: "hms-mcp", script: "bench:embed-throughput" },

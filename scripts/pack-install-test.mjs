@@ -179,7 +179,11 @@ function checkQuickstart(stdout, language, viewInput) {
   expectIncludes(first, `Claude -> memory: ${viewInput}`, what);
   expectIncludes(first, "File created successfully at: /memories/customers/acme-corp.md", what);
   expectIncludes(second, "Claude -> memory_recall:", what);
-  expectIncludes(second, "1. /memories/customers/acme-corp.md (lines 1-2, score 0.4545)", what);
+  expectIncludes(
+    second,
+    "1. /memories/customers/acme-corp.md (lines 1-2, score 0.4545, modified 20",
+    what,
+  );
   expectIncludes(second, "     2\t- Prefers email follow-ups (not phone calls).", what);
   expectIncludes(
     stdout,

@@ -22,6 +22,7 @@ from hms_memory_tool import (
 )
 from hms_memory_tool.core import (
     NO_RECALL_HITS,
+    RECALL_BY_TIME_UNSUPPORTED,
     RecallInput,
     format_recall,
     format_score,
@@ -47,10 +48,13 @@ def test_the_tool_definition_is_the_one_in_recall_json() -> None:
 )
 def test_the_text_of_recall_json_format_cases(case: dict[str, Any]) -> None:
     hits = [
-        RecallHit(h["path"], h["score"], h["excerpt"], h["line_start"], h["line_end"])
+        RecallHit(
+            h["path"], h["score"], h["excerpt"], h["line_start"], h["line_end"], h.get("updated_at")
+        )
         for h in case["hits"]
     ]
-    assert format_recall(hits) == case["output"]
+    range_ = (case.get("modified_after"), case.get("modified_before"))
+    assert format_recall(hits, *range_) == case["output"]
 
 
 @pytest.mark.parametrize(
@@ -58,7 +62,9 @@ def test_the_text_of_recall_json_format_cases(case: dict[str, Any]) -> None:
 )
 def test_the_input_checks_of_recall_json_input_cases(case: dict[str, Any]) -> None:
     if "error" not in case:
-        assert parse_recall_input(case["input"]) == RecallInput(case["query"], case["k"])
+        assert parse_recall_input(case["input"]) == RecallInput(
+            case["query"], case["k"], case.get("modified_after"), case.get("modified_before")
+        )
         return
     with pytest.raises(MemoryToolError) as caught:
         parse_recall_input(case["input"])
@@ -216,3 +222,101 @@ async def test_the_engine_recalls_from_a_backend_that_can() -> None:
     hits = await engine.recall_hits("acme", 1)
     assert hits == [RecallHit("/memories/a.md", 1.0, "acme", 1, 1)]
     assert await engine.recall({"query": "acme"}) == format_recall(await backend.recall("acme", 5))
+
+
+class _Dated(InMemoryBackend):
+    """An in-memory backend whose files changed at given times, recalling by substring within
+    a range (or ignoring it, as a backend written before ranges would)."""
+
+    def __init__(self, files: dict[str, tuple[str, str]], honours_range: bool = True) -> None:
+        super().__init__(files={path: text for path, (text, _) in files.items()})
+        self.times = files
+        self.honours_range = honours_range
+        self.ranges: list[tuple[str | None, str | None]] = []
+
+    async def recall(
+        self,
+        query: str,
+        k: int,
+        *,
+        modified_after: str | None = None,
+        modified_before: str | None = None,
+    ) -> list[RecallHit]:
+        self.ranges.append((modified_after, modified_before))
+        low, high = (modified_after or "", modified_before or "~")
+        if not self.honours_range:
+            low, high = "", "~"
+        return [
+            RecallHit(path, 0.5, text, 1, 1, at)
+            for path, (text, at) in self.times.items()
+            if query in text and low <= at < high
+        ][:k]
+
+
+@pytest.mark.anyio
+async def test_the_engine_passes_a_time_range_normalized_and_shows_it_with_each_hits_time() -> None:
+    backend = _Dated(
+        {
+            "/memories/old.md": ("plan", "2026-06-01T00:00:00.000Z"),
+            "/memories/new.md": ("plan", "2026-07-02T08:00:00.000Z"),
+        }
+    )
+    engine = MemoryEngine(backend)
+    text = await engine.recall({"query": "plan", "modified_after": "2026-07-01T02:00:00+02:00"})
+    assert text == (
+        "Found 1 memory file modified at or after 2026-07-01T00:00:00.000Z matching the query, "
+        "most relevant first. View a file with the memory tool to read all of it; view_range "
+        "[start, end] shows just the lines given for a hit.\n\n"
+        "1. /memories/new.md (line 1, score 0.5000, modified 2026-07-02T08:00:00.000Z)\n    plan"
+    )
+    assert await engine.recall({"query": "plan", "modified_before": "2026-05-01T00:00:00Z"}) == (
+        "No memory files modified before 2026-05-01T00:00:00.000Z matched the query. Leave out "
+        "modified_after and modified_before to search every file."
+    )
+    hits = await engine.recall_hits("plan", 5, modified_before="2026-07-01T00:00Z")
+    assert [hit.path for hit in hits] == ["/memories/old.md"]
+    await engine.recall({"query": "plan"})
+    assert backend.ranges == [
+        ("2026-07-01T00:00:00.000Z", None),
+        (None, "2026-05-01T00:00:00.000Z"),
+        (None, "2026-07-01T00:00:00.000Z"),
+        (None, None),
+    ]
+    with pytest.raises(MemoryToolError, match=r"^Invalid `modified_after` parameter: 2026-07-01 "):
+        await engine.recall({"query": "plan", "modified_after": "2026-07-01"})
+    assert len(backend.ranges) == 4  # refused before the backend was asked
+
+
+@pytest.mark.anyio
+async def test_the_engine_refuses_a_backend_that_ignores_the_range_or_gives_no_times() -> None:
+    since = {"query": "plan", "modified_after": "2026-07-01T00:00:00Z"}
+    ignoring = MemoryEngine(
+        _Dated({"/memories/old.md": ("plan", "2026-06-01T00:00:00.000Z")}, honours_range=False)
+    )
+    with pytest.raises(MemoryToolError) as refused:
+        await ignoring.recall(since)
+    assert (refused.value.code, refused.value.message) == (
+        "unsupported",
+        RECALL_BY_TIME_UNSUPPORTED,
+    )
+
+    class Timeless(InMemoryBackend):
+        async def recall(
+            self,
+            query: str,
+            k: int,
+            *,
+            modified_after: str | None = None,
+            modified_before: str | None = None,
+        ) -> list[RecallHit]:
+            return [RecallHit("/memories/a.md", 0.5, "plan", 1, 1)]
+
+    timeless = MemoryEngine(Timeless())
+    with pytest.raises(MemoryToolError) as none:
+        await timeless.recall(since)
+    assert none.value.message == RECALL_BY_TIME_UNSUPPORTED
+    assert "(line 1, score 0.5000)\n" in await timeless.recall({"query": "plan"})
+    assert RECALL_BY_TIME_UNSUPPORTED == (
+        "memory_recall cannot filter by time with this memory backend: it does not report when "
+        "files changed. Recall without modified_after and modified_before."
+    )

@@ -57,7 +57,9 @@ describe("the quick start, offline", () => {
     );
     // The one file holds each query word once and, alone in the store, is of average length:
     // it scores 1 / (k1 + 1) of the query's BM25 ceiling, not 1 for being the best hit.
-    expect(second).toContain("    1. /memories/customers/acme-corp.md (lines 1-2, score 0.4545)");
+    expect(second).toContain(
+      "    1. /memories/customers/acme-corp.md (lines 1-2, score 0.4545, modified 20",
+    );
     expect(second).toContain(
       "Here's the content of /memories/customers/acme-corp.md with line numbers:\n         1\t# Acme Corp\n         2\t- Prefers email follow-ups (not phone calls).\n",
     );
@@ -67,7 +69,7 @@ describe("the quick start, offline", () => {
     // "how" and "contact" are in no memory and "acme" in every one (the only one): the hit
     // holds nothing informative of the question, so it scores the least a hit can.
     expect(stdout).toMatch(
-      /=== memory_recall \{"query": "how to contact Acme"\} ===\nFound 1 memory file matching the query[^\n]*\n\n1\. \/memories\/customers\/acme-corp\.md \(lines 1-2, score 0\.0010\)\n {4}# Acme Corp\n {4}- Prefers email follow-ups \(not phone calls\)\.\n$/,
+      /=== memory_recall \{"query": "how to contact Acme"\} ===\nFound 1 memory file matching the query[^\n]*\n\n1\. \/memories\/customers\/acme-corp\.md \(lines 1-2, score 0\.0010, modified \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\)\n {4}# Acme Corp\n {4}- Prefers email follow-ups \(not phone calls\)\.\n$/,
     );
   });
 
@@ -87,7 +89,9 @@ describe("the quick start, offline", () => {
     );
     expect(first).not.toContain('"command":"create"');
     expect(stdout).not.toContain("error:");
-    expect(second).toContain("    1. /memories/customers/acme-corp.md (lines 1-2, score 0.4545)");
+    expect(second).toContain(
+      "    1. /memories/customers/acme-corp.md (lines 1-2, score 0.4545, modified 20",
+    );
   });
 
   it("with --keep, refuses a store whose file the scripted replies did not write", async () => {

@@ -23,6 +23,7 @@ import { onInterrupt, terminate } from "./interrupt.js";
 import { Output } from "./output.js";
 import { memoryPath } from "./paths.js";
 import { openTarget, type StoreNeed, type TargetOptions } from "./target.js";
+import { pointInTime } from "./when.js";
 
 interface GlobalOptions extends TargetOptions {
   json: boolean;
@@ -134,13 +135,28 @@ export function buildProgram(): Command {
     .argument("<query>", "what to look for, in plain words")
     .option("-k <n>", `how many files (1 to ${MAX_RECALL_K})`, count(MAX_RECALL_K), 5)
     .option("--under <path>", "only files under this directory")
-    .action((query: string, options: { k: number; under?: string }) => {
-      const scope = {
-        k: options.k,
-        ...(options.under === undefined ? {} : { prefix: memoryPath(options.under) }),
-      };
-      return run((backend, out) => recall(backend, query, scope, out))();
-    });
+    .option(
+      "--since <when>",
+      "only files changed since then: a duration back from now (30m, 12h, 7d, 2w) or an ISO " +
+        "8601 time with a timezone (2026-07-01T00:00:00Z)",
+      (value: string) => pointInTime(value),
+    )
+    .option(
+      "--before <when>",
+      "only files last changed before then (same forms)",
+      (value: string) => pointInTime(value),
+    )
+    .action(
+      (query: string, options: { k: number; under?: string; since?: string; before?: string }) => {
+        const scope = {
+          k: options.k,
+          ...(options.under === undefined ? {} : { prefix: memoryPath(options.under) }),
+          ...(options.since === undefined ? {} : { since: options.since }),
+          ...(options.before === undefined ? {} : { before: options.before }),
+        };
+        return run((backend, out) => recall(backend, query, scope, out))();
+      },
+    );
 
   program
     .command("rm")

@@ -15,6 +15,6 @@ export {
   type InProcessOptions,
   type StdioConnection,
 } from "@hms/memory-backend-hms";
-export type { RecallHit } from "@hms/memory-core";
+export type { RecallHit, RecallTimeRange } from "@hms/memory-core";
 export { HolographicMemoryError } from "./errors.js";
 export { type ConnectOptions, HolographicMemoryTool } from "./tool.js";

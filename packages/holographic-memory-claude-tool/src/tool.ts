@@ -26,6 +26,7 @@ import {
   MemoryEngine,
   type MemoryEngineOptions,
   type RecallHit,
+  type RecallTimeRange,
   recallToolDefinition,
 } from "@hms/memory-core";
 import { MemoryPathError, validateMemoryPath } from "@hms/memory-paths";
@@ -185,9 +186,18 @@ export class HolographicMemoryTool implements MemoryToolHandlers {
     } as BetaRunnableTool<unknown>;
   }
 
-  /** The memory files most relevant to `query`, best first: at most `k` (1 to 50). */
-  recall(query: string, k: number = DEFAULT_RECALL_K): Promise<RecallHit[]> {
-    return this.#run(() => this.engine.recallHits(query, k));
+  /**
+   * The memory files most relevant to `query`, best first: at most `k` (1 to 50), each with
+   * `updatedAt`, its last change. With `range`, only files last changed at or after
+   * `modifiedAfter` and before `modifiedBefore` (ISO 8601 times with a timezone, such as
+   * `2026-07-01T00:00:00Z`), chosen before the best `k` are taken.
+   */
+  recall(
+    query: string,
+    k: number = DEFAULT_RECALL_K,
+    range: RecallTimeRange = {},
+  ): Promise<RecallHit[]> {
+    return this.#run(() => this.engine.recallHits(query, k, range));
   }
 
   /**

@@ -6,6 +6,7 @@ import {
   MemoryBackendError,
   type MemoryBackendErrorCode,
   type RecallHit,
+  type RecallTimeRange,
   type StoredFile,
   type MAX_QUERY_BYTES as TOOL_MAX_QUERY_BYTES,
   type MAX_RECALL_K as TOOL_MAX_RECALL_K,
@@ -236,16 +237,25 @@ export class HmsMemoryBackend implements MemoryBackend {
 
   /**
    * The memory files most relevant to `query`, best first, at most `k` (1 to 50): hms-mcp's
-   * `recall` restricted to the `memory-file` tag.
+   * `recall` restricted to the `memory-file` tag, and with `range` to files last changed in it
+   * (`modified_after`, `modified_before`). Each hit carries the file's last change.
    */
-  async recall(query: string, k: number): Promise<RecallHit[]> {
-    const result = await this.call("recall", { query, k, tag: MEMORY_FILE_TAG });
+  async recall(query: string, k: number, range: RecallTimeRange = {}): Promise<RecallHit[]> {
+    const { modifiedAfter, modifiedBefore } = range;
+    const result = await this.call("recall", {
+      query,
+      k,
+      tag: MEMORY_FILE_TAG,
+      ...(modifiedAfter === undefined ? {} : { modified_after: modifiedAfter }),
+      ...(modifiedBefore === undefined ? {} : { modified_before: modifiedBefore }),
+    });
     return result.hits.map((hit) => ({
       path: hit.key,
       score: hit.score,
       excerpt: hit.excerpt,
       lineStart: hit.line_start,
       lineEnd: hit.line_end,
+      ...(hit.updated_at === undefined ? {} : { updatedAt: hit.updated_at }),
     }));
   }
 

@@ -91,8 +91,13 @@ export interface MemoryBackend {
   /**
    * Optional: the memory files most relevant to `query`, best first, at most `k` (1 to 50).
    * Without it the engine serves every command but `memory_recall`.
+   *
+   * With `range`, only files last changed within it, chosen before the best `k` are taken (a
+   * filter applied to the best `k` afterwards would return too few), each hit with its
+   * `updatedAt`. The engine checks the hits against the range, and refuses a backend whose
+   * hits lie outside it or lack `updatedAt` (one written before ranges, which ignores them).
    */
-  recall?(query: string, k: number): Promise<RecallHit[]>;
+  recall?(query: string, k: number, range?: RecallTimeRange): Promise<RecallHit[]>;
 
   /**
    * Optional: the history of memory files (hms-mcp keeps every change as a version). Not used
@@ -165,6 +170,17 @@ export interface HistoryOperations {
   restore(path: string, version: number): Promise<number>;
 }
 
+/**
+ * The time range of a recall: files last changed at or after `modifiedAfter` and before
+ * `modifiedBefore`, either optional. The engine gives both as UTC with milliseconds
+ * (`2026-07-01T00:00:00.000Z`, `checkIsoTime` of @hms/memory-paths), so a backend that keeps
+ * times in that form compares them as text.
+ */
+export interface RecallTimeRange {
+  readonly modifiedAfter?: string | undefined;
+  readonly modifiedBefore?: string | undefined;
+}
+
 /** One memory file found by {@link MemoryBackend.recall}. */
 export interface RecallHit {
   /** The file's path, e.g. `/memories/customers/acme.md`. */
@@ -185,6 +201,11 @@ export interface RecallHit {
   readonly lineStart: number;
   /** The last line of the range to view, 1-based, inclusive. */
   readonly lineEnd: number;
+  /**
+   * When the file last changed, ISO 8601 with a timezone (hms-mcp: UTC with milliseconds), if
+   * the backend knows; `memory_recall` shows it. Required of hits answering a time range.
+   */
+  readonly updatedAt?: string | undefined;
 }
 
 /**

@@ -1,6 +1,11 @@
 import { MemoryPathError } from "@hms/memory-paths";
 import { describe, expect, it } from "vitest";
-import { type MemoryBackend, MemoryBackendError, type RecallHit } from "./backend.js";
+import {
+  type MemoryBackend,
+  MemoryBackendError,
+  type RecallHit,
+  type RecallTimeRange,
+} from "./backend.js";
 import { DEFAULT_MAX_FILE_BYTES, MemoryEngine } from "./engine.js";
 import { MemoryToolError } from "./errors.js";
 import { type BackendOperation, InMemoryBackend } from "./in-memory-backend.js";
@@ -693,6 +698,86 @@ describe("recall", () => {
     expect(error.code).toBe("invalid_argument");
     await expect(engine.recallHits("q", 51)).rejects.toThrow("It should be from 1 to 50.");
     expect(queries).toEqual([]);
+  });
+
+  /** A backend whose files changed at the given times, recalling by substring in a range. */
+  function dated(files: Record<string, [string, string]>, honoursRange = true) {
+    const backend = new InMemoryBackend({
+      files: Object.fromEntries(Object.entries(files).map(([path, [text]]) => [path, text])),
+    });
+    const ranges: Array<RecallTimeRange | undefined> = [];
+    const recall = async (query: string, k: number, range?: RecallTimeRange) => {
+      ranges.push(range);
+      const { modifiedAfter = "", modifiedBefore = "~" } = (honoursRange && range) || {};
+      return Object.entries(files)
+        .filter(([, [text, at]]) => text.includes(query) && at >= modifiedAfter)
+        .filter(([, [, at]]) => at < modifiedBefore)
+        .slice(0, k)
+        .map(([path, [text, at]]): RecallHit => {
+          return { path, score: 0.5, excerpt: text, lineStart: 1, lineEnd: 1, updatedAt: at };
+        });
+    };
+    return { engine: new MemoryEngine(Object.assign(backend, { recall })), ranges };
+  }
+
+  it("passes a time range to the backend normalized to UTC, and shows it and each hit's time", async () => {
+    const { engine, ranges } = dated({
+      "/memories/old.md": ["plan", "2026-06-01T00:00:00.000Z"],
+      "/memories/new.md": ["plan", "2026-07-02T08:00:00.000Z"],
+    });
+    expect(
+      await engine.recall({ query: "plan", modified_after: "2026-07-01T02:00:00+02:00" }),
+    ).toBe(
+      "Found 1 memory file modified at or after 2026-07-01T00:00:00.000Z matching the query, most relevant first. View a file with the memory tool to read all of it; view_range [start, end] shows just the lines given for a hit.\n\n1. /memories/new.md (line 1, score 0.5000, modified 2026-07-02T08:00:00.000Z)\n    plan",
+    );
+    expect(await engine.recall({ query: "plan", modified_before: "2026-05-01T00:00:00Z" })).toBe(
+      "No memory files modified before 2026-05-01T00:00:00.000Z matched the query. Leave out modified_after and modified_before to search every file.",
+    );
+    const hits = await engine.recallHits("plan", 5, { modifiedBefore: "2026-07-01T00:00Z" });
+    expect(hits.map((hit) => hit.path)).toEqual(["/memories/old.md"]);
+    // Without a range the backend is called as before: two arguments.
+    await engine.recall({ query: "plan" });
+    expect(ranges).toEqual([
+      { modifiedAfter: "2026-07-01T00:00:00.000Z" },
+      { modifiedBefore: "2026-05-01T00:00:00.000Z" },
+      { modifiedBefore: "2026-07-01T00:00:00.000Z" },
+      undefined,
+    ]);
+  });
+
+  it("refuses a bad time before the backend is asked", async () => {
+    const { engine, ranges } = dated({});
+    const error = await failure(engine.recall({ query: "plan", modified_after: "2026-07-01" }));
+    expect([error.code, error.message]).toEqual([
+      "invalid_argument",
+      "Invalid `modified_after` parameter: 2026-07-01 has no timezone. Add Z for UTC (2026-07-01T00:00:00Z) or an offset such as +02:00.",
+    ]);
+    await expect(
+      engine.recallHits("plan", 5, {
+        modifiedAfter: "2026-07-02T00:00:00Z",
+        modifiedBefore: "2026-07-01T00:00:00Z",
+      }),
+    ).rejects.toThrow("is later than 2026-07-01T00:00:00Z, so no file could match.");
+    expect(ranges).toEqual([]);
+  });
+
+  it("refuses a backend that ignores the range or gives no times, rather than show other files", async () => {
+    const files: Record<string, [string, string]> = {
+      "/memories/old.md": ["plan", "2026-06-01T00:00:00.000Z"],
+    };
+    const unsupported = [
+      "unsupported",
+      "memory_recall cannot filter by time with this memory backend: it does not report when files changed. Recall without modified_after and modified_before.",
+    ];
+    const ignoring = dated(files, false).engine;
+    const since = { query: "plan", modified_after: "2026-07-01T00:00:00Z" };
+    const error = await failure(ignoring.recall(since));
+    expect([error.code, error.message]).toEqual(unsupported);
+    const { engine: timeless } = recalling({ "/memories/a.md": "plan" });
+    const none = await failure(timeless.recall(since));
+    expect([none.code, none.message]).toEqual(unsupported);
+    // Without a range, a backend without times serves as before.
+    expect(await timeless.recall({ query: "plan" })).toContain("(line 1, score 0.4545)\n");
   });
 
   it("says so when the backend cannot recall", async () => {

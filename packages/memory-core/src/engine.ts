@@ -13,6 +13,7 @@ import {
   MemoryBackendError,
   type MemoryVersion,
   type RecallHit,
+  type RecallTimeRange,
   type StoredFile,
 } from "./backend.js";
 import {
@@ -37,7 +38,14 @@ import { MemoryToolError } from "./errors.js";
 import { numberedLine, splitLines } from "./format.js";
 import { KnownFiles } from "./known-files.js";
 import { messages } from "./messages.js";
-import { DEFAULT_RECALL_K, formatRecall, parseRecallInput } from "./recall.js";
+import {
+  DEFAULT_RECALL_K,
+  formatRecall,
+  hitInRange,
+  parseRecallInput,
+  RECALL_BY_TIME_UNSUPPORTED,
+  type RecallInput,
+} from "./recall.js";
 import { renderDirectory, renderFile } from "./render.js";
 import { DEFAULT_RETRY_POLICY, RETRY, type RetryPolicy, withRetries } from "./retry.js";
 
@@ -155,26 +163,49 @@ export class MemoryEngine {
   }
 
   /**
-   * The `memory_recall` tool: `input` as Claude sent it (`query`, optional `k`), checked in
-   * full; returns the result text (see `formatRecall`). Throws `unsupported` when the backend
-   * cannot recall.
+   * The `memory_recall` tool: `input` as Claude sent it (`query`, optional `k`,
+   * `modified_after`, `modified_before`), checked in full; returns the result text (see
+   * `formatRecall`). Throws `unsupported` when the backend cannot recall, or cannot by time.
    */
   async recall(input: unknown): Promise<string> {
-    const { query, k } = parseRecallInput(input);
-    return formatRecall(await this.#recallHits(query, k));
+    const checked = parseRecallInput(input);
+    const range = timeRangeOf(checked);
+    return formatRecall(await this.#recallHits(checked.query, checked.k, range), range);
   }
 
-  /** The memory files most relevant to `query`, best first: at most `k` (1 to 50). */
-  async recallHits(query: string, k: number = DEFAULT_RECALL_K): Promise<RecallHit[]> {
-    const checked = parseRecallInput({ query, k });
-    return this.#recallHits(checked.query, checked.k);
+  /**
+   * The memory files most relevant to `query`, best first: at most `k` (1 to 50); with
+   * `range`, only files last changed at or after `modifiedAfter` and before `modifiedBefore`
+   * (ISO 8601 times with a timezone), checked as `memory_recall` checks them.
+   */
+  async recallHits(
+    query: string,
+    k: number = DEFAULT_RECALL_K,
+    range: RecallTimeRange = {},
+  ): Promise<RecallHit[]> {
+    const checked = parseRecallInput({
+      query,
+      k,
+      modified_after: range.modifiedAfter,
+      modified_before: range.modifiedBefore,
+    });
+    return this.#recallHits(checked.query, checked.k, timeRangeOf(checked));
   }
 
-  async #recallHits(query: string, k: number): Promise<RecallHit[]> {
+  async #recallHits(
+    query: string,
+    k: number,
+    range: RecallTimeRange | undefined,
+  ): Promise<RecallHit[]> {
     if (!this.backend.recall) {
       throw new MemoryToolError("unsupported", messages.recallUnsupported);
     }
-    return this.backend.recall(query, k);
+    if (range === undefined) return this.backend.recall(query, k);
+    const hits = await this.backend.recall(query, k, range);
+    if (!hits.every((hit) => hitInRange(hit, range))) {
+      throw new MemoryToolError("unsupported", RECALL_BY_TIME_UNSUPPORTED);
+    }
+    return hits;
   }
 
   async #parsed<N extends ParsedCommand["command"]>(
@@ -661,4 +692,14 @@ function positiveInteger(name: string, value: number | undefined): number | unde
     throw new RangeError(`${name} must be a positive integer, got ${String(value)}`);
   }
   return value;
+}
+
+/** The time range of a checked recall, or undefined when it has none. */
+function timeRangeOf(input: RecallInput): RecallTimeRange | undefined {
+  const { modifiedAfter, modifiedBefore } = input;
+  if (modifiedAfter === undefined && modifiedBefore === undefined) return undefined;
+  return {
+    ...(modifiedAfter === undefined ? {} : { modifiedAfter }),
+    ...(modifiedBefore === undefined ? {} : { modifiedBefore }),
+  };
 }

@@ -16,6 +16,7 @@ export {
   type MemoryBackendErrorDetails,
   type MemoryVersion,
   type RecallHit,
+  type RecallTimeRange,
   type StoredFile,
   type TreeOperations,
 } from "./backend.js";
@@ -58,6 +59,7 @@ export {
   MAX_RECALL_K,
   NO_RECALL_HITS,
   parseRecallInput,
+  RECALL_BY_TIME_UNSUPPORTED,
   RECALL_INPUT_SCHEMA,
   RECALL_TOOL_DESCRIPTION,
   RECALL_TOOL_NAME,

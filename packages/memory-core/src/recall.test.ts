@@ -16,7 +16,10 @@ interface RecallVectors {
       excerpt: string;
       line_start: number;
       line_end: number;
+      updated_at?: string;
     }>;
+    modified_after?: string;
+    modified_before?: string;
     output: string;
   }>;
   input_cases: Array<{
@@ -24,6 +27,8 @@ interface RecallVectors {
     input: unknown;
     query?: string;
     k?: number;
+    modified_after?: string;
+    modified_before?: string;
     error?: string;
     error_code?: string;
   }>;
@@ -48,8 +53,13 @@ describe("memory_recall result text", () => {
         excerpt: hit.excerpt,
         lineStart: hit.line_start,
         lineEnd: hit.line_end,
+        ...(hit.updated_at === undefined ? {} : { updatedAt: hit.updated_at }),
       }));
-      expect(formatRecall(hits)).toBe(vector.output);
+      const range = {
+        modifiedAfter: vector.modified_after,
+        modifiedBefore: vector.modified_before,
+      };
+      expect(formatRecall(hits, range)).toBe(vector.output);
     });
   }
 });
@@ -58,7 +68,14 @@ describe("memory_recall input checks", () => {
   for (const vector of vectors.input_cases) {
     it(vector.name, () => {
       if (vector.error === undefined) {
-        expect(parseRecallInput(vector.input)).toEqual({ query: vector.query, k: vector.k });
+        expect(parseRecallInput(vector.input)).toEqual({
+          query: vector.query,
+          k: vector.k,
+          ...(vector.modified_after === undefined ? {} : { modifiedAfter: vector.modified_after }),
+          ...(vector.modified_before === undefined
+            ? {}
+            : { modifiedBefore: vector.modified_before }),
+        });
         return;
       }
       let thrown: unknown;

@@ -19,6 +19,7 @@ export {
 } from "./helpers.js";
 export { errorBrand, HmsError, hasBrand } from "./hms-error.js";
 export { compareCodePoints, displayPath, utf8ByteLength } from "./text.js";
+export { checkIsoTime, type IsoTimeCheck, type IsoTimeProblem } from "./times.js";
 export {
   type CheckOptions,
   checkMemoryPath,

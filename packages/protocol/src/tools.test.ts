@@ -11,6 +11,16 @@ describe("tool schemas", () => {
     expect(TOOLS.forget.output.safeParse({ deleted: -1 }).success).toBe(false);
   });
 
+  it("take recall's time range, and hits with or without updated_at (older servers)", () => {
+    const range = { modified_after: "2026-07-01T00:00:00Z", modified_before: "2026-07-08T00:00Z" };
+    expect(TOOLS.recall.input.parse({ query: "q", ...range })).toEqual({ query: "q", ...range });
+    expect(TOOLS.recall.input.safeParse({ query: "q", modified_after: 1 }).success).toBe(false);
+    const hit = { key: "/memories/a.md", score: 1, excerpt: "x", line_start: 1, line_end: 2 };
+    const dated = { ...hit, updated_at: "2026-07-02T10:00:00.000Z" };
+    expect(TOOLS.recall.output.parse({ hits: [dated], build: "hybrid" }).hits[0]).toEqual(dated);
+    expect(TOOLS.recall.output.parse({ hits: [hit], build: "lexical" }).hits[0]).toEqual(hit);
+  });
+
   it("describe the namespaces a token may use, and refuse an answer without access", () => {
     const answer = {
       namespaces: [{ name: "alice" }, { name: "default" }],

@@ -88,7 +88,10 @@ export const recall = {
     "memory of average length holding every query word once; above 0.2 a match on much of " +
     "the query, below 0.1 likely noise; 0.001 for a hit holding only words most memories " +
     "hold). Hybrid: 0.6 times that share plus 0.4 times the similarity (above 0.3 a strong " +
-    "match, below 0.2 likely noise). The two builds' scores are on different scales.",
+    "match, below 0.2 likely noise). The two builds' scores are on different scales. " +
+    "modified_after and modified_before keep only memories last changed in that time range " +
+    "(at or after, and before), applied before the best k are taken; each hit has updated_at, " +
+    "its memory's last change.",
   input: z.strictObject({
     query: z.string().describe("What to look for, in plain words."),
     k: z
@@ -100,6 +103,21 @@ export const recall = {
       .optional(),
     tag: tag("memories").optional(),
     prefix: prefix("memories").optional(),
+    modified_after: z
+      .string()
+      .describe(
+        "Only memories last changed at or after this time: ISO 8601 with a timezone, such as " +
+          "2026-07-01T00:00:00Z or 2026-07-01T09:30:00+02:00 (seconds optional; a fraction " +
+          "finer than a millisecond counts as the next millisecond).",
+      )
+      .optional(),
+    modified_before: z
+      .string()
+      .describe(
+        "Only memories last changed before this time (ISO 8601 with a timezone); not earlier " +
+          "than modified_after.",
+      )
+      .optional(),
   }),
   output: z.object({
     hits: z.array(
@@ -117,6 +135,12 @@ export const recall = {
         excerpt: z.string(),
         line_start: z.number().int().min(1),
         line_end: z.number().int().min(1),
+        updated_at: timestamp
+          .describe(
+            "The memory's last change (ISO 8601 UTC with milliseconds). Absent from servers " +
+              "before recall by time.",
+          )
+          .optional(),
       }),
     ),
     build: z.enum(["lexical", "hybrid"]),

@@ -6,9 +6,12 @@
  * meaning of an error code); additions a client can ignore keep the number.
  *
  * Version 1: the thirteen tools below, tree operations (`move`/`forget` with `tree`, and
- * `remember` keeping memory files a well-formed tree). Additions since, which a client of
- * version 1 may ignore (so the number stays): the `namespaces` tool, and `history`'s
- * `dropped` (what the history dropped and why; servers before it omit it).
+ * `remember` keeping memory files a well-formed tree). Added since, within version 1 (a client
+ * must not count on them from every version-1 server): `stats.recall.embedded` and
+ * `embedded_per_second`; recall's `modified_after` and `modified_before` (a server before them
+ * refuses them as unknown arguments, so a filter is never silently dropped) and each hit's
+ * `updated_at` (absent before); the `namespaces` tool, and `history`'s `dropped` (what the
+ * history dropped and why; servers before it omit it).
  */
 export const PROTOCOL_VERSION = 1;
 

@@ -101,11 +101,19 @@ export async function nextVersions(client: Client, ns: number, n: number): Promi
   return (rows[0] as { clock: number }).clock - n + 1;
 }
 
+/** What a statement selects memories by (`after`: a page's cursor, keys after it). */
+export interface Selected {
+  readonly prefix?: string | undefined;
+  readonly tag?: string | undefined;
+  readonly after?: string | null | undefined;
+  /** Last changed at or after this (`YYYY-MM-DDTHH:MM:SS.sssZ`, as updated_at is written). */
+  readonly modifiedAfter?: string | undefined;
+  /** Last changed before this (same form). */
+  readonly modifiedBefore?: string | undefined;
+}
+
 /** A selection's SQL condition on `m` (a memory), its parameters appended to `params`. */
-export function whereOf(
-  params: unknown[],
-  selection: { prefix?: string | undefined; tag?: string | undefined; after?: string | null },
-): string {
+export function whereOf(params: unknown[], selection: Selected): string {
   const parts = ["m.ns = $1"];
   const add = (value: unknown) => {
     params.push(value);
@@ -119,7 +127,30 @@ export function whereOf(
   }
   if (tag !== undefined) parts.push(`m.tags @> ARRAY[${add(tag)}]::text[]`);
   if (after !== undefined && after !== null) parts.push(`m.key > ${add(after)}`);
+  parts.push(...timeConditions("m", add, selection));
   return parts.join(" AND ");
+}
+
+/**
+ * The conditions of a time range on the memory `alias` (none without one). updated_at is text
+ * of one fixed width in the "C" collation, so text order is time order.
+ */
+export function timeConditions(
+  alias: string,
+  add: (value: unknown) => string,
+  range: {
+    readonly modifiedAfter?: string | undefined;
+    readonly modifiedBefore?: string | undefined;
+  },
+): string[] {
+  const parts: string[] = [];
+  if (range.modifiedAfter !== undefined) {
+    parts.push(`${alias}.updated_at >= ${add(range.modifiedAfter)}`);
+  }
+  if (range.modifiedBefore !== undefined) {
+    parts.push(`${alias}.updated_at < ${add(range.modifiedBefore)}`);
+  }
+  return parts;
 }
 
 /** What a write checks before it changes a memory. */

@@ -16,6 +16,7 @@
  * highlight().
  */
 import {
+  checkTimeRange,
   DEFAULT_RECALL_K,
   MAX_QUERY_BYTES,
   MAX_RECALL_K,
@@ -28,6 +29,7 @@ import {
 import {
   bm25Ceiling,
   CANDIDATE_BUDGET,
+  type CandidatePick,
   candidateExpression,
   checkInteger,
   excerptOf,
@@ -36,10 +38,13 @@ import {
   MATCH_CLOSE,
   MATCH_OPEN,
   type RankedId,
+  rangeCountCap,
   selectionOf,
   shareOfCeiling,
+  tooNarrowFor,
+  widenedPick,
 } from "@hms/store/internal";
-import type { Client, PgContext } from "./context.js";
+import { type Client, type PgContext, type Selected, timeConditions } from "./context.js";
 import { type Candidates, scoreStatement } from "./scoring.js";
 import { readText } from "./text.js";
 import { hybridRank } from "./vectors-recall.js";
@@ -64,7 +69,12 @@ export async function recall(
     throw new StoreError("INVALID_ARGUMENT", `query is over ${MAX_QUERY_BYTES} bytes`);
   }
   const k = checkInteger(options.k ?? DEFAULT_RECALL_K, "k", 1, MAX_RECALL_K);
-  const filter = selectionOf(ctx as never, options);
+  const range = checkTimeRange(options);
+  const filter: Selected = {
+    ...selectionOf(ctx as never, options),
+    modifiedAfter: range.after,
+    modifiedBefore: range.before,
+  };
   const { vector } = options;
   if (vector !== undefined && !(vector instanceof Float32Array)) {
     throw new StoreError("INVALID_ARGUMENT", "a query vector must be a Float32Array");
@@ -116,6 +126,7 @@ export async function recall(
         key: row.key,
         score,
         ...excerptOf(row.text, matches, passage),
+        updated_at: row.updated_at,
       });
     }
     return { hits, build };
@@ -168,7 +179,7 @@ async function statistics(client: Client, ns: number, words: readonly string[]) 
 async function rank(
   client: Client,
   ns: number,
-  filter: { prefix: string | undefined; tag: string | undefined },
+  filter: Selected,
   k: number,
   stats: { n: number; avgdl: number; terms: readonly Lexeme[] },
 ): Promise<{ id: number; bm25: number }[]> {
@@ -184,16 +195,32 @@ async function rank(
   const budget = Math.max(CANDIDATE_BUDGET, 4 * k);
   const weighed = informativeTerms(indexed, stats.n, budget, k);
   // Over the budget, only the memories holding the rarest terms are scored (each still over
-  // every weighed term): the SQLite engine's choice, read from its FTS5 expression.
-  const pick = candidateExpression(weighed, stats.n, budget);
+  // every weighed term): the SQLite engine's choice, read from its FTS5 expression. With a
+  // time range, as on SQLite: the range is counted once (up to rangeCountCap), a step it is
+  // too narrow for is skipped (tooNarrowFor), and a rare-term step that leaves fewer than k
+  // is tried again with more terms (widenedPick) before every match is scored.
+  let pick = candidateExpression(weighed, stats.n, budget);
+  const timed = isTimed(filter);
+  const cap = rangeCountCap(stats.n, k, budget);
+  let counted: number | undefined;
+  const tooNarrow = async (candidates: number): Promise<boolean> => {
+    counted ??= await countInRange(client, ns, filter, cap);
+    return counted < cap && tooNarrowFor(counted, candidates, stats.n, k);
+  };
+  if (pick !== undefined && timed && (await tooNarrow(pick.count))) pick = undefined;
+  const step = (chosen: CandidatePick) =>
+    score(client, ns, filter, k, stats, weighed, {
+      lexemes: [...chosen.expr.matchAll(/"([^"]*)"/g)].map((match) => match[1] as string),
+      all: chosen.expr.includes('" AND "'),
+      newest: chosen.newest ? budget : undefined,
+    });
   let ranked: { id: number; bm25: number }[] = [];
   if (pick !== undefined) {
-    const candidates = {
-      lexemes: [...pick.expr.matchAll(/"([^"]*)"/g)].map((match) => match[1] as string),
-      all: pick.expr.includes('" AND "'),
-      newest: pick.newest ? budget : undefined,
-    };
-    ranked = await score(client, ns, filter, k, stats, weighed, candidates);
+    ranked = await step(pick);
+    if (timed && !pick.newest && ranked.length < k) {
+      const widened = widenedPick(weighed, budget);
+      if (widened !== undefined && !(await tooNarrow(widened.count))) ranked = await step(widened);
+    }
   }
   // No candidate step, or a filter left fewer than k: every match is scored.
   if (pick === undefined || ranked.length < k) {
@@ -206,11 +233,36 @@ async function rank(
   return ranked;
 }
 
+function isTimed(filter: Selected): boolean {
+  return filter.modifiedAfter !== undefined || filter.modifiedBefore !== undefined;
+}
+
+/** How many of the namespace's memories the time range holds, counted up to `cap`. */
+async function countInRange(
+  client: Client,
+  ns: number,
+  filter: Selected,
+  cap: number,
+): Promise<number> {
+  const values: unknown[] = [ns];
+  const add = (value: unknown) => {
+    values.push(value);
+    return `$${values.length}`;
+  };
+  const range = timeConditions("m", add, filter).join(" AND ");
+  const { rows } = await client.query<{ n: number }>(
+    `SELECT count(*)::integer AS n FROM (
+       SELECT 1 FROM hms_memories m WHERE m.ns = $1 AND ${range} LIMIT ${add(cap)}) AS r`,
+    values,
+  );
+  return rows[0]?.n ?? 0;
+}
+
 /** BM25 of the memories matching any of `terms` (among `candidates` if given), the best `k`. */
 async function score(
   client: Client,
   ns: number,
-  filter: { prefix: string | undefined; tag: string | undefined },
+  filter: Selected,
   k: number,
   stats: { n: number; avgdl: number },
   indexed: readonly { term: string; df: number }[],
@@ -233,7 +285,7 @@ async function score(
 }
 
 /**
- * Each hit's key and text and, per excerpt term, its text with that term's occurrences marked
+ * Each hit's key, text and last change and, per excerpt term, its text with that term's occurrences marked
  * (undefined where the memory does not hold the term), as the excerpt code reads FTS5's
  * highlight().
  */
@@ -241,19 +293,28 @@ async function highlights(
   client: Client,
   ids: readonly number[],
   lexemes: readonly (string | undefined)[],
-): Promise<Map<number, { key: string; text: string; highlighted: (string | undefined)[] }>> {
+): Promise<
+  Map<
+    number,
+    { key: string; text: string; updated_at: string; highlighted: (string | undefined)[] }
+  >
+> {
   const { rows } = await client.query<{
     id: number;
     key: string;
     text: string;
     text_json: boolean;
-  }>("SELECT id, key, text, text_json FROM hms_memories WHERE id = ANY($1::bigint[])", [ids]);
+    updated_at: string;
+  }>("SELECT id, key, text, text_json, updated_at FROM hms_memories WHERE id = ANY($1::bigint[])", [
+    ids,
+  ]);
   const out = new Map(
     rows.map((row) => [
       row.id,
       {
         key: row.key,
         text: readText(row.text, row.text_json),
+        updated_at: row.updated_at,
         highlighted: lexemes.map(() => undefined as string | undefined),
       },
     ]),

@@ -688,6 +688,17 @@ export const MIGRATIONS: readonly PgMigration[] = [
       DELETE FROM hms_terms WHERE df = 0;
     `,
   },
+  {
+    // Self-contained (it reads no other migration's objects), so it can take another number
+    // if migrations meet at a merge.
+    version: 8,
+    description:
+      "an index on each memory's last change (updated_at) within its namespace, so that " +
+      "recall filtered by time reads the memories in a time range without looking at the others",
+    sql: `
+      CREATE INDEX hms_memories_updated_at ON hms_memories (ns, updated_at);
+    `,
+  },
 ];
 
 /** The schema version this code needs. */

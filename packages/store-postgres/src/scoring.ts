@@ -10,7 +10,7 @@
  * by a subquery, so the planner sees it and estimates its matches from the column's
  * statistics.
  */
-import { whereOf } from "./context.js";
+import { type Selected, timeConditions, whereOf } from "./context.js";
 
 /** FTS5's bm25() parameters. */
 const K1 = 1.2;
@@ -47,7 +47,7 @@ export function lexemeQuery(lexemes: readonly string[], operator: "|" | "&"): st
  */
 export function scoreStatement(input: {
   readonly ns: number;
-  readonly filter: { readonly prefix: string | undefined; readonly tag: string | undefined };
+  readonly filter: Selected;
   readonly k: number;
   readonly avgdl: number;
   readonly terms: readonly { readonly lexeme: string; readonly idf: number }[];
@@ -75,11 +75,20 @@ export function scoreStatement(input: {
   // The newest few are taken before the filter, as the SQLite engine takes its rowid bound.
   const newest =
     candidates?.newest === undefined ? "" : `ORDER BY c.id DESC LIMIT ${at(candidates.newest)}`;
+  // Otherwise a time range is also stated here, where the planner can read the memories in it
+  // from the index on (ns, updated_at) when that is the narrower side (the probe below checks
+  // it again, for the newest few).
+  const inRange =
+    candidates?.newest === undefined
+      ? timeConditions("c", at, filter)
+          .map((condition) => `AND ${condition}`)
+          .join(" ")
+      : "";
   const text = `
     WITH q AS (SELECT * FROM unnest(${lexemes}::text[], ${weights}::float8[]) AS q (lexeme, idf)),
     picked AS MATERIALIZED (
       SELECT c.id FROM hms_memories c
-      WHERE c.ns = $1 AND c.tsv @@ ${matching}::tsquery
+      WHERE c.ns = $1 AND c.tsv @@ ${matching}::tsquery ${inRange}
       ${newest}
     )
     SELECT m.id, sum(q.idf * (u.tf * ${K1 + 1}) /

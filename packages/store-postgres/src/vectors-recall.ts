@@ -1,13 +1,13 @@
 /**
  * Hybrid recall on PostgreSQL, as SQLite's HybridRanker does it: the union of the best BM25
- * candidates and the memories nearest to the query vector (under the same prefix/tag filter),
+ * candidates and the memories nearest to the query vector (under the same prefix/tag/time filter),
  * fused by @hms/store's `fuse` with the same parameters. Only where the candidates come from
  * differs: BM25 from recall.ts, nearest neighbours from the dense index (the exact scan of
  * vectors-dense.ts, or pgvector's HNSW index, vectors-pgvector.ts).
  */
 import { type Candidate, DEFAULT_FUSION, type FusionParams, fuse } from "@hms/store";
 import type { RankedId } from "@hms/store/internal";
-import { type Client, whereOf } from "./context.js";
+import { type Client, type Selected, whereOf } from "./context.js";
 import type { DenseIndex } from "./vectors-dense.js";
 
 /**
@@ -19,7 +19,7 @@ import type { DenseIndex } from "./vectors-dense.js";
 export async function hybridRank(
   client: Client,
   ns: number,
-  filter: { prefix: string | undefined; tag: string | undefined },
+  filter: Selected,
   k: number,
   vector: Float32Array,
   dense: DenseIndex,
@@ -53,9 +53,16 @@ export async function hybridRank(
 async function filtered(
   client: Client,
   ns: number,
-  filter: { prefix: string | undefined; tag: string | undefined },
+  filter: Selected,
 ): Promise<Set<number> | undefined> {
-  if (!filter.prefix && filter.tag === undefined) return undefined;
+  if (
+    !filter.prefix &&
+    filter.tag === undefined &&
+    filter.modifiedAfter === undefined &&
+    filter.modifiedBefore === undefined
+  ) {
+    return undefined;
+  }
   const params: unknown[] = [ns];
   const where = whereOf(params, filter);
   const { rows } = await client.query<{ id: number }>(

@@ -330,6 +330,54 @@ describe("embedding queue on PostgreSQL", () => {
     }
   }, 60_000);
 
+  it("hybrid recall filters both rankings by time before taking k", async () => {
+    const url = server.createDatabase("hybrid_time");
+    const [engine] = (await openEngines(url, 1)) as [PgEngine];
+    try {
+      const store = await engine.get("default");
+      const record = (key: string, text: string, time: string) => ({
+        key,
+        text,
+        tags: [],
+        metadata: {},
+        version: 1,
+        hash: "",
+        bytes: 0,
+        created_at: time,
+        updated_at: time,
+      });
+      // The old memories match the query better, by word and by meaning.
+      await store.load([
+        record("/old/lexical", "quick fox quick fox", "2026-01-01T00:00:00.000Z"),
+        record("/old/dense", "something entirely else", "2026-01-02T00:00:00.000Z"),
+        record("/new/lexical", "a quick fox among other words", "2026-06-01T00:00:00.000Z"),
+        record("/new/dense", "something entirely else and more", "2026-06-02T00:00:00.000Z"),
+      ]);
+      await embedQueued(engine, 10);
+      const vector = embed("something entirely else");
+      const found = async (options: { modifiedAfter?: string; modifiedBefore?: string }) =>
+        (await store.recall("quick fox", { vector, k: 2, ...options })).hits
+          .map((hit) => [hit.key, hit.updated_at])
+          .sort();
+      // The best two hold an old one, so a filter applied after taking them would leave one.
+      expect((await found({})).filter(([key]) => key?.startsWith("/old/")).length).toBeGreaterThan(
+        0,
+      );
+      expect(await found({ modifiedAfter: "2026-05-01T00:00:00Z" })).toEqual([
+        ["/new/dense", "2026-06-02T00:00:00.000Z"],
+        ["/new/lexical", "2026-06-01T00:00:00.000Z"],
+      ]);
+      expect(
+        await found({
+          modifiedAfter: "2026-01-01T12:00:00.001+12:00",
+          modifiedBefore: "2026-06-01T00:00:00Z",
+        }),
+      ).toEqual([["/old/dense", "2026-01-02T00:00:00.000Z"]]);
+    } finally {
+      await engine.close();
+    }
+  }, 60_000);
+
   it("hybrid recall takes each lexical candidate's BM25 as a share of the query's ceiling", async () => {
     const url = server.createDatabase("hybrid_ceiling");
     const [engine] = (await openEngines(url, 1)) as [PgEngine];

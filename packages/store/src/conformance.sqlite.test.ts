@@ -183,6 +183,28 @@ describe("the conformance suite itself", () => {
     expect(await failures(broken, names)).toEqual(names);
   });
 
+  it("fails an engine whose recall filters by time after taking the best k", async () => {
+    const names = [
+      "filters before taking the best k: the best matches outside the range give way",
+      "finds k in the range when the query's matches are too many to score them all",
+    ];
+    const broken = (engine: Namespaces) =>
+      promising(engine, (store) => ({
+        recall: async (query, options = {}) => {
+          const { modifiedAfter, modifiedBefore, ...rest } = options;
+          const ranked = await store.recall(query, rest);
+          const after = modifiedAfter === undefined ? "" : new Date(modifiedAfter).toISOString();
+          const before =
+            modifiedBefore === undefined ? "~" : new Date(modifiedBefore).toISOString();
+          const hits = ranked.hits.filter(
+            (hit) => hit.updated_at >= after && hit.updated_at < before,
+          );
+          return { ...ranked, hits };
+        },
+      }));
+    expect(await failures(broken, names)).toEqual(names);
+  });
+
   it("fails an engine whose recall ignores the prefix, and whose history drops the actor", async () => {
     const names = [
       "filters by tag and by prefix",

@@ -58,6 +58,7 @@ export { type Candidate, DEFAULT_FUSION, type FusionParams, fuse } from "./recal
 export { SNIPPET_CHARS } from "./recall/lines.js";
 export { matchExpression, queryTerms, STOPWORDS } from "./recall/query.js";
 export type { RecallBuild, RecallFilter } from "./recall/ranker.js";
+export { checkTimeRange, type TimeRange } from "./recall/time-range.js";
 export type { DenseHit } from "./recall/vector-index.js";
 export type { FileRestoreResult } from "./rules/restore.js";
 export { isBusy } from "./sqlite/driver.js";

@@ -44,10 +44,14 @@ export { type Candidate, fuse, HybridRanker } from "./recall/hybrid.js";
 export {
   bm25Ceiling,
   CANDIDATE_BUDGET,
+  type CandidatePick,
   candidateExpression,
   informativeTerms,
   LexicalRanker,
+  rangeCountCap,
   shareOfCeiling,
+  tooNarrowFor,
+  widenedPick,
 } from "./recall/lexical.js";
 export { foldCase, matchingLines } from "./recall/lines.js";
 export { excerptTerms } from "./recall/query.js";

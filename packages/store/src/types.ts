@@ -92,6 +92,14 @@ export interface RecallOptions extends Selection {
    * `embeddings` ranks hybrid with it; without it, lexically (and says so in `build`).
    */
   readonly vector?: Float32Array | undefined;
+  /**
+   * Only memories last changed (`updated_at`) at or after this time: ISO 8601 with a timezone,
+   * e.g. `2026-07-01T00:00:00Z` (the contract's `modified_after`). Applied before the best `k`
+   * are taken, so a filter never returns fewer hits than there are matches it lets through.
+   */
+  readonly modifiedAfter?: string | undefined;
+  /** Only memories last changed before this time (exclusive; the contract's `modified_before`). */
+  readonly modifiedBefore?: string | undefined;
 }
 
 export interface RecallHit {
@@ -115,6 +123,8 @@ export interface RecallHit {
   /** 1-based inclusive line range of the excerpt. */
   readonly line_start: number;
   readonly line_end: number;
+  /** The memory's last change (ISO 8601 UTC with milliseconds), as `get` gives it. */
+  readonly updated_at: string;
 }
 
 export interface RecallResult {

@@ -5,8 +5,8 @@
  * database, see `storeArgs`) the namespace's row, which every write transaction locks first.
  */
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { postgresBinDir } from "./postgres.js";
 import { storeFile } from "./seed-store.js";
 import { storeArgs } from "./server-process.js";
@@ -21,7 +21,11 @@ export async function holdWrites(
 ): Promise<() => Promise<void>> {
   const [flag, databaseUrl] = storeArgs(dataDir);
   if (flag !== "--database-url" || databaseUrl === undefined) {
-    const db = new Database(storeFile(dataDir, namespace), { fileMustExist: true });
+    const file = storeFile(dataDir, namespace);
+    if (!existsSync(file)) throw new Error(`no store of namespace ${namespace} in ${dataDir}`);
+    // Loaded on use, not with this module: Node 22 warns when node:sqlite loads.
+    const { DatabaseSync } = process.getBuiltinModule("node:sqlite");
+    const db = new DatabaseSync(file);
     db.exec("BEGIN IMMEDIATE");
     return async () => {
       db.exec("ROLLBACK");

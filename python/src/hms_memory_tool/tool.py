@@ -236,11 +236,23 @@ class HolographicMemoryTool(BetaAsyncAbstractMemoryTool):
         created while it runs may survive."""
         return await _clear_all(self.engine)
 
-    async def recall(self, query: str, k: int = DEFAULT_RECALL_K) -> builtins.list[RecallHit]:
-        """The memory files most relevant to ``query``, best first (at most ``k``, 1 to 50).
-        A backend that cannot recall raises :class:`~hms_memory_tool.core.MemoryToolError`
-        (code ``unsupported``)."""
-        return await self.engine.recall_hits(query, k)
+    async def recall(
+        self,
+        query: str,
+        k: int = DEFAULT_RECALL_K,
+        *,
+        modified_after: str | None = None,
+        modified_before: str | None = None,
+    ) -> builtins.list[RecallHit]:
+        """The memory files most relevant to ``query``, best first (at most ``k``, 1 to 50),
+        each with ``updated_at``, its last change. With ``modified_after`` and/or
+        ``modified_before`` (ISO 8601 times with a timezone, such as
+        ``2026-07-01T00:00:00Z``), only files last changed at or after the one and before the
+        other, chosen before the best ``k`` are taken. A backend that cannot recall raises
+        :class:`~hms_memory_tool.core.MemoryToolError` (code ``unsupported``)."""
+        return await self.engine.recall_hits(
+            query, k, modified_after=modified_after, modified_before=modified_before
+        )
 
     async def history(self, path: str, limit: int | None = None) -> builtins.list[FileChange]:
         """The changes of the memory file at ``path``, newest first (at most ``limit``,
@@ -406,10 +418,22 @@ class HolographicMemoryToolSync(BetaAbstractMemoryTool):
         """Deletes every memory file; see :meth:`HolographicMemoryTool.clear_all_memory`."""
         return self._loop.run(_clear_all(self.engine))
 
-    def recall(self, query: str, k: int = DEFAULT_RECALL_K) -> builtins.list[RecallHit]:
-        """The memory files most relevant to ``query``, best first (at most ``k``, 1 to 50);
-        see :meth:`HolographicMemoryTool.recall`."""
-        return self._loop.run(self.engine.recall_hits(query, k))
+    def recall(
+        self,
+        query: str,
+        k: int = DEFAULT_RECALL_K,
+        *,
+        modified_after: str | None = None,
+        modified_before: str | None = None,
+    ) -> builtins.list[RecallHit]:
+        """The memory files most relevant to ``query``, best first (at most ``k``, 1 to 50),
+        optionally only those last changed in a time range; see
+        :meth:`HolographicMemoryTool.recall`."""
+        return self._loop.run(
+            self.engine.recall_hits(
+                query, k, modified_after=modified_after, modified_before=modified_before
+            )
+        )
 
     def history(self, path: str, limit: int | None = None) -> builtins.list[FileChange]:
         """The changes of the memory file at ``path``, newest first; see

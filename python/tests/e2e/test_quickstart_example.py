@@ -31,7 +31,10 @@ def test_the_python_quick_start_runs_offline_and_says_so() -> None:
     assert "Claude -> memory_recall:" in conversation_2
     # The one file holds each query word once and, alone in the store, is of average length:
     # it scores 1 / (k1 + 1) of the query's BM25 ceiling, not 1 for being the best hit.
-    assert "1. /memories/customers/acme-corp.md (lines 1-2, score 0.4545)" in conversation_2
+    assert (
+        "1. /memories/customers/acme-corp.md (lines 1-2, score 0.4545, modified 20"
+        in conversation_2
+    )
     assert "     2\t- Prefers email follow-ups (not phone calls)." in conversation_2
     assert out.split("=== view /memories ===\n")[1].startswith(
         "Here're the files and directories up to 2 levels deep in /memories, excluding hidden "

@@ -4,11 +4,13 @@ tests/test_recall.py."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from anthropic.lib.tools import ToolError
 
 from hms_memory_tool import HmsMemoryBackend, HolographicMemoryTool, HolographicMemoryToolSync
-from hms_memory_tool.core import NO_RECALL_HITS, format_recall
+from hms_memory_tool.core import NO_RECALL_HITS, MemoryToolError, format_recall
 from tests.support.servers import StdioServer
 
 
@@ -65,3 +67,34 @@ async def test_recall_ignores_memories_that_are_not_memory_files(server: StdioSe
         assert await memory.recall_tool().call({"query": "acme email"}) == format_recall(
             await memory.recall("acme email")
         )
+
+
+@pytest.mark.anyio
+async def test_recall_by_time_keeps_the_files_changed_in_the_range(server: StdioServer) -> None:
+    async with HolographicMemoryTool.connect(command=server.command, args=server.args) as memory:
+        backend = memory.engine.backend
+        assert isinstance(backend, HmsMemoryBackend)
+        create = {"command": "create", "file_text": "kestrel\n"}
+        await memory.engine.execute({**create, "path": "/memories/old.md"})
+        first = (await backend.call("get", {"key": "/memories/old.md"}))["updated_at"]
+        # The second write must carry a later millisecond than the first (written before the
+        # get above answered).
+        await asyncio.sleep(0.002)
+        await memory.engine.execute({**create, "path": "/memories/new.md"})
+        second = (await backend.call("get", {"key": "/memories/new.md"}))["updated_at"]
+
+        hits = await memory.recall("kestrel", modified_after=second)
+        assert [(hit.path, hit.updated_at) for hit in hits] == [("/memories/new.md", second)]
+        older = await memory.recall("kestrel", modified_before=second)
+        assert [(hit.path, hit.updated_at) for hit in older] == [("/memories/old.md", first)]
+        everything = await memory.recall("kestrel")
+        assert sorted(hit.updated_at or "" for hit in everything) == [first, second]
+
+        text = await memory.engine.recall({"query": "kestrel", "modified_before": second})
+        assert text == format_recall(older, None, second)
+        assert "1. /memories/old.md (line 1, score " in text
+        assert text.endswith(f", modified {first})\n    kestrel")
+        with pytest.raises(
+            MemoryToolError, match=r"^Invalid `modified_after` parameter: 2026-07-01 "
+        ):
+            await memory.engine.recall({"query": "kestrel", "modified_after": "2026-07-01"})

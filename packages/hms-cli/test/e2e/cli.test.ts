@@ -67,6 +67,45 @@ describe("hms on a local data directory", () => {
     expect(hit.line_end).toBeGreaterThanOrEqual(2);
   });
 
+  it("recalls by time: --since and --before take durations and ISO times", async () => {
+    const data = dataDir();
+    const at = ["--data-dir", data];
+    const files = { "plans/launch.md": "# Launch\nShip on Friday.\n" };
+    await runHms([...at, "import", "--from", filesystemMemory(files)]);
+    const keys = async (...args: string[]) => {
+      const run = await runHms([...at, "--json", "recall", "launch", ...args]);
+      expect(run, args.join(" ")).toMatchObject({ code: 0, stderr: "" });
+      return JSON.parse(run.stdout).map((hit: { key: string }) => hit.key);
+    };
+    // Imported just now: changed within the last day, not before it.
+    expect(await keys("--since", "1d")).toEqual(["/memories/plans/launch.md"]);
+    expect(await keys("--before", "1d")).toEqual([]);
+    expect(await keys("--since", "2w", "--before", "1w")).toEqual([]);
+    const [hit] = JSON.parse(
+      (await runHms([...at, "--json", "recall", "launch", "--since", "2000-01-01T00:00:00+02:00"]))
+        .stdout,
+    );
+    expect(hit.updated_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    const text = await runHms([...at, "recall", "launch", "--since", hit.updated_at]);
+    expect(text.stdout).toContain(`modified ${hit.updated_at}\n    # Launch`);
+    const none = await runHms([...at, "recall", "launch", "--before", "12h"]);
+    expect(none.stdout).toBe("no memory changed in that time matches\n");
+
+    for (const [args, why] of [
+      [["--since", "yesterday"], "it is neither a duration nor a time"],
+      [["--before", "2026-07-01"], "it has no timezone"],
+    ] as const) {
+      const run = await runHms([...at, "recall", "launch", ...args]);
+      expect(run.code, args.join(" ")).toBe(2);
+      expect(run.stderr.trim().split("\n")).toHaveLength(1);
+      expect(run.stderr).toContain(why);
+    }
+    // A range that ends before it starts is the server's refusal: exit code 1, its message.
+    const backwards = await runHms([...at, "recall", "launch", "--since", "1d", "--before", "2d"]);
+    expect(backwards.code).toBe(1);
+    expect(backwards.stderr).toMatch(/modified_after .* is later than modified_before/);
+  });
+
   it("moves and deletes files and directories, and counts what is left", async () => {
     const data = dataDir();
     const at = ["--data-dir", data];

@@ -3,6 +3,7 @@
 // pool failed and logged a warning at every shutdown, e.g. as an in-process tool closed).
 import { join } from "node:path";
 import { MemoryStore } from "@hms/store";
+import { openSqlite } from "@hms/store/internal";
 import { tempDir } from "@hms/test-support";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
@@ -14,10 +15,11 @@ afterEach(() => {
 });
 
 /** A store whose one memory file has `versions` versions, and a count of prune steps. */
-function storeWithHistory(versions: number) {
+function storeWithHistory(versions: number, busyTimeoutMs?: number) {
   const dir = tempDir();
   dirs.push(dir);
-  const store = MemoryStore.open(join(dir.dir, "store.sqlite"), { synchronous: "normal" });
+  const file = join(dir.dir, "store.sqlite");
+  const store = MemoryStore.open(file, { synchronous: "normal", busyTimeoutMs });
   const key = "/memories/notes.md";
   store.remember({ key, text: "0", tags: ["memory-file"] });
   for (let i = 1; i < versions; i++) store.remember({ key, text: String(i) });
@@ -27,7 +29,7 @@ function storeWithHistory(versions: number) {
     steps.count++;
     return prune(options);
   };
-  return { store, steps, key };
+  return { store, steps, key, file };
 }
 
 describe("HistoryRetention", () => {
@@ -59,5 +61,30 @@ describe("HistoryRetention", () => {
     await retention.pruneAll(); // a pass still in flight would be awaited here
     expect(steps.count).toBe(0);
     store.close();
+  });
+
+  it("waits for a store another process is writing without a warning, and prunes it later", async () => {
+    const { store, key, file } = storeWithHistory(20, 50);
+    const lines: { level: number; msg: string }[] = [];
+    const log = pino({ level: "debug" }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const retention = new HistoryRetention({ keepVersions: 1, keepDays: 0, keepMib: 0 }, log);
+    const other = openSqlite(file);
+    other.exec("BEGIN IMMEDIATE"); // another process's write in progress
+    try {
+      retention.watch("default", store);
+      await retention.pruneAll();
+      expect(lines.filter((line) => line.level >= 40)).toEqual([]);
+      expect(lines.map((line) => line.msg)).toContain(
+        "history pruning waits: the store is busy; will retry",
+      );
+      other.exec("ROLLBACK");
+      await retention.pruneAll();
+      expect(store.history.ofFile(key).entries).toHaveLength(1);
+    } finally {
+      if (other.isTransaction) other.exec("ROLLBACK");
+      other.close();
+      await retention.stop();
+      store.close();
+    }
   });
 });

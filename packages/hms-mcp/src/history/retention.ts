@@ -7,7 +7,7 @@
  * an older version, or under a larger --keep-mib). What the history drops is logged here.
  */
 import { setImmediate as yieldToCalls } from "node:timers/promises";
-import type { HistoryDropEvent, StoreApi } from "@hms/store";
+import { type HistoryDropEvent, isBusy, type StoreApi } from "@hms/store";
 import type { Logger } from "pino";
 import { isClosed } from "../runtime/engines.js";
 
@@ -101,8 +101,13 @@ export class HistoryRetention {
         }
         if (deleted > 0) this.#log.debug({ namespace, deleted }, "history pruned");
       } catch (error) {
-        // A busy store is pruned on the next pass; nothing a caller waits for failed.
-        this.#log.warn({ err: error, namespace }, "history pruning failed; will retry");
+        // A busy store (another process writing) is pruned on the next pass; nothing a caller
+        // waits for failed, so that is no warning. Anything else is.
+        if (isBusy(error)) {
+          this.#log.debug({ namespace }, "history pruning waits: the store is busy; will retry");
+        } else {
+          this.#log.warn({ err: error, namespace }, "history pruning failed; will retry");
+        }
       }
     }
   }

@@ -78,6 +78,15 @@ export const DEFAULT_CONNECTIONS_PER_PEER = 256;
  * at its deadline or up to this much later.
  */
 const DEADLINE_CHECK_MS = 1000;
+/**
+ * How long an idle keep-alive connection stays open (Node's default is 5 s). A client drops an
+ * idle connection a little before the time the server announces (undici, behind fetch: 1 s
+ * before), but a client whose event loop lags longer than that sends its next request on a
+ * connection the server is closing, and the request fails ("other side closed"): it happened to
+ * the tests' HTTP clients at load average 30. A minute leaves room for any lag, and is what
+ * proxies in front of a server commonly keep (nginx's upstream keepalive_timeout is 60 s).
+ */
+export const KEEP_ALIVE_MS = 65_000;
 /** How long a connection over its peer's cap has to send its request and be told why (429). */
 const REFUSED_CONNECTION_GRACE_MS = 1000;
 
@@ -514,6 +523,7 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
       headersTimeout: deadlines.headersMs,
       requestTimeout: deadlines.requestMs,
       connectionsCheckingInterval: DEADLINE_CHECK_MS,
+      keepAliveTimeout: KEEP_ALIVE_MS,
     },
     (req, res) => {
       active++;

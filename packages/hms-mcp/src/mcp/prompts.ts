@@ -1,4 +1,7 @@
-/** The prompts primitive: one prompt, `recall`, which puts recalled memories in context. */
+/**
+ * The prompts primitive: one prompt, `recall`, which puts recalled memories in context, each
+ * with its last change, optionally only those changed in a time range.
+ */
 import type { RecallHit } from "@hms/store";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
@@ -18,10 +21,25 @@ export function registerPrompts(server: Server, runtime: Runtime): void {
       {
         name: "recall",
         title: "Recall memories",
-        description: "Recall the memories most relevant to a query and put them in context.",
+        description:
+          "Recall the memories most relevant to a query and put them in context, each with " +
+          "when it last changed; modified_after and modified_before keep only the memories " +
+          "changed in that time range (what changed this week, say).",
         arguments: [
           { name: "query", description: "What to recall.", required: true },
           { name: "k", description: "How many memories (1 to 50, default 5).", required: false },
+          {
+            name: "modified_after",
+            description:
+              "Only memories last changed at or after this time: ISO 8601 with a timezone, " +
+              "such as 2026-07-01T00:00:00Z.",
+            required: false,
+          },
+          {
+            name: "modified_before",
+            description: "Only memories last changed before this time (ISO 8601 with a timezone).",
+            required: false,
+          },
           // As every tool takes it, on a server started with --namespace-arg.
           ...(runtime.namespaceArg
             ? [
@@ -42,9 +60,12 @@ export function registerPrompts(server: Server, runtime: Runtime): void {
       if (request.params.name !== "recall") {
         throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${request.params.name}`);
       }
-      const query = request.params.arguments?.query;
-      const kText = request.params.arguments?.k;
+      const args = request.params.arguments ?? {};
+      const query = args.query;
+      const kText = args.k;
       const k = kText === undefined || kText === "" ? undefined : Number(kText);
+      // An empty argument is one a client's form left blank: no bound.
+      const bound = (value: string | undefined) => (value === "" ? undefined : value);
       if (typeof query !== "string") {
         throw new McpError(ErrorCode.InvalidParams, "The recall prompt needs a query argument");
       }
@@ -58,6 +79,8 @@ export function registerPrompts(server: Server, runtime: Runtime): void {
         hits = (
           await recallMemories({ store, semantic: runtime.semantic, caller: server }, query, {
             k,
+            modifiedAfter: bound(args.modified_after),
+            modifiedBefore: bound(args.modified_before),
           })
         ).hits;
       } catch (error) {
@@ -65,11 +88,13 @@ export function registerPrompts(server: Server, runtime: Runtime): void {
       }
       const body =
         hits.length === 0
-          ? "No stored memory matches this query."
+          ? args.modified_after || args.modified_before
+            ? "No memory changed in that time range matches this query."
+            : "No stored memory matches this query."
           : hits
               .map(
                 (hit) =>
-                  `<memory key=${JSON.stringify(hit.key)} lines="${hit.line_start}-${hit.line_end}">\n${hit.excerpt}\n</memory>`,
+                  `<memory key=${JSON.stringify(hit.key)} lines="${hit.line_start}-${hit.line_end}" modified="${hit.updated_at}">\n${hit.excerpt}\n</memory>`,
               )
               .join("\n");
       return {

@@ -298,9 +298,64 @@ describe("every tool", () => {
     // ...and no hit scores 0.
     for (const h of [...acme.hits, ...miso.hits, ...all.hits]) expect(h.score).toBeGreaterThan(0);
     const text = (await call(client, "recall", { query: "cats" })).content[0] as { text: string };
-    expect(text.text).toContain(`score ${(all.hits[0]?.score ?? 0).toFixed(3)})`);
+    const best = await ok<{ updated_at: string }>(client, "get", { key: all.hits[0]?.key });
+    expect(text.text).toContain(
+      `score ${(all.hits[0]?.score ?? 0).toFixed(3)}, modified ${best.updated_at})`,
+    );
     const scoped = await ok<Hits>(client, "recall", { query: "cats", prefix: "scratch/" });
     expect(scoped.hits.map((h) => h.key)).toEqual(["scratch/cats"]);
+  });
+
+  it("recalls by time: only memories changed in the range, each hit with its last change", async () => {
+    const first = await ok<{ updated_at: string }>(client, "remember", {
+      key: "tm/first",
+      text: "heron sighting",
+    });
+    // The next write must carry a later millisecond.
+    while (new Date().toISOString() <= first.updated_at) await new Promise((r) => setTimeout(r, 1));
+    const second = await ok<{ updated_at: string }>(client, "remember", {
+      key: "tm/second",
+      text: "heron sighting again",
+    });
+    type Hits = { hits: { key: string; updated_at: string }[] };
+    const recall = async (args: { [name: string]: unknown }) =>
+      (await ok<Hits>(client, "recall", { query: "heron", prefix: "tm/", ...args })).hits.map(
+        (hit) => [hit.key, hit.updated_at],
+      );
+    expect((await recall({})).sort()).toEqual([
+      ["tm/first", first.updated_at],
+      ["tm/second", second.updated_at],
+    ]);
+    expect(await recall({ modified_after: second.updated_at })).toEqual([
+      ["tm/second", second.updated_at],
+    ]);
+    expect(await recall({ modified_before: second.updated_at })).toEqual([
+      ["tm/first", first.updated_at],
+    ]);
+    const text = (
+      await call(client, "recall", { query: "heron", modified_before: second.updated_at })
+    ).content[0] as { text: string };
+    expect(text.text).toMatch(
+      new RegExp(
+        `^1\\. tm/first \\(lines 1-1, score [0-9.]+, modified ${first.updated_at}\\)\nheron sighting$`,
+      ),
+    );
+    expect(
+      (await refused(client, "recall", { query: "heron", modified_after: "last week" })).text,
+    ).toBe(
+      "INVALID_ARGUMENT: modified_after must be an ISO 8601 time with a timezone, such as 2026-07-01T00:00:00Z or 2026-07-01T09:30:00+02:00",
+    );
+    const backwards = await refused(client, "recall", {
+      query: "heron",
+      modified_after: "2026-07-02T00:00:00Z",
+      modified_before: "2026-07-01T00:00:00Z",
+    });
+    expect(backwards.text).toMatch(
+      /^INVALID_ARGUMENT: modified_after .* is later than modified_before/,
+    );
+    expect((await refused(client, "recall", { query: "heron", modified_after: 5 })).code).toBe(
+      "INVALID_ARGUMENT",
+    );
   });
 
   it("accepts hostile recall queries without errors", async () => {

@@ -85,6 +85,8 @@ export const RUNNERS: { readonly [T in StoreToolName]: ToolRunner<T> } = {
       k: args.k,
       tag: args.tag,
       prefix: args.prefix,
+      modifiedAfter: args.modified_after,
+      modifiedBefore: args.modified_before,
     });
     const text =
       result.hits.length === 0
@@ -92,7 +94,7 @@ export const RUNNERS: { readonly [T in StoreToolName]: ToolRunner<T> } = {
         : result.hits
             .map(
               (hit, i) =>
-                `${i + 1}. ${hit.key} (lines ${hit.line_start}-${hit.line_end}, score ${hit.score.toFixed(3)})\n${hit.excerpt}`,
+                `${i + 1}. ${hit.key} (lines ${hit.line_start}-${hit.line_end}, score ${hit.score.toFixed(3)}, modified ${hit.updated_at})\n${hit.excerpt}`,
             )
             .join("\n\n");
     return { structured: { ...result }, text };

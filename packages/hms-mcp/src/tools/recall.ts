@@ -1,5 +1,5 @@
 import { MAX_QUERY_BYTES } from "@hms/protocol";
-import type { RecallResult, Selection, StoreApi } from "@hms/store";
+import { checkTimeRange, type RecallOptions, type RecallResult, type StoreApi } from "@hms/store";
 import type { Semantic } from "../semantic/semantic.js";
 
 /**
@@ -15,10 +15,11 @@ export async function recallMemories(
     readonly caller: object;
   },
   query: string,
-  options: Selection & { k?: number | undefined },
+  options: Omit<RecallOptions, "vector">,
 ): Promise<RecallResult> {
   const { store, semantic, caller } = context;
-  // A query the store would refuse is refused before any embedding work.
+  // A query or a time range the store would refuse is refused before any embedding work.
+  checkTimeRange(options);
   const valid = typeof query === "string" && Buffer.byteLength(query, "utf8") <= MAX_QUERY_BYTES;
   const vector =
     semantic !== undefined && valid ? await semantic.queryVector(store, query, caller) : undefined;

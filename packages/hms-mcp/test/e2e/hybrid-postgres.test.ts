@@ -72,6 +72,7 @@ describe("hybrid recall on PostgreSQL (--database-url with --model-dir)", () => 
       excerpt: ACME,
       line_start: 1,
       line_end: 1,
+      updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
     expect(await ok<Stats>(server.client, "stats")).toMatchObject({
       recall: { build: "hybrid", model: MODEL_ID, pending: 0, embedded: 4 },

@@ -104,6 +104,7 @@ describe("hybrid recall (hms-mcp --model-dir)", { timeout: 240_000 }, () => {
       excerpt: ACME,
       line_start: 1,
       line_end: 1,
+      updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
     // Fused scores: in [0, 1], best first.
     const scores = found.hits.map((hit) => hit.score);

@@ -100,13 +100,17 @@ describe("resources and the prompt on a --namespace-arg server, for a token with
     expect(prompts[0]?.arguments?.map((argument) => argument.name)).toEqual([
       "query",
       "k",
+      "modified_after",
+      "modified_before",
       "namespace",
     ]);
     const prompt = await asAlice.getPrompt({
       name: "recall",
       arguments: { query: "trip", namespace: "alice" },
     });
-    expect(promptText(prompt)).toContain('<memory key="/memories/plans.md" lines="1-1">');
+    expect(promptText(prompt)).toMatch(
+      /<memory key="\/memories\/plans.md" lines="1-1" modified="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z">/,
+    );
     expect(promptText(prompt)).not.toContain("Oslo");
   });
 

@@ -158,6 +158,14 @@ describe("request bodies that never come, from clients of four tokens", () => {
 describe("requests that do not all come within the deadlines", () => {
   const { server } = serverWith(["--headers-timeout", "1", "--request-timeout", "2"]);
 
+  it("keeps an idle connection a minute, longer than a lagging client may take to reuse it", async () => {
+    // A client retires an idle connection just before the time the server announces; with
+    // Node's 5 s, a client whose event loop lagged reused one the server was closing.
+    const answer = await raw(server().url, { headers: { ...auth, connection: "keep-alive" } });
+    expect(answer.status).toBe(200);
+    expect(answer.headers["keep-alive"]).toBe("timeout=65");
+  });
+
   it("are answered 408 and closed, not before their deadline; others are served meanwhile", async () => {
     const url = server().url;
     const client = await server().connect(token);

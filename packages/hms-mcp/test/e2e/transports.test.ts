@@ -69,7 +69,9 @@ describe.each<TransportKind>(["stdio", "http"])("the MCP surface over %s", (kind
     );
     const prompt = await client.getPrompt({ name: "recall", arguments: { query: "resource" } });
     const text = (prompt.messages[0]?.content as { text?: string } | undefined)?.text;
-    expect(text).toContain('<memory key="/memories/res ü.md" lines="1-1">');
+    expect(text).toMatch(
+      /<memory key="\/memories\/res ü.md" lines="1-1" modified="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z">/,
+    );
   });
 });
 

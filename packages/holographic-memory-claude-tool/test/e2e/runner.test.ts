@@ -134,7 +134,7 @@ describe("client.beta.messages.toolRunner with HolographicMemoryTool", () => {
     expect(recalled?.is_error).toBeUndefined();
     // The only memory holds each query word once, at the average length: 1 / (k1 + 1).
     expect(recalled?.content).toMatch(
-      /^Found 1 memory file matching the query[^\n]*\n\n1\. \/memories\/customers\/acme\.md \(lines 1-2, score 0\.4545\)\n {4}# Acme Corp\n {4}- prefers email follow-ups$/,
+      /^Found 1 memory file matching the query[^\n]*\n\n1\. \/memories\/customers\/acme\.md \(lines 1-2, score 0\.4545, modified \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\)\n {4}# Acme Corp\n {4}- prefers email follow-ups$/,
     );
     expect(toolResults(3)).toEqual([
       {

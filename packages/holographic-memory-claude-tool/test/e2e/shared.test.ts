@@ -345,12 +345,47 @@ describe("recall", () => {
     }
   });
 
-  it("as the memory_recall tool, lists each hit's path, lines, score and excerpt", async () => {
+  it("as the memory_recall tool, lists each hit's path, lines, score, last change and excerpt", async () => {
     const output = await memory.recallTool().run({ query: "Acme email follow-ups", k: 1 });
     expect(output).toMatch(
-      /^Found 1 memory file matching the query, most relevant first\. View a file with the memory tool to read all of it; view_range \[start, end\] shows just the lines given for a hit\.\n\n1\. \/memories\/customers\/acme\.md \(lines? \d+(-\d+)?, score 0\.[3-9]\d{3}\)\n {4}/,
+      /^Found 1 memory file matching the query, most relevant first\. View a file with the memory tool to read all of it; view_range \[start, end\] shows just the lines given for a hit\.\n\n1\. \/memories\/customers\/acme\.md \(lines? \d+(-\d+)?, score 0\.[3-9]\d{3}, modified \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\)\n {4}/,
     );
     expect(output).toContain("    - Prefers email follow-ups, never phone calls");
+  });
+
+  it("by time: only the files changed in the range, each hit with its last change", async () => {
+    const timed = await overHttp("recall-by-time");
+    try {
+      const backend = timed.backend as HmsMemoryBackend;
+      const create = (path: string) =>
+        timed.create({ command: "create", path, file_text: "heron sighting\n" });
+      await create("/memories/old.md");
+      const first = (await backend.call("get", { key: "/memories/old.md" })).updated_at;
+      // The next write must carry a later millisecond (the first was written before get answered).
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      await create("/memories/new.md");
+      const second = (await backend.call("get", { key: "/memories/new.md" })).updated_at;
+
+      const newer = await timed.recall("heron", 5, { modifiedAfter: second });
+      expect(newer.map((hit) => [hit.path, hit.updatedAt])).toEqual([["/memories/new.md", second]]);
+      const older = await timed.recall("heron", 5, { modifiedBefore: second });
+      expect(older.map((hit) => [hit.path, hit.updatedAt])).toEqual([["/memories/old.md", first]]);
+
+      const text = await timed.recallTool().run({ query: "heron", modified_before: second });
+      expect(text).toMatch(
+        new RegExp(
+          `^Found 1 memory file modified before ${second.replaceAll(".", "\\.")} matching the query, most relevant first\\. .*\n\n1\\. /memories/old\\.md \\(line 1, score 0\\.\\d{4}, modified ${first.replaceAll(".", "\\.")}\\)\n {4}heron sighting$`,
+        ),
+      );
+      const refused = await Promise.resolve(
+        timed.recallTool().run({ query: "heron", modified_after: "yesterday" }),
+      ).catch((e: unknown) => e);
+      expect((refused as Error).message).toBe(
+        "Invalid `modified_after` parameter: expected an ISO 8601 time with a timezone, such as 2026-07-01T00:00:00Z or 2026-07-01T09:30:00+02:00.",
+      );
+    } finally {
+      await timed.close();
+    }
   });
 
   it("finds a Chinese file by a word inside an unspaced sentence, with its own line", async () => {

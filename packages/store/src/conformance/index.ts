@@ -21,6 +21,7 @@ import { memoryFileTests } from "./memory-files.js";
 import { namespaceTests } from "./namespaces.js";
 import { pageTests } from "./pages.js";
 import { recallTests } from "./recall.js";
+import { recallTimeTests } from "./recall-time.js";
 import { recordTests } from "./records.js";
 import type { StoreConformanceOptions, TestApi } from "./support.js";
 import { treeTests } from "./tree.js";
@@ -48,6 +49,7 @@ export function runStoreConformance(options: StoreConformanceOptions, t: TestApi
     memoryFileTests(t, options);
     limitTests(t, options);
     recallTests(t, options);
+    recallTimeTests(t, options);
     historyTests(t, options);
     accessTests(t, options);
     namespaceTests(t, options);

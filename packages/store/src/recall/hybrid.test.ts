@@ -100,6 +100,7 @@ describe("hybrid recall in the store", () => {
         excerpt: "Acme Corp prefers email follow-ups",
         line_start: 1,
         line_end: 1,
+        updated_at: store.get("acme")?.updated_at,
       },
     ]);
   });
@@ -182,6 +183,52 @@ describe("hybrid recall in the store", () => {
     expect(keys(store.recall(CONTACT, { vector, k: 3 }))).not.toContain("far/x");
     expect(keys(store.recall(CONTACT, { vector, tag: "rare" }))).toEqual(["far/x"]);
     expect(keys(store.recall(CONTACT, { vector, prefix: "far/" }))).toEqual(["far/x"]);
+  });
+
+  it("filters semantic hits by time before taking k, among many nearer memories", () => {
+    const store = hybrid();
+    // 500 old memories nearer the query than one recent memory: more than the nearest
+    // 4 × denseDepth the filter is first tried on, so the memories in range are read.
+    const at = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString();
+    const record = (key: string, text: string, time: string) => ({
+      key,
+      text,
+      tags: [],
+      metadata: {},
+      version: 1,
+      hash: "",
+      bytes: 0,
+      created_at: time,
+      updated_at: time,
+    });
+    store.load([
+      ...Array.from({ length: 500 }, (_, i) => record(`near/${i}`, `note ${i}`, at(i))),
+      record("far/x", "far away", "2026-06-01T00:00:00.000Z"),
+    ]);
+    embedPending(store, (text) => ({
+      spans: ONE_LINE,
+      // Cosine 0.54 with the query: related, but less than every "near" memory (0.99995).
+      vectors: text === "far away" ? direction(0, 1) : direction(0, 0.01),
+    }));
+    const vector = direction(0);
+    const recent = store.recall(CONTACT, { vector, modifiedAfter: "2026-05-01T00:00:00Z" });
+    expect(recent.build).toBe("hybrid");
+    expect(recent.hits.map((hit) => [hit.key, hit.updated_at])).toEqual([
+      ["far/x", "2026-06-01T00:00:00.000Z"],
+    ]);
+    // A window of three old ones, and a filter that the nearest memories pass.
+    expect(
+      keys(
+        store.recall(CONTACT, {
+          vector,
+          modifiedAfter: at(100),
+          modifiedBefore: at(103),
+        }),
+      ).sort(),
+    ).toEqual(["near/100", "near/101", "near/102"]);
+    const old = store.recall(CONTACT, { vector, k: 5, modifiedBefore: "2026-05-01T00:00:00Z" });
+    expect(old.hits).toHaveLength(5);
+    expect(keys(old)).not.toContain("far/x");
   });
 
   it("vectors follow a move, go with a delete and are replaced with a new text", () => {

@@ -3,7 +3,7 @@
  *
  * Candidates are the union of the best `lexicalDepth` memories by BM25 and the `denseDepth`
  * memories nearest to the query vector (exact search over every passage vector), both under
- * the same tag/prefix filter. Each candidate's two scores are put on an absolute scale (BM25 as
+ * the same tag/prefix/time filter. Each candidate's two scores are put on an absolute scale (BM25 as
  * a share of the query's ceiling, the cosine through a fixed calibration) and combined
  * convexly (see {@link fuse}), so a score does not depend on the other candidates. A memory
  * whose vectors are still pending has no semantic score; its lexical score stands in for it.
@@ -108,6 +108,8 @@ export class HybridRanker implements Ranker {
   readonly #hasTag: SqliteStatement;
   readonly #rangeIds: SqliteStatement;
   readonly #tagIds: SqliteStatement;
+  readonly #inTime: SqliteStatement;
+  readonly #timeIds: SqliteStatement;
 
   constructor(
     db: SqliteDatabase,
@@ -130,6 +132,13 @@ export class HybridRanker implements Ranker {
       "SELECT id FROM memories WHERE key >= @lo AND (@hi IS NULL OR key < @hi)",
     );
     this.#tagIds = db.prepare("SELECT memory_id AS id FROM memory_tags WHERE tag = @tag");
+    this.#inTime = db.prepare(
+      "SELECT 1 FROM memories WHERE id = @id AND updated_at >= @after AND updated_at < @before",
+    );
+    // Read from the index on updated_at.
+    this.#timeIds = db.prepare(
+      "SELECT id FROM memories WHERE updated_at >= @after AND updated_at < @before",
+    );
   }
 
   rank(query: string, filter: RecallFilter, k: number, context: RankContext = {}): RankedId[] {
@@ -170,26 +179,26 @@ export class HybridRanker implements Ranker {
   #nearest(scan: Scan, filter: RecallFilter, n: number): DenseHit[] {
     const prefix = filter.prefix || undefined;
     const tag = filter.tag;
-    if (prefix === undefined && tag === undefined) return scan.best(n);
+    const timed = filter.after !== undefined || filter.before !== undefined;
+    if (prefix === undefined && tag === undefined && !timed) return scan.best(n);
     const lo = prefix ?? "";
     const hi = prefix === undefined ? null : (prefixSuccessor(prefix) ?? null);
+    // An absent bound is the text below, or above, every updated_at (as in lexical.ts).
+    const times = { after: filter.after ?? "", before: filter.before ?? "~" };
     const passes = (id: number) =>
       (prefix === undefined || this.#inRange.get({ id, lo, hi }) !== undefined) &&
-      (tag === undefined || this.#hasTag.get({ tag, id }) !== undefined);
+      (tag === undefined || this.#hasTag.get({ tag, id }) !== undefined) &&
+      (!timed || this.#inTime.get({ id, ...times }) !== undefined);
     const wide = scan.best(n * 4);
     const kept = wide.filter((hit) => passes(hit.id));
     if (kept.length >= n || wide.length < n * 4) return kept.slice(0, n);
-    let allowed: Set<number> | undefined;
-    if (prefix !== undefined) allowed = new Set(idsOf(this.#rangeIds.all({ lo, hi })));
-    if (tag !== undefined) {
-      const tagged = idsOf(this.#tagIds.all({ tag }));
-      allowed =
-        allowed === undefined
-          ? new Set(tagged)
-          : new Set(tagged.filter((id) => (allowed as Set<number>).has(id)));
-    }
-    const set = allowed ?? new Set<number>();
-    return scan.best(n, (id) => set.has(id));
+    const sets: number[][] = [];
+    if (prefix !== undefined) sets.push(idsOf(this.#rangeIds.all({ lo, hi })));
+    if (tag !== undefined) sets.push(idsOf(this.#tagIds.all({ tag })));
+    if (timed) sets.push(idsOf(this.#timeIds.all(times)));
+    let allowed = new Set(sets[0]);
+    for (const ids of sets.slice(1)) allowed = new Set(ids.filter((id) => allowed.has(id)));
+    return scan.best(n, (id) => allowed.has(id));
   }
 }
 

@@ -11,6 +11,9 @@ import {
   informativeTerms,
   LexicalRanker,
   MIN_LEXICAL_SCORE,
+  rangeCountCap,
+  tooNarrowFor,
+  widenedPick,
 } from "./lexical.js";
 
 let dir: string;
@@ -87,10 +90,12 @@ describe("candidateExpression", () => {
     expect(candidateExpression(terms, 100_000, 1000)).toEqual({
       expr: '"zeppelin" OR "budget"',
       newest: false,
+      count: 612,
     });
     expect(candidateExpression(terms, 100_000, 500)).toEqual({
       expr: '"zeppelin"',
       newest: false,
+      count: 12,
     });
   });
 
@@ -104,11 +109,13 @@ describe("candidateExpression", () => {
     expect(candidateExpression(common, 100_000, 1000)).toEqual({
       expr: '"agenda" AND "notes" AND "meeting"',
       newest: true,
+      count: 1000,
     });
     // 6,000 ≤ 10,000: the two rarest suffice.
     expect(candidateExpression(common, 100_000, 10_000)).toEqual({
       expr: '"agenda" AND "notes"',
       newest: true,
+      count: 10_000,
     });
   });
 });
@@ -299,5 +306,43 @@ describe("lexical scores (a hit's share of the query's BM25 ceiling)", () => {
     ]);
     expect(besideBoth).toBeGreaterThan(0);
     expect(besideRepeat).toBe(besideBoth);
+  });
+});
+
+describe("rangeCountCap and tooNarrowFor", () => {
+  it("count a range up to what a full candidate step needs, then judge each step", () => {
+    // 1,000 candidates of 100,000 memories, k = 5: under 2,000 in range, fewer than 20 of them.
+    expect(rangeCountCap(100_000, 5, 1000)).toBe(2000);
+    expect(rangeCountCap(100_000, 50, 1000)).toBe(20_000);
+    expect(rangeCountCap(1800, 10, 1000)).toBe(72);
+    expect(rangeCountCap(0, 5, 1000)).toBe(1);
+    expect(tooNarrowFor(1999, 1000, 100_000, 5)).toBe(true);
+    expect(tooNarrowFor(2000, 1000, 100_000, 5)).toBe(false);
+    // A step of 100 candidates needs 20,000 in range to expect 20 of them there.
+    expect(tooNarrowFor(1999, 100, 100_000, 5)).toBe(true);
+    expect(tooNarrowFor(20_000, 100, 100_000, 5)).toBe(false);
+  });
+});
+
+describe("widenedPick", () => {
+  const terms = [
+    { term: "meeting", df: 90_000 },
+    { term: "zeppelin", df: 12 },
+    { term: "budget", df: 1_500 },
+    { term: "notes", df: 30_000 },
+  ];
+
+  it("takes the rarest terms until they hold the budget, the crossing term included", () => {
+    // The first pick was "zeppelin" alone (12); with "budget" they hold 1,512.
+    expect(widenedPick(terms, 1000)).toEqual({
+      expr: '"zeppelin" OR "budget"',
+      newest: false,
+      count: 1512,
+    });
+  });
+
+  it("gives up when that is every term, or more than 4 × the budget", () => {
+    expect(widenedPick(terms.slice(1, 3), 1000)).toBeUndefined();
+    expect(widenedPick(terms, 300)).toBeUndefined();
   });
 });

@@ -9,10 +9,17 @@ import type { PassageSpan } from "../embeddings.js";
 /** Which recall a store runs: BM25 only, or BM25 fused with an embedding model. */
 export type RecallBuild = "lexical" | "hybrid";
 
-/** Restricts recall to memories with a tag and/or under a key prefix. */
+/**
+ * Restricts recall to memories with a tag, under a key prefix and/or last changed within a time
+ * range. A ranker applies it before it takes the best `k`.
+ */
 export interface RecallFilter {
   readonly tag?: string | undefined;
   readonly prefix?: string | undefined;
+  /** `updated_at` at or after this (`YYYY-MM-DDTHH:MM:SS.sssZ`, see time-range.ts). */
+  readonly after?: string | undefined;
+  /** `updated_at` before this (same form). */
+  readonly before?: string | undefined;
 }
 
 /** What a ranker may use besides the query text. */

@@ -17,6 +17,7 @@ import { excerptOf } from "./excerpt.js";
 import type { Highlighter } from "./highlight.js";
 import { excerptTerms } from "./query.js";
 import type { Ranker, RecallBuild } from "./ranker.js";
+import { checkTimeRange } from "./time-range.js";
 
 /** `MemoryStore.recall`: the memories most relevant to `query`, best first. */
 export function recall(
@@ -31,7 +32,7 @@ export function recall(
     throw new StoreError("INVALID_ARGUMENT", `query is over ${MAX_QUERY_BYTES} bytes`);
   }
   const k = checkInteger(options.k ?? DEFAULT_RECALL_K, "k", 1, MAX_RECALL_K);
-  const filter = selectionOf(ctx, options);
+  const filter = { ...selectionOf(ctx, options), ...checkTimeRange(options) };
   const { vector } = options;
   if (vector !== undefined && !(vector instanceof Float32Array)) {
     throw new StoreError("INVALID_ARGUMENT", "a query vector must be a Float32Array");
@@ -43,7 +44,9 @@ export function recall(
   const terms = ranked.length === 0 ? [] : excerptTerms(query);
   const weights = highlighter.weights(terms);
   const hits = ranked.flatMap(({ id, score, passage }) => {
-    const row = ctx.sql.keyText.get(id) as { key: string; text: unknown } | undefined;
+    const row = ctx.sql.keyText.get(id) as
+      | { key: string; text: unknown; updated_at: string }
+      | undefined;
     if (row === undefined) return [];
     const highlighted = highlighter.highlight(id, terms);
     const matches = terms.map((_, i) => ({
@@ -51,7 +54,9 @@ export function recall(
       weight: weights[i] ?? 0,
     }));
     const text = ctx.sql.readText(row.text);
-    return [{ key: row.key, score, ...excerptOf(text, matches, passage) }];
+    return [
+      { key: row.key, score, ...excerptOf(text, matches, passage), updated_at: row.updated_at },
+    ];
   });
   return { hits, build };
 }

@@ -173,6 +173,48 @@ describe("schema migrations", () => {
     }
   });
 
+  it("upgrades a version-8 file (main's before recall by time) with an index on updated_at that recall by time reads", () => {
+    const file = join(dir, "v8.sqlite");
+    const old = openSqlite(file);
+    migrate(old, 8);
+    expect(schemaVersion(old)).toBe(8);
+    const insert = old.prepare(
+      `INSERT INTO memories (key, text, tags, metadata, version, hash, bytes, created_at, updated_at)
+       VALUES (?, 'the launch plan', '[]', '{}', 1, 'sha256:x', 15, ?, ?)`,
+    );
+    insert.run("march", "2026-03-01T00:00:00.000Z", "2026-03-01T00:00:00.000Z");
+    insert.run("june", "2026-06-01T00:00:00.000Z", "2026-06-01T00:00:00.000Z");
+    old.close();
+
+    const store = MemoryStore.open(file);
+    try {
+      expect(store.stats().schema_version).toBe(SCHEMA_VERSION);
+      const keys = (options: { modifiedAfter?: string; modifiedBefore?: string }) =>
+        store.recall("launch", options).hits.map((hit) => [hit.key, hit.updated_at]);
+      expect(keys({ modifiedAfter: "2026-05-01T00:00:00Z" })).toEqual([
+        ["june", "2026-06-01T00:00:00.000Z"],
+      ]);
+      expect(keys({ modifiedBefore: "2026-05-01T00:00:00Z" })).toEqual([
+        ["march", "2026-03-01T00:00:00.000Z"],
+      ]);
+    } finally {
+      store.close();
+    }
+    const db = openSqlite(file, { readOnly: true });
+    try {
+      const plan = db
+        .prepare(
+          "EXPLAIN QUERY PLAN SELECT id FROM memories WHERE updated_at >= ? AND updated_at < ?",
+        )
+        .all("a", "b") as { detail: string }[];
+      expect(plan.map((step) => step.detail).join("\n")).toMatch(
+        /USING COVERING INDEX memories_by_updated_at \(updated_at>\? AND updated_at<\?\)/,
+      );
+    } finally {
+      db.close();
+    }
+  });
+
   it("refuses a file from a newer schema instead of guessing", () => {
     const file = join(dir, "new.sqlite");
     const db = openSqlite(file);

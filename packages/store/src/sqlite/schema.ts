@@ -378,6 +378,18 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    // Self-contained (it reads no other migration's objects), so it can take another number
+    // if migrations meet at a merge.
+    version: 9,
+    description:
+      "an index on each memory's last change (updated_at), so that recall filtered by time " +
+      "reads the memories in a time range without looking at the others",
+    up(db) {
+      // 0.6 s for 100,000 memories on a loaded 2-core machine: not announced as slow.
+      db.exec("CREATE INDEX memories_by_updated_at ON memories (updated_at)");
+    },
+  },
 ];
 
 /** How many memories the store holds. */

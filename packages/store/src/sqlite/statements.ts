@@ -152,7 +152,9 @@ export function prepare(db: SqliteDatabase): Statements {
     readText: reads.text,
     head: db.prepare("SELECT id, version, tags, metadata FROM memories WHERE key = ?"),
     get: db.prepare(`SELECT ${ROW_COLUMNS} FROM memories WHERE key = ?`),
-    keyText: db.prepare(`SELECT key, ${reads.column("text")} AS text FROM memories WHERE id = ?`),
+    keyText: db.prepare(
+      `SELECT key, ${reads.column("text")} AS text, updated_at FROM memories WHERE id = ?`,
+    ),
     insert: db.prepare(`
       INSERT INTO memories (key, text, index_text, tags, metadata, version, hash, bytes,
         created_at, updated_at)

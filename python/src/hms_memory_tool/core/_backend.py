@@ -106,6 +106,10 @@ class RecallHit:
     """The first line of the range to view, 1-based; the range holds the excerpt."""
     line_end: int
     """The last line of the range to view, 1-based, inclusive."""
+    updated_at: str | None = None
+    """When the file last changed, ISO 8601 with a timezone (hms-mcp: UTC with milliseconds),
+    if the backend knows; ``memory_recall`` shows it. Required of hits answering a time
+    range."""
 
 
 class MemoryBackendError(HmsError):
@@ -238,6 +242,19 @@ class RecallBackend(MemoryBackend, Protocol):
     """A :class:`MemoryBackend` that can also search its files (hms-mcp's can): what
     :meth:`~hms_memory_tool.core.MemoryEngine.recall` needs."""
 
-    async def recall(self, query: str, k: int) -> builtins.list[RecallHit]:
-        """The memory files most relevant to ``query``, best first, at most ``k``."""
+    async def recall(
+        self,
+        query: str,
+        k: int,
+        *,
+        modified_after: str | None = None,
+        modified_before: str | None = None,
+    ) -> builtins.list[RecallHit]:
+        """The memory files most relevant to ``query``, best first, at most ``k``.
+
+        With ``modified_after`` and/or ``modified_before`` (UTC with milliseconds, as
+        ``2026-07-01T00:00:00.000Z``: the engine normalizes them), only files last changed at
+        or after the one and before the other, chosen before the best ``k`` are taken, each
+        hit with its ``updated_at``. The engine passes them only when Claude gave a range, and
+        refuses hits outside it or without ``updated_at``."""
         ...

@@ -44,7 +44,14 @@ from ._concurrent import gather
 from ._errors import MemoryToolError
 from ._format import numbered_line, split_lines
 from ._known_files import KnownFiles
-from ._recall import DEFAULT_RECALL_K, format_recall, parse_recall_input
+from ._recall import (
+    DEFAULT_RECALL_K,
+    RECALL_BY_TIME_UNSUPPORTED,
+    RecallInput,
+    format_recall,
+    hit_in_range,
+    parse_recall_input,
+)
 from ._render import render_directory, render_file
 from ._retry import DEFAULT_RETRY_POLICY, RETRY, RetryPolicy, _Retry, with_retries
 
@@ -164,25 +171,52 @@ class MemoryEngine:
         return await self.run(parse_command_as("rename", command))
 
     async def recall(self, tool_input: object) -> str:
-        """``memory_recall``: ``tool_input`` as Claude sent it (``query``, optional ``k``),
-        checked in full by :func:`~hms_memory_tool.core.parse_recall_input`; returns the text
-        of the memory files most relevant to the query (see
-        :func:`~hms_memory_tool.core.format_recall`). Raises ``unsupported`` when the backend
-        cannot recall."""
+        """``memory_recall``: ``tool_input`` as Claude sent it (``query``, optional ``k``,
+        ``modified_after``, ``modified_before``), checked in full by
+        :func:`~hms_memory_tool.core.parse_recall_input`; returns the text of the memory files
+        most relevant to the query (see :func:`~hms_memory_tool.core.format_recall`). Raises
+        ``unsupported`` when the backend cannot recall, or cannot by time."""
         request = parse_recall_input(tool_input)
-        return format_recall(await self._recall_hits(request.query, request.k))
+        hits = await self._recall_hits(request)
+        return format_recall(hits, request.modified_after, request.modified_before)
 
-    async def recall_hits(self, query: str, k: int = DEFAULT_RECALL_K) -> list[RecallHit]:
-        """The memory files most relevant to ``query``, best first: at most ``k`` (1 to 50),
-        both checked as :meth:`recall` checks them."""
-        request = parse_recall_input({"query": query, "k": k})
-        return await self._recall_hits(request.query, request.k)
+    async def recall_hits(
+        self,
+        query: str,
+        k: int = DEFAULT_RECALL_K,
+        *,
+        modified_after: str | None = None,
+        modified_before: str | None = None,
+    ) -> list[RecallHit]:
+        """The memory files most relevant to ``query``, best first: at most ``k`` (1 to 50);
+        with ``modified_after`` and/or ``modified_before`` (ISO 8601 times with a timezone),
+        only files last changed at or after the one and before the other; all checked as
+        :meth:`recall` checks them."""
+        request = parse_recall_input(
+            {
+                "query": query,
+                "k": k,
+                "modified_after": modified_after,
+                "modified_before": modified_before,
+            }
+        )
+        return await self._recall_hits(request)
 
-    async def _recall_hits(self, query: str, k: int) -> list[RecallHit]:
+    async def _recall_hits(self, request: RecallInput) -> list[RecallHit]:
         backend = self.backend
         if not isinstance(backend, RecallBackend):
             raise MemoryToolError("unsupported", messages.RECALL_UNSUPPORTED)
-        return list(await backend.recall(query, k))
+        after, before = request.modified_after, request.modified_before
+        if after is None and before is None:
+            return list(await backend.recall(request.query, request.k))
+        hits = list(
+            await backend.recall(
+                request.query, request.k, modified_after=after, modified_before=before
+            )
+        )
+        if not all(hit_in_range(hit, after, before) for hit in hits):
+            raise MemoryToolError("unsupported", RECALL_BY_TIME_UNSUPPORTED)
+        return hits
 
     # ----- the commands, checked
 

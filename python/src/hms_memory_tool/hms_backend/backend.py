@@ -17,7 +17,7 @@ MemoryBackend              hms-mcp tool
 ``tree.delete_tree(p)``    ``forget {key, tree: true}``
 ``tree.move_tree(a, b)``   ``move {from, to, tree: true}``
 ``max_file_bytes``         ``stats`` → ``max_text_bytes``
-``recall(query, k)``       ``recall {query, k, tag: "memory-file"}``
+``recall(query, k, ...)``  ``recall {query, k, tag: "memory-file", modified_after?, ...}``
 ``history.changes(p, n)``  ``history {key, limit?}``
 ``history.restore(p, v)``  ``restore {key, version}``
 =========================  ======================================================================
@@ -186,10 +186,24 @@ class HmsMemoryBackend:
             arguments["expected_version"] = expected_version
         await self.call("forget", arguments)
 
-    async def recall(self, query: str, k: int) -> builtins.list[RecallHit]:
+    async def recall(
+        self,
+        query: str,
+        k: int,
+        *,
+        modified_after: str | None = None,
+        modified_before: str | None = None,
+    ) -> builtins.list[RecallHit]:
         """The memory files most relevant to ``query``, best first (``recall`` of hms-mcp,
-        restricted to the ``memory-file`` tag)."""
-        result = await self.call("recall", {"query": query, "k": k, "tag": MEMORY_FILE_TAG})
+        restricted to the ``memory-file`` tag, and to files last changed at or after
+        ``modified_after`` and before ``modified_before`` when given). Each hit carries the
+        file's last change."""
+        arguments: dict[str, Any] = {"query": query, "k": k, "tag": MEMORY_FILE_TAG}
+        if modified_after is not None:
+            arguments["modified_after"] = modified_after
+        if modified_before is not None:
+            arguments["modified_before"] = modified_before
+        result = await self.call("recall", arguments)
         return [
             RecallHit(
                 path=hit["key"],
@@ -197,6 +211,7 @@ class HmsMemoryBackend:
                 excerpt=hit["excerpt"],
                 line_start=hit["line_start"],
                 line_end=hit["line_end"],
+                updated_at=hit.get("updated_at"),
             )
             for hit in result["hits"]
         ]

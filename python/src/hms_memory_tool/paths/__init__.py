@@ -25,6 +25,7 @@ from ._helpers import (
 )
 from ._hms_error import HmsError
 from ._text import compare_code_points, display_path, utf8_byte_length
+from ._times import IsoTime, IsoTimeProblem, IsoTimeRefusal, check_iso_time
 from ._validate import (
     MAX_DEPTH,
     MAX_NAME_BYTES,
@@ -47,10 +48,14 @@ __all__ = [
     "MEMORY_ROOT",
     "MISSING",
     "HmsError",
+    "IsoTime",
+    "IsoTimeProblem",
+    "IsoTimeRefusal",
     "MemoryPathError",
     "MemoryPathRule",
     "ancestor_paths",
     "base_name",
+    "check_iso_time",
     "check_memory_path",
     "compare_code_points",
     "display_path",
