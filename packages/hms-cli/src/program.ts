@@ -278,7 +278,9 @@ export function buildProgram(): Command {
 
   program
     .command("namespaces")
-    .description("the namespaces of the data directory, with their size and last change")
+    .description(
+      "the namespaces of the data directory (or those the token may use on --url), with size and last change",
+    )
     .action(() => {
       const options = globals();
       return namespaces(options, new Output(options.json));

@@ -188,6 +188,11 @@ export function httpFailure(url: URL, error: unknown): string {
   if (typeof code === "number") {
     return `the server at ${host} answered HTTP ${code}${serverSays(error)}${didYouMean}`;
   }
+  if (code === "NOT_FOUND" && error instanceof Error) {
+    // The connect-time stats named a namespace this token may not use (or that is not there).
+    const said = error.message.replace(/^NOT_FOUND: /, "");
+    return `the server at ${host} says: ${said}; name one with --namespace (\`hms namespaces\` lists those this token may use)`;
+  }
   if (HmsMcpError.isInstance(error) && error.code === "PROTOCOL") {
     return error.message.split("\n")[0] ?? error.message;
   }
@@ -229,7 +234,8 @@ function serverSays(error: unknown): string {
   }
 }
 
-function checkUrl(url: string): URL {
+/** `url` as a URL, or a usage error saying what is wrong with it. */
+export function checkUrl(url: string): URL {
   let parsed: URL;
   try {
     parsed = new URL(url);

@@ -246,6 +246,67 @@ describe("--url, and its errors in a person's words", () => {
     for (const run of [wrong, none, noPath]) spokenToAPerson(run.stderr);
   });
 
+  it("lists the namespaces a server's token may use, and only those", async () => {
+    const token = (name: string, namespaces: string) => {
+      const lines = hmsMcp(["token", "create", "--name", name, "--namespaces", namespaces])
+        .stdout.split("\n")
+        .map((line) => line.trim());
+      return { token: lines[1] as string, entry: lines[3] as string };
+    };
+    const admin = token("admin", "*");
+    const team = token("team", "team-*");
+    const tokens = join(scratch(), "tokens.jsonl");
+    writeFileSync(tokens, `${admin.entry}\n${team.entry}\n`);
+    const data = scratch();
+    const server = await startHttpServer({
+      dataDir: data,
+      args: ["--namespace-arg", "--tokens-file", tokens],
+    });
+    cleanups.push(() => server.stop());
+    const url = ["--url", server.url];
+    for (const [namespace, text] of [
+      ["team-a", "alpha\n"],
+      ["team-b", "béta\n"],
+      ["private", "secret\n"],
+    ] as const) {
+      const wrote = await runHms(
+        [...url, "--namespace", namespace, "write", "a.md"],
+        { HMS_MCP_TOKEN: admin.token },
+        { input: text },
+      );
+      expect(wrote.code).toBe(0);
+    }
+
+    const all = await runHms([...url, "--json", "namespaces"], { HMS_MCP_TOKEN: admin.token });
+    expect(all).toMatchObject({ code: 0, stderr: "" });
+    expect(JSON.parse(all.stdout).map((ns: { name: string }) => ns.name)).toEqual([
+      "default",
+      "private",
+      "team-a",
+      "team-b",
+    ]);
+
+    // The team token may not use default, so this listing cannot go through a namespace.
+    const mine = await runHms([...url, "--json", "namespaces"], { HMS_MCP_TOKEN: team.token });
+    expect(mine).toMatchObject({ code: 0, stderr: "" });
+    expect(JSON.parse(mine.stdout)).toEqual([
+      { name: "team-a", memories: 1, bytes: 6, updated_at: expect.stringMatching(/^\d{4}-/) },
+      { name: "team-b", memories: 1, bytes: 6, updated_at: expect.stringMatching(/^\d{4}-/) },
+    ]);
+    const table = await runHms([...url, "namespaces"], { HMS_MCP_TOKEN: team.token });
+    expect(table.stdout).toMatch(/^NAMESPACE +MEMORIES +SIZE +LAST CHANGE\nteam-a +1 +6 B +\d{4}-/);
+    expect(table.stdout).not.toContain("private");
+
+    // Another command without --namespace says why, and where to look.
+    const ls = await runHms([...url, "ls"], { HMS_MCP_TOKEN: team.token });
+    expect(ls.stderr).toBe(
+      `hms: the server at ${new URL(server.url).host} says: namespace default does not exist or this token may not use it; name one with --namespace (\`hms namespaces\` lists those this token may use)\n`,
+    );
+    const wrong = await runHms([...url, "namespaces"], { HMS_MCP_TOKEN: "wrong" });
+    expect(wrong.code).toBe(3);
+    spokenToAPerson(wrong.stderr);
+  });
+
   it("says nothing answers at a closed port, and how to start the server", async () => {
     const port = await freePort();
     const run = await runHms(["--url", `http://127.0.0.1:${port}/mcp`, "ls"]);

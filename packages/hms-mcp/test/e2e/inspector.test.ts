@@ -253,6 +253,18 @@ describe("the inspector at 1280 px", () => {
     expect(await page.evaluate("document.querySelector('.hit .excerpt').innerText")).toContain(
       "\n",
     );
+    // A long excerpt is cut at a line boundary: no line shows only its top half.
+    const cut = (await page.evaluate(`((e) => {
+      const box = e.getBoundingClientRect();
+      const range = document.createRange();
+      range.selectNodeContents(e);
+      const lines = [...range.getClientRects()].filter((r) => r.height > 0);
+      return {
+        clipped: e.scrollHeight > e.clientHeight,
+        halves: lines.filter((r) => r.top < box.bottom - 1 && r.bottom > box.bottom + 1).length,
+      };
+    })(document.querySelector('.hit .excerpt'))`)) as { clipped: boolean; halves: number };
+    expect(cut).toEqual({ clipped: true, halves: 0 });
     await shot(page, "03-recall");
     await hit.click();
     await expect.poll(() => page.locator(".line.mark").count()).toBeGreaterThan(0);
@@ -269,7 +281,7 @@ describe("the inspector at 1280 px", () => {
     await expect
       .poll(() => page.locator("#L2").textContent())
       .toBe("2- Prefers email follow-ups, before noon.");
-    expect(await page.locator("#file-notice").textContent()).toBe("Saved.");
+    await expect.poll(() => page.locator("#file-notice").textContent()).toBe("Saved.");
 
     await page.getByRole("button", { name: "Edit", exact: true }).click();
     await editor.fill("# Acme Corp\n- Prefers email.\n");
@@ -293,6 +305,9 @@ describe("the inspector at 1280 px", () => {
     expect((await ok<{ text: string }>(claude, "get", { key: ACME })).text).toContain("Sam Lee");
     expect(await editor.inputValue()).toBe("# Acme Corp\n- Prefers email.\n");
     await page.getByRole("button", { name: "Cancel", exact: true }).click();
+    // The file now shows Claude's version; the tree shows the same, not the one saved here.
+    await expect.poll(() => page.locator(".facts").textContent()).toContain("84 B");
+    await expect.poll(() => treeItem(page, "acme-corp.md").textContent()).toContain("84 B");
   });
 
   it("shows the history, explains the version numbers, and restores a version", async () => {
@@ -352,6 +367,8 @@ describe("the inspector at 1280 px", () => {
       .toContain("Deleted /memories/notes/monday.md");
     const restore = page.getByRole("button", { name: "Restore /memories/notes/monday.md" });
     await restore.waitFor();
+    // The sidebar scrolls: the shot of the deleted files shows them.
+    await restore.scrollIntoViewIfNeeded();
     await shot(page, "08-deleted");
     await restore.click();
     await treeItem(page, "monday.md").waitFor();
@@ -396,6 +413,12 @@ describe("the inspector at 1280 px", () => {
     const target = page.locator("#L25000");
     await target.waitFor();
     expect(await target.textContent()).toBe("25000line 25000: something happened");
+    // Its five-digit number fits in the gutter.
+    expect(
+      await page.evaluate(
+        "((e) => e.scrollWidth <= e.clientWidth)(document.querySelector('#L25000 .n'))",
+      ),
+    ).toBe(true);
     await expect.poll(() => page.evaluate("document.activeElement?.id")).toBe("L25000");
     expect(await page.locator(".line").count()).toBeLessThan(1000);
     await shot(page, "10-long-file");
@@ -441,6 +464,8 @@ describe("the inspector at 420 px", () => {
     await signIn(page);
     const overflow = "document.documentElement.scrollWidth - window.innerWidth";
     expect(await page.evaluate(overflow)).toBe(0);
+    // The pointer that pressed Open would leave a tree row in its hover colour.
+    await page.mouse.move(0, 0);
     await shot(page, "13-narrow-files");
     expect(await accessibilityProblems(page)).toEqual([]);
     await treeItem(page, "acme-corp.md").click();

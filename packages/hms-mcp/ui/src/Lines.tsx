@@ -126,6 +126,7 @@ export function Lines({ text, mark, reveal, scroller }: LinesProps) {
       ref={box}
       aria-label={`Text, ${lines.length} lines`}
       data-lines={lines.length}
+      style={{ "--digits": Math.max(3, String(lines.length).length) }}
     >
       {chunks}
     </section>

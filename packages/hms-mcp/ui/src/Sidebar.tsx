@@ -159,7 +159,7 @@ function Tree({ app }: { app: Inspector }) {
         </p>
         <p>
           Claude writes them here with its memory tool. You can also copy a folder in with{" "}
-          <code>hms import ./my-memories</code>
+          <code>hms import --from ./my-memories</code>
           {state.api?.canWrite ? (
             <>
               , or make one here with <em>New file</em> (<kbd>n</kbd>).

@@ -387,6 +387,7 @@ export class Inspector {
             stale: false,
             ...(options.clearNotice ? { fileNotice: undefined } : {}),
           });
+          await this.#treeSees(file, options);
         } catch (error) {
           if (error instanceof ToolFailure && error.code === "NOT_FOUND") {
             this.#set({
@@ -403,6 +404,14 @@ export class Inspector {
       },
       !options.clearNotice,
     );
+  }
+
+  /** A file read at a version the tree does not show (someone changed it): the tree is read again. */
+  async #treeSees(file: MemoryRecord, options: { clearNotice: boolean }): Promise<void> {
+    const listed = this.#state.files?.find((entry) => entry.key === file.key);
+    if (this.#state.files !== undefined && listed?.version !== file.version) {
+      await this.#loadFiles(options);
+    }
   }
 
   /** Opens `key` (at `line`, marking to `end`) in `view`. */
@@ -621,6 +630,7 @@ export class Inspector {
     if (key === undefined) return;
     await this.#guard("fileNotice", async () => {
       const file = await this.#api.call("get", { key });
+      await this.#treeSees(file, { clearNotice: true });
       this.#set({
         file,
         editing: { from: file.version },
