@@ -103,12 +103,31 @@ describe("a full disk", () => {
   });
 });
 
+/**
+ * A text of about 30 KB in lines of a few dozen words, as notes are. FTS5 keeps the index
+ * entries of each deleted one until a merge reaches them, which with so few distinct words
+ * is most of the index.
+ */
+const notes = (i: number) => {
+  const words = "client prefers email follow ups meeting notes project deadline budget review";
+  const pick = words.split(" ");
+  return Array.from(
+    { length: 380 },
+    (_, j) =>
+      `f${i} line ${j}: ${Array.from({ length: 10 }, (_, k) => pick[(i * 31 + j * 7 + k * k) % pick.length]).join(" ")}`,
+  ).join("\n");
+};
+
 describe("a full disk and the history of memory files", () => {
   /** Creates memory files under `dir` until the disk is full; returns how many fit. */
-  function fillWithFiles(store: MemoryStore, under: string): number {
+  function fillWithFiles(store: MemoryStore, under: string, text = big): number {
     for (let n = 0; ; n++) {
       try {
-        store.remember({ key: `/memories/${under}/m${n}.md`, text: big(n), tags: ["memory-file"] });
+        store.remember({
+          key: `/memories/${under}/m${n}.md`,
+          text: text(n),
+          tags: ["memory-file"],
+        });
       } catch (error) {
         expect((error as { code?: unknown }).code).toBe("STORAGE_FULL");
         return n;
@@ -140,6 +159,26 @@ describe("a full disk and the history of memory files", () => {
       expect(store.history.version(`/memories/a/m${fit - 1}.md`, last?.version ?? 0)?.text).toBe(
         big(fit - 1),
       );
+    } finally {
+      store.close();
+    }
+  });
+
+  it("rewrites the full-text index, which keeps deleted files' entries, before the history gives way", () => {
+    const file = join(dir, "store.sqlite");
+    const drops: HistoryDropEvent[] = [];
+    const store = MemoryStore.open(file, { onHistoryDropped: (event) => drops.push(event) });
+    try {
+      const fit = fillWithFiles(store, "a", notes);
+      expect(fit).toBeGreaterThan(100);
+      for (let n = 0; n < fit; n++) expect(store.forget(`/memories/a/m${n}.md`).deleted).toBe(1);
+      // Without the rewrite, about 78% fit again: the history gave way, the index did not.
+      const again = fillWithFiles(store, "b", notes);
+      expect(again).toBeGreaterThanOrEqual(Math.ceil(0.9 * fit));
+      // Recall still finds what the rewritten index holds, and nothing deleted.
+      const { hits } = store.recall(`f${again - 1}`, { k: 3 });
+      expect(hits[0]?.key).toBe(`/memories/b/m${again - 1}.md`);
+      expect(hits.some((hit) => hit.key.startsWith("/memories/a/"))).toBe(false);
     } finally {
       store.close();
     }

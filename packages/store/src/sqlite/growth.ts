@@ -72,6 +72,26 @@ export function mergeIndexSooner(db: Database): void {
 /** Segments at one level before FTS5 merges them. */
 const FTS_AUTOMERGE = 2;
 
+/** About how many bytes the full-text index takes in the file (its data blocks' pages). */
+export function indexBytes(db: Database): number {
+  const row = db.prepare("SELECT count(*) AS blocks FROM memories_fts_data").get() as {
+    blocks: number;
+  };
+  return row.blocks * PAGE_BYTES;
+}
+
+/**
+ * Rewrites the full-text index as one segment (FTS5's 'optimize'), which drops what deleted
+ * and changed memories left in it (merges reach those entries only slowly) and loses nothing.
+ * Needs room for a new copy of the live index until it commits.
+ */
+export function optimizeIndex(db: Database): void {
+  db.exec("INSERT INTO memories_fts (memories_fts) VALUES ('optimize')");
+}
+
+/** SQLite's default page size, which the store keeps. */
+export const PAGE_BYTES = 4096;
+
 /** `auto_vacuum` as SQLite reports INCREMENTAL. */
 const INCREMENTAL = 2;
 

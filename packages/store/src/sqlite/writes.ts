@@ -4,10 +4,12 @@
  * changes, then, for a delete, the spare file, disk-full.ts), the pages a write freed given
  * back, and the WAL trimmed once the store is idle (growth.ts).
  */
+import { statfsSync } from "node:fs";
+import { dirname } from "node:path";
 import { type SqliteDatabase, writeTransaction } from "./database.js";
 import { RESERVE_BYTES, Reserve, storageFull } from "./disk-full.js";
 import { isDiskFull, pragma } from "./driver.js";
-import { reclaimFreePages, WalTrimmer } from "./growth.js";
+import { indexBytes, optimizeIndex, PAGE_BYTES, reclaimFreePages, WalTrimmer } from "./growth.js";
 
 /** What the store's other parts add to its write transactions (the history's budget). */
 export interface WriteHooks {
@@ -30,8 +32,11 @@ const NO_HOOKS: WriteHooks = { roomToMake: () => 0, makeRoom: () => {}, ended: (
  */
 export const ROOM_BYTES = 1024 * 1024;
 
-/** The store's page size (SQLite's default, which the store keeps). */
-const PAGE_BYTES = 4096;
+/**
+ * Room on the disk, against the full-text index's size, that rewriting the index takes: its
+ * new copy goes to the WAL before the old one is freed.
+ */
+const INDEX_ROOM_FACTOR = 1.25;
 
 /** Free pages of the file given back to the disk per step for a write on a full disk (1 MiB). */
 export const ROOM_PAGES = ROOM_BYTES / PAGE_BYTES;
@@ -41,6 +46,10 @@ export class Writes {
   readonly #reserve: Reserve;
   readonly #trimmer: WalTrimmer;
   readonly #hooks: WriteHooks;
+  /** The store's folder; undefined for a store in memory. */
+  readonly #dir: string | undefined;
+  /** Whether the full-text index was rewritten (or found too big to be) since the last delete. */
+  #indexOptimized = false;
 
   /** For the open store `db` in `file`; makes the spare file if there is room for it. */
   constructor(db: SqliteDatabase, file: string, hooks: WriteHooks = NO_HOOKS) {
@@ -48,6 +57,7 @@ export class Writes {
     this.#reserve = new Reserve(file);
     this.#trimmer = new WalTrimmer(db);
     this.#hooks = hooks;
+    this.#dir = this.#reserve.file === undefined ? undefined : dirname(file);
     this.#reserve.ensure();
     // Opening may have written (migrations, the namespace claim): trim that too once idle.
     this.#trimmer.wrote();
@@ -80,6 +90,8 @@ export class Writes {
     for (let round = 0; ; round++) {
       try {
         const result = this.#run(body);
+        // What it deleted is left in the full-text index until a rewrite drops it.
+        this.#indexOptimized = false;
         if (released) this.#trimmer.trim();
         this.#reserve.ensure();
         return result;
@@ -101,8 +113,10 @@ export class Writes {
    * Makes room for a write that found the disk full, its `round`-th time. Each time, the WAL's
    * frames go into the file and the WAL is cut back (the failed write grew it); the first
    * time, that is all. After that: free pages of the file go back to the disk, or, when there
-   * are none, the hooks drop {@link ROOM_BYTES} (the history's oldest changes) and the pages
-   * that frees go back. Giving pages back moves
+   * are none, the full-text index is rewritten, which drops what deleted memories left in it
+   * and loses nothing (for a write other than a delete, once per delete, when the disk has
+   * room for a copy of the index), then the hooks drop {@link ROOM_BYTES} (the history's
+   * oldest changes), and the pages all that frees go back. Giving pages back moves
    * pages, which takes room in the WAL, so it goes {@link ROOM_PAGES} at a time, each step its
    * own transaction (which keeps the pages it frees) followed by a cut of the WAL. False when
    * nothing is left to free.
@@ -118,7 +132,9 @@ export class Writes {
     if (round === 0) return true;
     const free = () => (pragma(this.#db, "freelist_count") as number) * PAGE_BYTES;
     const history = () => this.#hooks.roomToMake();
-    if (free() === 0 && history() < ROOM_BYTES) return false;
+    // A delete frees room by itself; the rewrite is for writes that add.
+    const optimize = !deleting && !this.#indexOptimized;
+    if (free() === 0 && history() < ROOM_BYTES && !optimize) return false;
     const spare =
       deleting || history() >= ROOM_BYTES || free() + history() >= ROOM_BYTES + RESERVE_BYTES;
     let released = false;
@@ -140,19 +156,49 @@ export class Writes {
       this.#trimmer.trim();
       return true;
     };
-    // Free pages go back as they are; only without them does the history give way.
+    const reclaim = (): boolean => {
+      while (free() > 0) {
+        if (!step(() => this.#db.exec(`PRAGMA incremental_vacuum(${ROOM_PAGES})`))) return false;
+      }
+      return true;
+    };
+    /**
+     * Rewrites the full-text index once the disk has room for a copy of it; gives up for
+     * this delete's sake when it does not and the history has nothing left to make room.
+     */
+    const rewriteIndex = (): boolean => {
+      if (!optimize || this.#indexOptimized) return true;
+      const room = this.#diskRoom() + (spare && !released ? RESERVE_BYTES : 0);
+      if (indexBytes(this.#db) * INDEX_ROOM_FACTOR > room) {
+        if (history() === 0) this.#indexOptimized = true;
+        return true;
+      }
+      // Tried once per delete whatever comes of it: it rewrites the whole index.
+      this.#indexOptimized = true;
+      step(() => optimizeIndex(this.#db));
+      return reclaim();
+    };
+    // Free pages go back as they are; only without them does the index, then the history,
+    // give way.
     let target = free() > 0 ? 0 : ROOM_BYTES;
+    if (target > 0 && !rewriteIndex()) return false;
     for (;;) {
       while (free() < target && history() > 0) {
         if (!step(() => this.#hooks.makeRoom(target - free()))) return false;
       }
-      while (free() > 0) {
-        if (!step(() => this.#db.exec(`PRAGMA incremental_vacuum(${ROOM_PAGES})`))) return false;
-      }
+      if (!reclaim()) return false;
+      if (target > 0 && !rewriteIndex()) return false;
       // A delete makes the spare file again once it got through (free does).
       if (!released || deleting || this.#reserve.ensure() || history() === 0) return true;
       target = ROOM_BYTES + RESERVE_BYTES;
     }
+  }
+
+  /** Bytes the disk holding the store has free (0 for a store in memory). */
+  #diskRoom(): number {
+    if (this.#dir === undefined) return 0;
+    const stats = statfsSync(this.#dir);
+    return stats.bavail * stats.bsize;
   }
 
   /** One write transaction; with `reclaim`, the pages it freed go back to the disk. */
