@@ -13,6 +13,7 @@ import {
 import { grantOf, openStore, type Runtime } from "../runtime/runtime.js";
 import { recallMemories } from "../tools/recall.js";
 import { requestNamespace } from "./namespace.js";
+import { HEAVY_WEIGHT, inTurn } from "./turns.js";
 
 /** Answers prompts/list and prompts/get on `server`. */
 export function registerPrompts(server: Server, runtime: Runtime): void {
@@ -55,8 +56,9 @@ export function registerPrompts(server: Server, runtime: Runtime): void {
     ],
   }));
 
+  // A recall, and weighs as one in the fair order.
   server.setRequestHandler(GetPromptRequestSchema, (request, extra) =>
-    runtime.calls.run(async () => {
+    inTurn(runtime, extra, HEAVY_WEIGHT, async () => {
       if (request.params.name !== "recall") {
         throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${request.params.name}`);
       }

@@ -3,6 +3,7 @@ import { ok } from "@hms/test-support";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { connectInProcess } from "../../test/in-process.js";
+import { MAX_QUEUED_CALLS_PER_CLIENT } from "../runtime/runtime.js";
 import { parseResourceUri, resourceUri } from "./resources.js";
 
 describe("memory resource URIs", () => {
@@ -51,5 +52,29 @@ describe("memory resources", () => {
     ).rejects.toThrow(
       "NAMESPACE_DISABLED: this server serves only its own namespace; start it with --namespace-arg to let calls choose a namespace",
     );
+  });
+});
+
+describe("resource reads past the most one client may have waiting", () => {
+  it("are refused saying why, as tool calls are: they wait in the same fair order", async () => {
+    const connection = await connectInProcess();
+    try {
+      await ok(connection.client, "remember", { key: "/memories/a.md", text: "a" });
+      const uri = resourceUri("default", "/memories/a.md");
+      // All sent at once: they are queued before the first one runs.
+      const sent = MAX_QUEUED_CALLS_PER_CLIENT + 10;
+      const results = await Promise.allSettled(
+        Array.from({ length: sent }, () => connection.client.readResource({ uri })),
+      );
+      const refusals = results.filter((result) => result.status === "rejected");
+      expect(refusals).toHaveLength(10);
+      expect(String((refusals[0] as PromiseRejectedResult).reason)).toContain(
+        `UNAVAILABLE: this client already has ${MAX_QUEUED_CALLS_PER_CLIENT} calls waiting to run`,
+      );
+      const read = await connection.client.readResource({ uri });
+      expect(read.contents[0]).toMatchObject({ text: "a" });
+    } finally {
+      await connection.close();
+    }
   });
 });

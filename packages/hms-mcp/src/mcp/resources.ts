@@ -25,6 +25,7 @@ import {
 } from "../notify/subscriptions.js";
 import { grantOf, openStore, type Runtime } from "../runtime/runtime.js";
 import { requestNamespace } from "./namespace.js";
+import { HEAVY_WEIGHT, inTurn } from "./turns.js";
 
 /** MCP's error code for a resource that does not exist. */
 const RESOURCE_NOT_FOUND = -32002;
@@ -146,8 +147,9 @@ export function registerResources(
     ],
   }));
 
+  // A page of up to 1,000 keys weighs as an export; a read as a get.
   server.setRequestHandler(ListResourcesRequestSchema, (request, extra) =>
-    runtime.calls.run(async () => {
+    inTurn(runtime, extra, HEAVY_WEIGHT, async () => {
       // With --namespace-arg the caller names its namespace in _meta, as a tool's argument.
       const namespace = requestNamespace(runtime, request.params?._meta?.[NAMESPACE_META_KEY]);
       let store: StoreApi;
@@ -178,7 +180,7 @@ export function registerResources(
   );
 
   server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
-    runtime.calls.run(async () => {
+    inTurn(runtime, extra, 1, async () => {
       const { uri } = request.params;
       const parsed = parseResourceUri(uri);
       if (parsed === undefined) {

@@ -25,6 +25,7 @@ import { RUNNERS } from "../tools/memory.js";
 import { namespacesRunner } from "../tools/namespaces.js";
 import type { ServerContext, ToolContext, ToolOutput } from "../tools/types.js";
 import { NAMESPACE_DISABLED_MESSAGE } from "./namespace.js";
+import { HEAVY_WEIGHT } from "./turns.js";
 
 /** A tool as this server runs it: its input schema (with `namespace` if enabled) and runner. */
 interface ServedTool {
@@ -176,7 +177,6 @@ function commandOf(meta: Record<string, unknown> | undefined, tool: string): str
  * weighs this many of the others in the fair order between clients.
  */
 const HEAVY_TOOLS = new Set(["recall", "search", "export", "history", "diff", "restore", "unused"]);
-const HEAVY_WEIGHT = 4;
 
 /** What a call of `tool` weighs in the fair order (runtime.scheduler). */
 function weightOf(tool: string): number {

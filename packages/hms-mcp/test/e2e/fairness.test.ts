@@ -113,6 +113,55 @@ describe("a token's backlog of recalls and exports", () => {
   });
 });
 
+/** Token a's burst of requests other than tool calls: recall prompts and resource lists. */
+function promptBurst(url: string, session: Record<string, string>, count: number) {
+  let answered = 0;
+  const request = (id: number, method: string, params: Record<string, unknown>) =>
+    JSON.stringify({ jsonrpc: "2.0", id, method, params });
+  const statuses = Array.from({ length: count }, (_, i) =>
+    raw(url, {
+      headers: session,
+      body:
+        i % 2 === 0
+          ? request(100 + i, "prompts/get", {
+              name: "recall",
+              arguments: { query: `${WORDS[i % WORDS.length]} notes`, k: "20" },
+            })
+          : request(100 + i, "resources/list", {}),
+    }).then((answer) => {
+      answered++;
+      return answer;
+    }),
+  );
+  return { answers: Promise.all(statuses), answered: () => answered };
+}
+
+describe("a token's backlog of recall prompts and resource lists", () => {
+  const server = seededServer(["--max-in-flight-per-token", "64"]);
+
+  it("waits in the same fair order as tool calls: another token's call does not wait for it", async () => {
+    const url = server().url;
+    const sessionA = await rawSession(url, { authorization: `Bearer ${tokenA}` });
+    const sessionB = await rawSession(url, { authorization: `Bearer ${tokenB}` });
+    const count = 40;
+    const a = promptBurst(url, sessionA, count);
+    while (a.answered() === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    const before = a.answered();
+    const got = await raw(url, {
+      headers: sessionB,
+      body: toolCall(1, "get", { key: "/memories/notes-7.md" }),
+    });
+    const during = a.answered() - before;
+    expect(got.status).toBe(200);
+    expect(JSON.parse(got.body).result.structuredContent).toMatchObject({ text: fileText(7) });
+    expect(count - a.answered()).toBeGreaterThanOrEqual(10);
+    expect(during).toBeLessThanOrEqual(10);
+    const answers = await a.answers;
+    expect(answers.map((answer) => answer.status)).toEqual(Array(count).fill(200));
+    expect(answers.every((answer) => JSON.parse(answer.body).result !== undefined)).toBe(true);
+  });
+});
+
 describe("a token's calls past its bound in flight", () => {
   const server = seededServer([]);
 
