@@ -101,18 +101,21 @@ function prepareRemember(ctx: StoreContext, input: RememberInput): () => Remembe
       return { key, version, bytes, hash, created: true, updated_at: at };
     }
     const version = nextVersions(ctx, 1);
+    const tags = JSON.stringify(finalTags);
     ctx.sql.update.run({
       id: head.id,
       text,
       index_text: indexText(text),
-      tags: JSON.stringify(finalTags),
+      tags,
       metadata: metadata ?? head.metadata,
       version,
       hash,
       bytes,
       updated_at: at,
     });
-    if (write.tags !== undefined) {
+    // Unchanged tags (a memory file's edit names them again) are left as they are: two pages
+    // fewer to write.
+    if (write.tags !== undefined && tags !== head.tags) {
       ctx.sql.clearTags.run(head.id);
       for (const tag of finalTags) ctx.sql.addTag.run(tag, head.id);
     }
