@@ -81,10 +81,11 @@ export async function connectClient(url, headers = AUTH) {
 }
 
 /**
- * Calls `get` every `everyMs` until `stop()`: the latencies of the answered calls and the
- * count of refused or failed ones.
+ * Runs `probe` every `everyMs` until `stop()`: the latencies of the probes that succeeded and
+ * the count of those refused or failed, by reason. A probe may return a function to run after
+ * its time is taken (a session's close, say).
  */
-export function wellBehavedGets(client, key, everyMs = 20) {
+export function probeEvery(probe, everyMs) {
   const latencies = [];
   const failures = {};
   let running = true;
@@ -92,9 +93,9 @@ export function wellBehavedGets(client, key, everyMs = 20) {
     while (running) {
       const start = performance.now();
       try {
-        const result = await client.callTool({ name: "get", arguments: { key } });
-        if (result.isError) throw new Error(result.content?.[0]?.text ?? "tool error");
+        const after = await probe();
         latencies.push(performance.now() - start);
+        await after?.();
       } catch (error) {
         const reason = failureReason(error);
         failures[reason] = (failures[reason] ?? 0) + 1;
@@ -114,7 +115,17 @@ export function wellBehavedGets(client, key, everyMs = 20) {
   };
 }
 
-/** A failed call, in a few words: its HTTP status when it has one, else its message's start. */
+/**
+ * Calls `get` every `everyMs` until `stop()`: the latencies of the answered calls and the
+ * count of refused or failed ones.
+ */
+export function wellBehavedGets(client, key, everyMs = 20) {
+  return probeEvery(async () => {
+    const result = await client.callTool({ name: "get", arguments: { key } });
+    if (result.isError) throw new Error(result.content?.[0]?.text ?? "tool error");
+  }, everyMs);
+}
+
 export function failureReason(error) {
   const status = typeof error?.code === "number" ? `HTTP ${error.code}: ` : "";
   return `${status}${String(error?.message ?? error)}`.slice(0, 60);

@@ -30,13 +30,13 @@ import { setTimeout as sleep } from "node:timers/promises";
 import {
   AUTH,
   connectClient,
-  failureReason,
   peakRss,
+  probeEvery,
   runAttack,
   startHttpServer,
   wellBehavedGets,
 } from "../http-attack.mjs";
-import { option, quantile, round, rssMiB, summarize, tempDir } from "../support.mjs";
+import { option, quantile, round, rssMiB, tempDir } from "../support.mjs";
 
 const SHAPES = ["body", "short", "headers", "chunked", "expect", "trickle"];
 const MODES = ["token", "tokens", "anonymous"];
@@ -138,33 +138,10 @@ function openSlow(url, text, from, trickle) {
 
 /** Opens a new session every `everyMs` until stopped: latencies and failures. */
 function newSessions(url, headers, everyMs = 200) {
-  const latencies = [];
-  const failures = {};
-  let running = true;
-  const loop = (async () => {
-    while (running) {
-      const start = performance.now();
-      try {
-        const client = await connectClient(url, headers);
-        latencies.push(performance.now() - start);
-        await client.close();
-      } catch (error) {
-        const reason = failureReason(error);
-        failures[reason] = (failures[reason] ?? 0) + 1;
-      }
-      await sleep(everyMs);
-    }
-  })();
-  return async () => {
-    running = false;
-    await loop;
-    return {
-      ...(latencies.length > 0
-        ? { ...summarize(latencies), max_ms: round(Math.max(...latencies)) }
-        : { n: 0 }),
-      failures,
-    };
-  };
+  return probeEvery(async () => {
+    const client = await connectClient(url, headers);
+    return () => client.close();
+  }, everyMs);
 }
 
 async function attack(build, params) {

@@ -65,101 +65,87 @@ function seededServer(args: string[]): () => HttpProcess {
   return () => server;
 }
 
-/** Token a's burst: `count` recalls and exports of the memory files, all sent at once. */
-function burst(url: string, session: Record<string, string>, count: number) {
+/** A JSON-RPC request body. */
+function request(id: number, method: string, params: Record<string, unknown>): string {
+  return JSON.stringify({ jsonrpc: "2.0", id, method, params });
+}
+
+/** Token a's burst: `count` requests (`bodyOf` each), all sent at once. */
+function burst(
+  url: string,
+  session: Record<string, string>,
+  count: number,
+  bodyOf: (i: number) => string = recallOrExport,
+) {
   let answered = 0;
   const statuses = Array.from({ length: count }, (_, i) =>
-    raw(url, {
-      headers: session,
-      body:
-        i % 2 === 0
-          ? toolCall(100 + i, "recall", { query: `${WORDS[i % WORDS.length]} notes`, k: 20 })
-          : toolCall(100 + i, "export", { prefix: "/memories/", limit: 200 }),
-    }).then((answer) => {
+    raw(url, { headers: session, body: bodyOf(i) }).then((answer) => {
       answered++;
       return answer;
     }),
   );
   return { answers: Promise.all(statuses), answered: () => answered };
+}
+
+/** Recalls and exports of the memory files, in turn. */
+function recallOrExport(i: number): string {
+  return i % 2 === 0
+    ? toolCall(100 + i, "recall", { query: `${WORDS[i % WORDS.length]} notes`, k: 20 })
+    : toolCall(100 + i, "export", { prefix: "/memories/", limit: 200 });
+}
+
+/** Requests other than tool calls, in turn: recall prompts and resource lists. */
+function promptOrList(i: number): string {
+  return i % 2 === 0
+    ? request(100 + i, "prompts/get", {
+        name: "recall",
+        arguments: { query: `${WORDS[i % WORDS.length]} notes`, k: "20" },
+      })
+    : request(100 + i, "resources/list", {});
+}
+
+/**
+ * Sends token a a backlog of 40 requests (`bodyOf`), then token b's get once a's first answer
+ * came, and checks that b was answered after only a few of a's.
+ */
+async function expectNotHeldUp(url: string, bodyOf: (i: number) => string): Promise<void> {
+  const sessionA = await rawSession(url, { authorization: `Bearer ${tokenA}` });
+  const sessionB = await rawSession(url, { authorization: `Bearer ${tokenB}` });
+  const count = 40;
+  const a = burst(url, sessionA, count, bodyOf);
+  // Once a's first answer came, the server is working through a's backlog.
+  while (a.answered() === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+  const before = a.answered();
+  const got = await raw(url, {
+    headers: sessionB,
+    body: toolCall(1, "get", { key: "/memories/notes-7.md" }),
+  });
+  const during = a.answered() - before;
+  expect(got.status).toBe(200);
+  expect(JSON.parse(got.body).result.structuredContent).toMatchObject({ text: fileText(7) });
+  // a still had a backlog when b was answered...
+  expect(count - a.answered()).toBeGreaterThanOrEqual(10);
+  // ...and b did not wait for it: only for the calls of a already running when it came (on
+  // SQLite one; on PostgreSQL at most a quarter of the pool's 10 connections) and the few
+  // that may end while b's own call runs on a loaded machine, not for the backlog of 40.
+  expect(during).toBeLessThanOrEqual(10);
+  const answers = await a.answers;
+  expect(answers.map((answer) => answer.status)).toEqual(Array(count).fill(200));
+  expect(answers.every((answer) => JSON.parse(answer.body).result !== undefined)).toBe(true);
 }
 
 describe("a token's backlog of recalls and exports", () => {
   const server = seededServer(["--max-in-flight-per-token", "64"]);
 
-  it("does not hold up another token's call: it runs after the few calls already running", async () => {
-    const url = server().url;
-    const sessionA = await rawSession(url, { authorization: `Bearer ${tokenA}` });
-    const sessionB = await rawSession(url, { authorization: `Bearer ${tokenB}` });
-    const count = 40;
-    const a = burst(url, sessionA, count);
-    // Once a's first answer came, the server is working through a's backlog.
-    while (a.answered() === 0) await new Promise((resolve) => setTimeout(resolve, 1));
-    const before = a.answered();
-    const got = await raw(url, {
-      headers: sessionB,
-      body: toolCall(1, "get", { key: "/memories/notes-7.md" }),
-    });
-    const during = a.answered() - before;
-    expect(got.status).toBe(200);
-    expect(JSON.parse(got.body).result.structuredContent).toMatchObject({ text: fileText(7) });
-    // a still had a backlog when b was answered...
-    expect(count - a.answered()).toBeGreaterThanOrEqual(10);
-    // ...and b did not wait for it: only for the calls of a already running when it came (on
-    // SQLite one; on PostgreSQL at most a quarter of the pool's 10 connections) and the few
-    // that may end while b's own call runs on a loaded machine, not for the backlog of 40.
-    expect(during).toBeLessThanOrEqual(10);
-    const answers = await a.answers;
-    expect(answers.map((answer) => answer.status)).toEqual(Array(count).fill(200));
-  });
+  it("does not hold up another token's call: it runs after the few calls already running", () =>
+    expectNotHeldUp(server().url, recallOrExport));
 });
-
-/** Token a's burst of requests other than tool calls: recall prompts and resource lists. */
-function promptBurst(url: string, session: Record<string, string>, count: number) {
-  let answered = 0;
-  const request = (id: number, method: string, params: Record<string, unknown>) =>
-    JSON.stringify({ jsonrpc: "2.0", id, method, params });
-  const statuses = Array.from({ length: count }, (_, i) =>
-    raw(url, {
-      headers: session,
-      body:
-        i % 2 === 0
-          ? request(100 + i, "prompts/get", {
-              name: "recall",
-              arguments: { query: `${WORDS[i % WORDS.length]} notes`, k: "20" },
-            })
-          : request(100 + i, "resources/list", {}),
-    }).then((answer) => {
-      answered++;
-      return answer;
-    }),
-  );
-  return { answers: Promise.all(statuses), answered: () => answered };
-}
 
 describe("a token's backlog of recall prompts and resource lists", () => {
   const server = seededServer(["--max-in-flight-per-token", "64"]);
 
-  it("waits in the same fair order as tool calls: another token's call does not wait for it", async () => {
-    const url = server().url;
-    const sessionA = await rawSession(url, { authorization: `Bearer ${tokenA}` });
-    const sessionB = await rawSession(url, { authorization: `Bearer ${tokenB}` });
-    const count = 40;
-    const a = promptBurst(url, sessionA, count);
-    while (a.answered() === 0) await new Promise((resolve) => setTimeout(resolve, 1));
-    const before = a.answered();
-    const got = await raw(url, {
-      headers: sessionB,
-      body: toolCall(1, "get", { key: "/memories/notes-7.md" }),
-    });
-    const during = a.answered() - before;
-    expect(got.status).toBe(200);
-    expect(JSON.parse(got.body).result.structuredContent).toMatchObject({ text: fileText(7) });
-    expect(count - a.answered()).toBeGreaterThanOrEqual(10);
-    expect(during).toBeLessThanOrEqual(10);
-    const answers = await a.answers;
-    expect(answers.map((answer) => answer.status)).toEqual(Array(count).fill(200));
-    expect(answers.every((answer) => JSON.parse(answer.body).result !== undefined)).toBe(true);
-  });
+  it("waits in the same fair order as tool calls: another token's call does not wait for it", () =>
+    expectNotHeldUp(server().url, promptOrList));
 });
 
 describe("a token's calls past its bound in flight", () => {
