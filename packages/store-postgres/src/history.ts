@@ -102,6 +102,14 @@ async function droppedIn(client: Client, ns: number): Promise<HistoryDrop[]> {
 
 const TOUCHES = "(key = $2 OR from_key = $2)";
 
+/**
+ * A restore's attribution: `actor`, and the command an enclosing call named (the inspector's
+ * or hms's restore), else `restore`.
+ */
+function restoring(actor: string | undefined): Attribution {
+  return { actor, command: attribution.getStore()?.command ?? "restore" };
+}
+
 export class PgHistory implements HistoryApi {
   readonly #ctx: PgContext;
 
@@ -161,7 +169,7 @@ export class PgHistory implements HistoryApi {
   ): Promise<FileRestoreResult> {
     const checked = checkKey(key, this.#ctx.limits);
     const state = await runAsync(restoreTargetSteps(this, checked, target));
-    return await this.attributed({ actor: options.actor, command: "restore" }, () =>
+    return await this.attributed(restoring(options.actor), () =>
       this.#ctx.write((client, ns) =>
         runAsync(
           applyRestoreSteps(
@@ -182,7 +190,7 @@ export class PgHistory implements HistoryApi {
   ): Promise<TreeRestoreResult> {
     const checked = checkKey(key, this.#ctx.limits);
     const time = checkTime(at, "at");
-    return await this.attributed({ actor: options.actor, command: "restore" }, () =>
+    return await this.attributed(restoring(options.actor), () =>
       this.#ctx.write((client, ns) =>
         runAsync(restoreTreeSteps(restoreWrites(this.#ctx, client, ns), checked, time)),
       ),

@@ -173,7 +173,8 @@ export interface StoreHistory {
   stateAt(key: string, at: string): HistoryVersion | null | "unknown";
   /**
    * Brings `key` back to a version of it, or to its state at a time (deleting it if it did
-   * not exist then), as a new version recorded with the command `restore`. With
+   * not exist then), as a new version recorded with the command an enclosing call named (else
+   * `restore`). With
    * `expectedVersion`, only if the file is at that version now (VERSION_CONFLICT otherwise):
    * a change made meanwhile is never overwritten unseen.
    */
@@ -298,6 +299,15 @@ export class History implements StoreHistory {
     );
   }
 
+  /**
+   * A restore's attribution: `actor`, and the command an enclosing call named (the inspector's
+   * or hms's restore), else `restore`.
+   */
+  #restoring(actor: string | undefined): Attribution {
+    const outer = this.#attribution.get() as { command: string | null };
+    return { actor, command: outer.command ?? "restore" };
+  }
+
   /** Runs `body` with its writes recorded as made by `who`. */
   attributed<T>(who: Attribution, body: () => T): T {
     // Nested calls (a restore inside a call the server attributes) keep what they do not set.
@@ -361,7 +371,8 @@ export class History implements StoreHistory {
 
   /**
    * Brings `key` back to a version of it, or to its state at a time (deleting it if it did
-   * not exist then), as a new version recorded with the command `restore`. With
+   * not exist then), as a new version recorded with the command an enclosing call named (else
+   * `restore`). With
    * `expectedVersion`, only if the file is at that version now (VERSION_CONFLICT otherwise):
    * a change made meanwhile is never overwritten unseen.
    */
@@ -372,7 +383,7 @@ export class History implements StoreHistory {
   ): FileRestoreResult {
     const checked = checkKey(key, this.#ctx.limits);
     const state = runSync(restoreTargetSteps(this, checked, target));
-    return this.attributed({ actor: options.actor, command: "restore" }, () =>
+    return this.attributed(this.#restoring(options.actor), () =>
       this.#ctx.write(() =>
         runSync(applyRestoreSteps(this.#writes, checked, state, options.expectedVersion)),
       ),
@@ -387,7 +398,7 @@ export class History implements StoreHistory {
   restoreTree(key: string, at: string, options: { actor?: string } = {}): TreeRestoreResult {
     const checked = checkKey(key, this.#ctx.limits);
     const time = checkTime(at, "at");
-    return this.attributed({ actor: options.actor, command: "restore" }, () =>
+    return this.attributed(this.#restoring(options.actor), () =>
       this.#ctx.write(() => runSync(restoreTreeSteps(this.#writes, checked, time))),
     );
   }

@@ -215,6 +215,33 @@ export function historyTests(t: TestApi, options: StoreConformanceOptions): void
       assert.deepEqual([entry?.op, entry?.command, entry?.actor], ["update", "restore", "alice"]);
     });
 
+    test("records a restore as the command the client named (the inspector's, hms's)", async ({
+      store,
+    }) => {
+      const first = await store.remember({ key: "/memories/a.md", text: "good", tags: FILE });
+      await store.remember({ key: "/memories/a.md", text: "bad", tags: FILE });
+      await store.remember({ key: "/memories/d/b.md", text: "b", tags: FILE });
+      // The time to restore to: after b, before its edit (times are to the millisecond).
+      const settled = new Date().toISOString();
+      let before = settled;
+      while (before === settled) before = new Date().toISOString();
+      while (new Date().toISOString() === before);
+      await store.remember({ key: "/memories/d/b.md", text: "b2", tags: FILE });
+      await store.history.attributed({ command: "inspector_restore" }, () =>
+        store.history.restoreFile("/memories/a.md", { version: first.version }, { actor: "bob" }),
+      );
+      await store.history.attributed({ command: "hms_restore" }, () =>
+        store.history.restoreTree("/memories/d", before),
+      );
+      const [file] = (await store.history.ofFile("/memories/a.md")).entries;
+      assert.deepEqual([file?.command, file?.actor], ["inspector_restore", "bob"]);
+      const [tree] = (await store.history.ofFile("/memories/d/b.md")).entries;
+      assert.deepEqual(
+        [tree?.command, (await store.get("/memories/d/b.md"))?.text],
+        ["hms_restore", "b"],
+      );
+    });
+
     test("brings a deleted file back, and refuses a version the history lacks", async ({
       store,
     }) => {
