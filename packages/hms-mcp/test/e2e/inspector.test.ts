@@ -430,6 +430,9 @@ describe("the inspector at 1280 px", () => {
     await empty.waitFor();
     expect(await empty.textContent()).toContain("Claude writes them here with its memory tool");
     expect(await empty.textContent()).toContain("hms import");
+    // The main pane says so too, rather than asking to choose among no files.
+    const main = page.locator(".placeholder h2");
+    expect(await main.textContent()).toBe("No memory files yet");
     await shot(page, "11-empty-namespace");
     expect(await accessibilityProblems(page)).toEqual([]);
     await page.getByLabel("Namespace").selectOption("default");

@@ -25,7 +25,22 @@ export function FileView({ app }: { app: Inspector }) {
     return (
       <div class="placeholder">
         <NoticeLine notice={state.fileNotice} />
-        {state.fileNotice ? null : (
+        {state.fileNotice ? null : state.tree?.files === 0 ? (
+          // An empty namespace: there is nothing to choose yet (the list says how files come).
+          <>
+            <h2>No memory files yet</h2>
+            <p class="muted">
+              {state.api?.canWrite ? (
+                <>
+                  Files appear here as Claude writes them. Make one now with <em>New file</em> (
+                  <kbd>n</kbd>).
+                </>
+              ) : (
+                "Files appear here as Claude writes them."
+              )}
+            </p>
+          </>
+        ) : (
           <>
             <h2>Choose a file</h2>
             <p class="muted">
