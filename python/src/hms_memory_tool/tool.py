@@ -286,7 +286,10 @@ class HolographicMemoryTool(BetaAsyncAbstractMemoryTool):
         listens from the first change asked for, until ``aclose()``). Changes to one file in
         quick succession may be told as one (read the file for what it is now);
         ``op == "overflow"`` says more changed under ``path`` than could be told: read it
-        again. Raises :class:`~hms_memory_tool.errors.HolographicMemoryError`:
+        again. The iteration ends when this tool is closed, and raises
+        ``HmsConnectionError`` (``CONNECTION_CLOSED``) when the connection is lost (a waiting
+        watch pings the server every 5 seconds). Raises
+        :class:`~hms_memory_tool.errors.HolographicMemoryError`:
         ``invalid_path`` for a path outside /memories, ``unsupported`` for a backend that
         cannot watch (hms-mcp's can, through ``resources/subscribe``)."""
         watch = getattr(self.engine.backend, "watch", None)

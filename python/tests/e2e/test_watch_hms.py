@@ -4,6 +4,8 @@ TypeScript tool's watch() (its test/e2e/watch.test.ts)."""
 
 from __future__ import annotations
 
+import os
+import signal
 from pathlib import Path
 
 import anyio
@@ -11,8 +13,8 @@ import pytest
 
 from hms_memory_tool import HolographicMemoryError, HolographicMemoryTool
 from hms_memory_tool.core import InMemoryBackend, MemoryChange
-from hms_memory_tool.hms_backend import Watch
-from tests.support.servers import StdioServer, http_server
+from hms_memory_tool.hms_backend import HmsConnectionError, Watch
+from tests.support.servers import StdioServer, http_server, wait_until_dead
 
 #: Only stops a hang: nothing here is timed.
 HANG = 120
@@ -98,3 +100,47 @@ async def test_watch_refuses_a_path_outside_memories(tmp_path: Path) -> None:
         with pytest.raises(HolographicMemoryError, match="must be /memories or start with") as bad:
             memory.watch("/etc")
         assert bad.value.code == "invalid_path"
+
+
+@pytest.mark.anyio
+async def test_a_watch_ends_with_an_error_when_the_server_dies(tmp_path: Path) -> None:
+    server = StdioServer(tmp_path / "data")
+    async with HolographicMemoryTool.connect(command=server.command, args=server.args) as memory:
+        # Leaving the block after the error closes the watch quietly: its subscription went
+        # with the connection.
+        async with memory.watch("/memories") as changes:
+            os.kill(server.pid(), signal.SIGKILL)
+            assert wait_until_dead(server.pid())
+            # No change comes; the watch finds the connection gone (within KEEPALIVE_SECONDS)
+            # and ends with the error every call now gets, instead of waiting forever.
+            with anyio.fail_after(HANG), pytest.raises(HmsConnectionError) as caught:
+                await anext(changes)
+        assert caught.value.code == "CONNECTION_CLOSED"
+        assert str(caught.value).endswith("The watch of /memories ended.")
+        with pytest.raises(HmsConnectionError):
+            await memory.call({"command": "view", "path": "/memories"})
+
+
+@pytest.mark.anyio
+async def test_a_watch_ends_when_its_tool_is_closed(tmp_path: Path) -> None:
+    server = StdioServer(tmp_path / "data")
+    seen: list[MemoryChange] = []
+    told = anyio.Event()
+
+    async def read_all(changes: Watch) -> None:
+        async for change in changes:
+            seen.append(change)
+            told.set()
+
+    with anyio.fail_after(HANG):
+        # The task group waits for the reader: it ends once the tool is closed.
+        async with (
+            anyio.create_task_group() as readers,
+            HolographicMemoryTool.connect(command=server.command, args=server.args) as memory,
+        ):
+            changes = memory.watch("/memories")
+            await changes.start()
+            readers.start_soon(read_all, changes)
+            await memory.call({"command": "create", "path": "/memories/a.md", "file_text": "a"})
+            await told.wait()
+    assert seen == [MemoryChange("create", "/memories/a.md", None)]

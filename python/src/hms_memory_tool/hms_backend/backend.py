@@ -168,7 +168,11 @@ class HmsMemoryBackend:
             return str((await self.stats())["namespace"])
 
         return Watch(
-            namespace=namespace, path=path, client=lambda: self._shared.client, changes=changes
+            namespace=namespace,
+            path=path,
+            client=lambda: self._shared.client,
+            changes=changes,
+            lost=lambda detail: self.mark_closed(CONNECTION_LOST),
         )
 
     async def read(self, path: str) -> StoredFile | None:
@@ -286,9 +290,11 @@ class HmsMemoryBackend:
         return cast(dict[str, Any], content)
 
     def mark_closed(self, reason: str) -> None:
-        """Makes every later call fail at once with ``reason``."""
+        """Makes every later call fail at once with ``reason``, and ends every watch."""
         if self._shared.closed is None:
             self._shared.closed = reason
+            if self._shared.changes is not None:
+                self._shared.changes.end(reason)
 
     async def _send(
         self, client: Client, tool: str, payload: Mapping[str, Any]

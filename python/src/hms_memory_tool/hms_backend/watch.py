@@ -25,11 +25,24 @@ from mcp.shared.exceptions import MCPError
 from hms_memory_tool.core import MemoryChange
 from hms_memory_tool.protocol import CHANGE_META_KEY
 
-from .errors import HmsMcpError
+from .errors import CLOSED, HmsConnectionError, HmsMcpError
 
 #: Changes a watch holds for a reader that does not keep up; beyond it they collapse into one
 #: ``overflow`` (read everything again), as the server's own bound does.
 MAX_WAITING: Final = 1000
+
+#: Seconds a watch waits for a change before it asks the server whether the connection still
+#: stands (an MCP ping): a watch on a server that died ends then, instead of waiting forever.
+KEEPALIVE_SECONDS: Final = 5.0
+
+#: What a failed ping or unsubscribe raises when the connection is gone.
+_CONNECTION_GONE: Final = (
+    MCPError,
+    anyio.ClosedResourceError,
+    anyio.BrokenResourceError,
+    anyio.EndOfStream,
+    OSError,
+)
 
 #: Moves a watch remembers having told (a move is notified for both of its files).
 _MOVES_REMEMBERED: Final = 64
@@ -49,10 +62,12 @@ def memory_uri(namespace: str, key: str) -> str:
 @contextmanager
 def _handshake_era() -> Iterator[None]:
     """The mcp package warns that protocol 2026-07-28 replaces resources/subscribe with
-    subscriptions/listen; hms-mcp speaks the handshake-era protocol, where subscribing is the
-    way (the warning would tell a user of this package to change what is not theirs)."""
+    subscriptions/listen, and removes ping; hms-mcp speaks the handshake-era protocol, where
+    both are the way (the warning would tell a user of this package to change what is not
+    theirs)."""
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=r"resources/(un)?subscribe is removed")
+        warnings.filterwarnings("ignore", message=r"ping is removed")
         yield
 
 
@@ -96,8 +111,19 @@ class ConnectionChanges:
         watches.discard(watch)
         if not watches:
             del self._watches[watch.uri]
-            with _handshake_era():
-                await client.unsubscribe_resource(watch.uri)
+            try:
+                with _handshake_era():
+                    await client.unsubscribe_resource(watch.uri)
+            except _CONNECTION_GONE:
+                # The connection is gone, and the subscription with it.
+                pass
+
+    def end(self, reason: str) -> None:
+        """The connection ended (``reason``: why; :data:`CLOSED` when it was closed): every
+        watch ends, a closed one quietly, one whose connection was lost with the error."""
+        for watches in list(self._watches.values()):
+            for watch in list(watches):
+                watch.end(reason)
 
     def _heard(self, uri: str, told: Any) -> None:
         changed = _parse_uri(uri)
@@ -141,6 +167,7 @@ class Watch:
         path: str,
         client: Callable[[], Client],
         changes: ConnectionChanges,
+        lost: Callable[[str], None] = lambda _: None,
     ) -> None:
         self.path = path
         self.namespace = ""
@@ -148,6 +175,9 @@ class Watch:
         self._namespace_of = namespace
         self._client = client
         self._changes = changes
+        self._lost = lost
+        #: Why the connection ended under the watch, once it has.
+        self._ended: str | None = None
         self._waiting: deque[MemoryChange] = deque()
         self._moves: deque[object] = deque(maxlen=_MOVES_REMEMBERED)
         self._wakeup = anyio.Event()
@@ -180,6 +210,12 @@ class Watch:
         self._wakeup.set()
         if self._started:
             await self._changes.remove(self._client(), self)
+
+    def end(self, reason: str) -> None:
+        """The connection ended: the watch tells what it holds, then ends (see __anext__)."""
+        if self._ended is None:
+            self._ended = reason
+        self._wakeup.set()
 
     def tell(self, change: MemoryChange) -> None:
         if self._closed:
@@ -214,8 +250,32 @@ class Watch:
     async def __anext__(self) -> MemoryChange:
         await self.start()
         while not self._waiting:
-            if self._closed:
+            if self._closed or self._ended == CLOSED:
                 raise StopAsyncIteration
-            await self._wakeup.wait()
-            self._wakeup = anyio.Event()
+            if self._ended is not None:
+                raise HmsConnectionError(
+                    "CONNECTION_CLOSED", f"{self._ended} The watch of {self.path} ended."
+                )
+            with anyio.move_on_after(KEEPALIVE_SECONDS) as waited:
+                await self._wakeup.wait()
+            if waited.cancelled_caught:
+                await self._check_connection()
+            else:
+                self._wakeup = anyio.Event()
         return self._waiting.popleft()
+
+    async def _check_connection(self) -> None:
+        """Pings the server; a connection that is gone ends every call and watch on it."""
+        try:
+            with _handshake_era():
+                await self._client().send_ping()
+        except MCPError as error:
+            if error.code == mcp_types.REQUEST_TIMEOUT:
+                return  # a busy server: the connection stands
+            if error.code == mcp_types.CONNECTION_CLOSED:
+                self._lost(repr(error))
+            # Else the server no longer knows this session (HTTP 404), nor its subscriptions.
+            self.end(f"hms-mcp stopped answering on this connection ({error.message}).")
+        except _CONNECTION_GONE as error:
+            self._lost(repr(error))
+            self.end(f"The connection to hms-mcp was lost ({error!r}).")
