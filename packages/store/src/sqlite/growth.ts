@@ -98,11 +98,14 @@ const INCREMENTAL = 2;
 /**
  * Gives the pages a write transaction freed back to the filesystem (inside the transaction,
  * so no extra commit): with incremental auto-vacuum the file shrinks at the next checkpoint.
+ * Made once per store, since it runs in every write transaction.
  */
-export function reclaimFreePages(db: Database): void {
-  if ((pragma(db, "freelist_count") as number) > 0) {
-    db.exec("PRAGMA incremental_vacuum");
-  }
+export function freePageReclaimer(db: Database): () => void {
+  const freePages = db.prepare("PRAGMA freelist_count");
+  return () => {
+    const row = freePages.get() as { freelist_count: number };
+    if (row.freelist_count > 0) db.exec("PRAGMA incremental_vacuum");
+  };
 }
 
 /**

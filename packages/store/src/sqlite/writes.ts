@@ -9,7 +9,7 @@ import { dirname } from "node:path";
 import { type SqliteDatabase, writeTransaction } from "./database.js";
 import { RESERVE_BYTES, Reserve, storageFull } from "./disk-full.js";
 import { isDiskFull, pragma } from "./driver.js";
-import { indexBytes, optimizeIndex, PAGE_BYTES, reclaimFreePages, WalTrimmer } from "./growth.js";
+import { freePageReclaimer, indexBytes, optimizeIndex, PAGE_BYTES, WalTrimmer } from "./growth.js";
 
 /** What the store's other parts add to its write transactions (the history's budget). */
 export interface WriteHooks {
@@ -46,6 +46,7 @@ export class Writes {
   readonly #reserve: Reserve;
   readonly #trimmer: WalTrimmer;
   readonly #hooks: WriteHooks;
+  readonly #reclaimFreePages: () => void;
   /** The store's folder; undefined for a store in memory. */
   readonly #dir: string | undefined;
   /** Whether the full-text index was rewritten (or found too big to be) since the last delete. */
@@ -57,6 +58,7 @@ export class Writes {
     this.#reserve = new Reserve(file);
     this.#trimmer = new WalTrimmer(db);
     this.#hooks = hooks;
+    this.#reclaimFreePages = freePageReclaimer(db);
     this.#dir = this.#reserve.file === undefined ? undefined : dirname(file);
     this.#reserve.ensure();
     // Opening may have written (migrations, the namespace claim): trim that too once idle.
@@ -207,7 +209,7 @@ export class Writes {
     try {
       result = writeTransaction(this.#db, () => {
         const value = body();
-        if (reclaim) reclaimFreePages(this.#db);
+        if (reclaim) this.#reclaimFreePages();
         return value;
       });
     } catch (error) {
