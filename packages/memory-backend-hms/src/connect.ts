@@ -9,7 +9,9 @@ import { HmsMemoryBackend, type HmsSession } from "./backend.js";
 import { CONNECTION_LOST, HmsConnectionError, HmsMcpError } from "./errors.js";
 import { findHmsMcp, INSTALL_HINT, serverEnvironment } from "./find-server.js";
 import { type InProcessOptions, startInProcess } from "./in-process.js";
+import { reviveWatches } from "./revive.js";
 import { describeStderr, StderrTail } from "./stderr-tail.js";
+import { moveWatches } from "./watch.js";
 
 /** Start an hms-mcp process and talk MCP over its stdin and stdout. */
 export interface StdioConnection {
@@ -201,6 +203,8 @@ async function openSession(
     where = `hms-mcp (${[server.command, ...args].join(" ")})`;
   }
 
+  // Ends the search for a new session of watches whose event stream was lost (revive.ts).
+  const closing = new AbortController();
   const session: HmsSession = {
     client,
     pid: undefined,
@@ -208,6 +212,7 @@ async function openSession(
     where,
     closedReason: undefined,
     close: async () => {
+      closing.abort();
       await endSession().catch(() => undefined);
       await session.client.close();
     },
@@ -216,6 +221,7 @@ async function openSession(
     watched.onclose = () => {
       if (session.client === watched) session.closedReason ??= CONNECTION_LOST;
     };
+    if (reopen !== undefined) reviveWatches(session, watched, closing.signal);
   };
   watch(client);
 
@@ -274,6 +280,9 @@ async function openSession(
           endSession = fresh.end;
           watch(fresh.client);
           await stale.close().catch(() => undefined);
+          // The old session's subscriptions ended with it. A subscription the new session
+          // refuses leaves that watch quiet; the others go on.
+          await moveWatches(stale, fresh.client).catch(() => undefined);
         } finally {
           pending = undefined;
         }

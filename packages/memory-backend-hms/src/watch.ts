@@ -36,17 +36,42 @@ interface Watcher {
 /** Most moves a watcher remembers having told, to tell each once. */
 const MOVES_REMEMBERED = 64;
 
-/** The watchers of one MCP client. */
+/** The watchers of one connection, on its MCP client (a new one after a new session). */
 class Dispatcher {
-  readonly #client: Client;
+  #client: Client;
   /** Watchers by subscribed URI. */
   readonly #byUri = new Map<string, Set<Watcher>>();
 
   constructor(client: Client) {
     this.#client = client;
+    this.#listen(client);
+  }
+
+  /** Whether anyone watches. */
+  get watching(): boolean {
+    return this.#byUri.size > 0;
+  }
+
+  #listen(client: Client): void {
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
       this.#heard(notification.params.uri, notification.params._meta?.[CHANGE_META_KEY]);
     });
+  }
+
+  /**
+   * Subscribes `client`, on a new session, to every URI watched (the old session's
+   * subscriptions ended with it), then tells every watcher `overflow`: what changed between
+   * the two sessions was not told.
+   */
+  async moveTo(client: Client): Promise<void> {
+    this.#client = client;
+    this.#listen(client);
+    for (const uri of this.#byUri.keys()) await client.subscribeResource({ uri });
+    for (const watchers of this.#byUri.values()) {
+      for (const watcher of watchers) {
+        watcher.onChange({ op: "overflow", path: watcher.path, fromPath: null });
+      }
+    }
   }
 
   async add(uri: string, watcher: Watcher): Promise<() => Promise<void>> {
@@ -101,6 +126,23 @@ class Dispatcher {
 }
 
 const dispatchers = new WeakMap<Client, Dispatcher>();
+
+/** Whether anyone watches files through `client`. */
+export function watching(client: Client): boolean {
+  return dispatchers.get(client)?.watching === true;
+}
+
+/**
+ * Moves the watches of `stale` to `fresh`, a client on a new session of the same server (the
+ * server forgot the old one, or restarted): they are subscribed again and told `overflow`.
+ */
+export async function moveWatches(stale: Client, fresh: Client): Promise<void> {
+  const dispatcher = dispatchers.get(stale);
+  if (dispatcher === undefined) return;
+  dispatchers.delete(stale);
+  dispatchers.set(fresh, dispatcher);
+  await dispatcher.moveTo(fresh);
+}
 
 /**
  * Subscribes `client` to `path` (a memory file or directory) of `namespace` and tells
