@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
+from contextlib import ExitStack
 from pathlib import Path
 
 import anyio
@@ -144,3 +146,45 @@ async def test_a_watch_ends_when_its_tool_is_closed(tmp_path: Path) -> None:
             await memory.call({"command": "create", "path": "/memories/a.md", "file_text": "a"})
             await told.wait()
     assert seen == [MemoryChange("create", "/memories/a.md", None)]
+
+
+def free_port() -> int:
+    """A loopback port no one listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.mark.anyio
+async def test_a_watch_over_http_goes_on_after_the_server_restarts(tmp_path: Path) -> None:
+    """The restarted server forgot the session and its subscriptions: the watch (which makes
+    no call) finds out, opens a new session, says ``overflow`` (what changed in between was
+    not told), and tells later changes as before, as the TypeScript tool does."""
+    data = tmp_path / "data"
+    port = ("--port", str(free_port()))
+    writing = StdioServer(data)
+    seen: list[MemoryChange] = []
+    # The servers outlive the clients; the second takes over the first's port.
+    with ExitStack() as servers:
+        first = servers.enter_context(http_server(data, None, *port))
+        async with (
+            HolographicMemoryTool.connect(url=first.url) as watcher,
+            watcher.watch("/memories/notes") as changes,
+        ):
+            first.process.terminate()
+            assert first.process.wait(30) is not None
+            second = servers.enter_context(http_server(data, None, *port))
+            assert second.url == first.url
+            await until(changes, seen, "overflow")
+            assert seen == [MemoryChange("overflow", "/memories/notes", None)]
+            async with HolographicMemoryTool.connect(
+                command=writing.command, args=writing.args
+            ) as writer:
+                await writer.call(
+                    {"command": "create", "path": "/memories/notes/after.md", "file_text": "a\n"}
+                )
+            await until(changes, seen, "create")
+            assert seen[1:] == [MemoryChange("create", "/memories/notes/after.md", None)]
+            # And the watcher's own calls work on its new session.
+            view = await watcher.call({"command": "view", "path": "/memories/notes/after.md"})
+            assert "a" in view

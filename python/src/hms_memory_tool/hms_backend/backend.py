@@ -70,7 +70,7 @@ from hms_memory_tool.protocol import (
     output_problem,
 )
 
-from .errors import CONNECTION_LOST, HmsConnectionError, HmsMcpError
+from .errors import CONNECTION_LOST, HmsConnectionError, HmsMcpError, session_forgotten
 from .watch import ConnectionChanges, Watch
 
 _ERROR_TEXT: Final = re.compile(r"^([A-Z_]+): (.*)\Z", re.DOTALL)
@@ -173,7 +173,19 @@ class HmsMemoryBackend:
             client=lambda: self._shared.client,
             changes=changes,
             lost=lambda detail: self.mark_closed(CONNECTION_LOST),
+            new_session=self._new_session_for_watches,
         )
+
+    async def _new_session_for_watches(self, stale: Client) -> bool:
+        """A watch's ping found the session forgotten (HTTP only): opens a new one, which
+        moves the watches to it. False when that is not possible (stdio, or it failed)."""
+        if self._shared.reopen is None:
+            return False
+        try:
+            await self._shared.replace(stale)
+        except (MCPError, OSError, anyio.ClosedResourceError, anyio.BrokenResourceError):
+            return False
+        return True
 
     async def read(self, path: str) -> StoredFile | None:
         try:
@@ -268,7 +280,7 @@ class HmsMemoryBackend:
         try:
             result = await self._send(client, tool, payload)
         except MCPError as error:
-            if not _session_forgotten(error) or shared.reopen is None:
+            if not session_forgotten(error) or shared.reopen is None:
                 raise self._connection_error(tool, error) from error
             # The server forgot the session (it restarted, or expired it) and did not run the
             # call, so sending it again once, on a new session, is safe.
@@ -320,7 +332,7 @@ class HmsMemoryBackend:
             await shared.replace(stale)
             return await self._send(shared.client, tool, payload)
         except MCPError as error:
-            if _session_forgotten(error):
+            if session_forgotten(error):
                 self.mark_closed(
                     f"{CONNECTION_LOST} hms-mcp answered the {tool} call with HTTP 404 (it does "
                     "not know this client's session) on a session opened just before, so this "
@@ -379,17 +391,12 @@ class _Shared:
         self._replacing = anyio.Event()
         try:
             self.client = await self.reopen()
+            # The old session's subscriptions ended with it: the watches move to the new one.
+            if self.changes is not None:
+                await self.changes.move_to(self.client)
         finally:
             self._replacing.set()
             self._replacing = None
-
-
-def _session_forgotten(error: MCPError) -> bool:
-    """Whether the server answered HTTP 404 for the session: hms-mcp's JSON-RPC error
-    -32001, or the MCP SDK's stand-in for a 404 without one."""
-    return error.code == -32001 or (
-        error.code == mcp_types.INVALID_REQUEST and error.message == "Session terminated"
-    )
 
 
 class HmsTreeOperations:

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from typing import Final
 
+import mcp_types
+from mcp.shared.exceptions import MCPError
+
 from hms_memory_tool.core import HolographicMemoryError
 from hms_memory_tool.paths import HmsError
 
@@ -49,3 +52,14 @@ class HmsConnectionError(HmsMcpError):
 class HmsMcpNotFoundError(HmsError, FileNotFoundError):
     """No hms-mcp server to start: neither ``command`` nor ``url`` was given, ``HMS_MCP_BIN``
     is not set, and no ``hms-mcp`` executable is on ``PATH``."""
+
+
+def session_forgotten(error: MCPError) -> bool:
+    """Whether the server answered HTTP 404 for the session (it restarted, or dropped an idle
+    session): hms-mcp's JSON-RPC error -32001 "Session not found", or the MCP SDK's stand-in
+    for a 404 without one. The MCP SDK uses -32001 for its own request timeouts too: those
+    are not a forgotten session (sending the call again on a new one could make a change
+    twice)."""
+    if error.code == -32001:
+        return error.message.startswith("Session not found")
+    return error.code == mcp_types.INVALID_REQUEST and error.message == "Session terminated"

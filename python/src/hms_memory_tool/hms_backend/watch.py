@@ -18,6 +18,7 @@ from urllib.parse import quote, unquote
 
 import anyio
 import anyio.lowlevel
+import httpx2
 import mcp_types
 from mcp import Client
 from mcp.shared.exceptions import MCPError
@@ -25,7 +26,7 @@ from mcp.shared.exceptions import MCPError
 from hms_memory_tool.core import MemoryChange
 from hms_memory_tool.protocol import CHANGE_META_KEY
 
-from .errors import CLOSED, HmsConnectionError, HmsMcpError
+from .errors import CLOSED, HmsConnectionError, HmsMcpError, session_forgotten
 
 #: Changes a watch holds for a reader that does not keep up; beyond it they collapse into one
 #: ``overflow`` (read everything again), as the server's own bound does.
@@ -35,9 +36,11 @@ MAX_WAITING: Final = 1000
 #: stands (an MCP ping): a watch on a server that died ends then, instead of waiting forever.
 KEEPALIVE_SECONDS: Final = 5.0
 
-#: What a failed ping or unsubscribe raises when the connection is gone.
+#: What a failed ping or unsubscribe raises when the connection is gone (over HTTP, the
+#: server unreachable).
 _CONNECTION_GONE: Final = (
     MCPError,
+    httpx2.TransportError,
     anyio.ClosedResourceError,
     anyio.BrokenResourceError,
     anyio.EndOfStream,
@@ -118,6 +121,17 @@ class ConnectionChanges:
                 # The connection is gone, and the subscription with it.
                 pass
 
+    async def move_to(self, client: Client) -> None:
+        """Subscribes ``client``, on a new session, to every URI watched (the old session's
+        subscriptions ended with it), then tells every watch ``overflow``: what changed
+        between the two sessions was not told."""
+        for uri in list(self._watches):
+            with _handshake_era():
+                await client.subscribe_resource(uri)
+        for watches in self._watches.values():
+            for watch in watches:
+                watch.tell(MemoryChange("overflow", watch.path, None))
+
     def end(self, reason: str) -> None:
         """The connection ended (``reason``: why; :data:`CLOSED` when it was closed): every
         watch ends, a closed one quietly, one whose connection was lost with the error."""
@@ -168,6 +182,7 @@ class Watch:
         client: Callable[[], Client],
         changes: ConnectionChanges,
         lost: Callable[[str], None] = lambda _: None,
+        new_session: Callable[[Client], Awaitable[bool]] | None = None,
     ) -> None:
         self.path = path
         self.namespace = ""
@@ -176,6 +191,7 @@ class Watch:
         self._client = client
         self._changes = changes
         self._lost = lost
+        self._new_session = new_session
         #: Why the connection ended under the watch, once it has.
         self._ended: str | None = None
         self._waiting: deque[MemoryChange] = deque()
@@ -266,15 +282,19 @@ class Watch:
 
     async def _check_connection(self) -> None:
         """Pings the server; a connection that is gone ends every call and watch on it."""
+        stale = self._client()
         try:
             with _handshake_era():
-                await self._client().send_ping()
+                await stale.send_ping()
         except MCPError as error:
-            if error.code == mcp_types.REQUEST_TIMEOUT:
+            if session_forgotten(error):
+                # The server forgot the session (it restarted): the watches move to a new one.
+                if self._new_session is not None and await self._new_session(stale):
+                    return
+            elif error.code == mcp_types.REQUEST_TIMEOUT:
                 return  # a busy server: the connection stands
-            if error.code == mcp_types.CONNECTION_CLOSED:
+            elif error.code == mcp_types.CONNECTION_CLOSED:
                 self._lost(repr(error))
-            # Else the server no longer knows this session (HTTP 404), nor its subscriptions.
             self.end(f"hms-mcp stopped answering on this connection ({error.message}).")
         except _CONNECTION_GONE as error:
             self._lost(repr(error))
