@@ -14,6 +14,7 @@ import atexit
 import concurrent.futures
 import logging
 import threading
+import warnings
 import weakref
 from collections.abc import Coroutine
 from contextlib import AbstractAsyncContextManager
@@ -51,7 +52,7 @@ class LoopThread:
     def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
         """Runs ``coroutine`` on the loop and returns its result (or raises its error)."""
         if threading.current_thread() is self._thread:
-            coroutine.close()
+            _discard(coroutine)
             raise RuntimeError(
                 "HolographicMemoryToolSync was called from its own event loop thread, where "
                 "waiting for the result would deadlock. Call it from another thread, or use "
@@ -59,7 +60,7 @@ class LoopThread:
             )
         with self._lock:
             if self._closed:
-                coroutine.close()
+                _discard(coroutine)
                 raise HmsConnectionError("CONNECTION_CLOSED", CLOSED)
             future = asyncio.run_coroutine_threadsafe(coroutine, self._loop)
         try:
@@ -138,3 +139,11 @@ def _close_all() -> None:
     """At interpreter exit, close every tool still open, so no server process is left."""
     for runner in list(_live):
         runner.close()
+
+
+def _discard(coroutine: Coroutine[Any, Any, object]) -> None:
+    """Drops a call's coroutine that will not run. Closing a coroutine that never started
+    warns that it was never awaited; here that is the point, so the warning is not shown."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        coroutine.close()
