@@ -6,6 +6,7 @@ second case, answers tool calls with 404 itself, as hms-mcp does for an unknown 
 from __future__ import annotations
 
 import json
+import sqlite3
 import threading
 import urllib.error
 import urllib.request
@@ -17,7 +18,9 @@ from pathlib import Path
 import pytest
 
 from hms_memory_tool import HmsConnectionError, HolographicMemoryToolSync
+from hms_memory_tool.hms_backend import HmsMcpError
 from tests.support.servers import http_server
+from tests.support.store_files import store_file
 
 _FORGOTTEN = {"code": -32001, "message": "Session not found; initialize a new session"}
 
@@ -128,3 +131,32 @@ def test_a_second_404_on_the_new_session_is_an_error(tmp_path: Path) -> None:
             )
             # One new session, and the call sent twice in all.
             assert (relay.initializes - before[0], relay.tool_calls - before[1]) == (1, 2)
+
+
+def test_a_call_that_times_out_is_a_timeout_not_a_lost_session(tmp_path: Path) -> None:
+    """The MCP SDK gives its own timeouts the code hms-mcp gives a forgotten session (-32001).
+    A timed-out call must not be sent again on a new session: the server may still make the
+    change, and sending it again could make it twice."""
+    data = tmp_path / "data"
+    with (
+        relay_server() as (relay, url),
+        http_server(data, None, "--busy-timeout", "60000") as served,
+    ):
+        relay.upstream = served.url
+        with HolographicMemoryToolSync.connect(url=url, timeout=1.0) as memory:
+            memory.call({"command": "create", "path": "/memories/a.md", "file_text": "a\n"})
+            before = (relay.initializes, relay.tool_calls)
+            # Another process holds the store's write lock: the server waits for it, the
+            # client stops waiting after its 1 s.
+            lock = sqlite3.connect(store_file(data), timeout=10, isolation_level=None)
+            try:
+                lock.execute("BEGIN IMMEDIATE")
+                with pytest.raises(HmsMcpError) as caught:
+                    memory.call({"command": "create", "path": "/memories/b.md", "file_text": "b\n"})
+                lock.execute("ROLLBACK")
+            finally:
+                lock.close()
+            assert caught.value.code == "TIMEOUT"
+            # Sent once, on the same session, which still serves calls.
+            assert (relay.initializes - before[0], relay.tool_calls - before[1]) == (0, 1)
+            assert memory.call({"command": "view", "path": "/memories/a.md"}).endswith("a")
