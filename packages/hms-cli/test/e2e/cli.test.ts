@@ -314,8 +314,9 @@ describe("hms history, diff and restore", () => {
     expect(restored.stdout).toMatch(/^restored \/memories\/plan\.md as version \d+\n$/);
     expect((await runHms([...at, "cat", "plan.md"])).stdout).toBe("step one\nstep two\n");
     const after = JSON.parse((await runHms([...at, "--json", "history", "plan.md"])).stdout);
+    // Each change names the command that made it, hms's restore as hms's.
     expect(after.changes.map((change: { command: string }) => change.command)).toEqual([
-      "restore",
+      "hms_restore",
       "hms_import",
       "hms_import",
     ]);
