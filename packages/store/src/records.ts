@@ -113,8 +113,8 @@ function prepareRemember(ctx: StoreContext, input: RememberInput): () => Remembe
       bytes,
       updated_at: at,
     });
-    // Unchanged tags (a memory file's edit names them again) are left as they are: two pages
-    // fewer to write.
+    // Tags named again unchanged (a client of the remember tool that sends them on every
+    // write) are left as they are: two pages fewer to write.
     if (write.tags !== undefined && tags !== head.tags) {
       ctx.sql.clearTags.run(head.id);
       for (const tag of finalTags) ctx.sql.addTag.run(tag, head.id);
