@@ -355,6 +355,11 @@ describe("the inspector at 1280 px", () => {
     await page.getByRole("button", { name: "Rename", exact: true }).click();
     await page.getByLabel("New path", { exact: true }).fill("notes/monday.md");
     await page.getByRole("dialog").getByRole("button", { name: "Rename", exact: true }).click();
+    // The rename is done once the renamed file is open and says so (the tree shows the new
+    // name a little before that, while the file view still holds the old one).
+    await expect
+      .poll(() => page.locator("#file-notice").textContent())
+      .toBe("Renamed from /memories/notes/today.md.");
     await treeItem(page, "monday.md").waitFor();
     expect(await treeItem(page, "today.md").count()).toBe(0);
 
