@@ -48,9 +48,7 @@ export {
   candidateExpression,
   informativeTerms,
   LexicalRanker,
-  rangeCountCap,
   shareOfCeiling,
-  tooNarrowFor,
   widenedPick,
 } from "./recall/lexical.js";
 export { foldCase, matchingLines } from "./recall/lines.js";
