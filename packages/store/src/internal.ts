@@ -48,6 +48,7 @@ export {
   candidateExpression,
   informativeTerms,
   LexicalRanker,
+  RANGE_TOP,
   shareOfCeiling,
   widenedPick,
 } from "./recall/lexical.js";
