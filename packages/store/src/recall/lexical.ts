@@ -36,12 +36,12 @@ export class LexicalRanker implements Ranker {
   readonly #rank: SqliteStatement;
   readonly #rankListing: SqliteStatement;
   readonly #inTimeRange: SqliteStatement;
-  readonly #candidates: SqliteStatement;
+  readonly #candidates: { probe: SqliteStatement; list: SqliteStatement };
   readonly #part: SqliteStatement;
   readonly #partOf: SqliteStatement;
   readonly #newest: SqliteStatement;
   readonly #rangeTop: SqliteStatement;
-  readonly #enough: SqliteStatement;
+  readonly #enough: { probe: SqliteStatement; list: SqliteStatement };
   readonly #budget: number;
 
   /** `budget` is for benchmarks and tests that weigh it; recall uses {@link CANDIDATE_BUDGET}. */
@@ -84,9 +84,11 @@ export class LexicalRanker implements Ranker {
     this.#inTimeRange = db.prepare(`
       SELECT count(*) AS n, min(id) AS lo, max(id) AS hi FROM (SELECT id FROM memories
         WHERE updated_at >= @after AND updated_at < @before LIMIT @cap)`);
-    this.#candidates = db.prepare(`
+    const candidates = (time: "probe" | "list") =>
+      db.prepare(`
       SELECT rowid AS id, -bm25(memories_fts) AS bm25 FROM memories_fts
-      WHERE memories_fts MATCH @expr AND rowid >= @from AND rowid <= @to ${filters("probe")}`);
+      WHERE memories_fts MATCH @expr AND rowid >= @from AND rowid <= @to ${filters(time)}`);
+    this.#candidates = { probe: candidates("probe"), list: candidates("list") };
     this.#part = db.prepare(`
       SELECT rowid AS id, -bm25(memories_fts) AS bm25 FROM memories_fts
       WHERE memories_fts MATCH @expr AND rowid >= @from AND rowid <= @to`);
@@ -98,7 +100,8 @@ export class LexicalRanker implements Ranker {
     for (const statement of [
       this.#rank,
       this.#rankListing,
-      this.#candidates,
+      this.#candidates.probe,
+      this.#candidates.list,
       this.#part,
       this.#partOf,
     ]) {
@@ -110,10 +113,12 @@ export class LexicalRanker implements Ranker {
       ORDER BY rowid DESC LIMIT 1 OFFSET @offset`);
     // Whether at least @k candidates pass the filters, found without scoring: with no bm25(),
     // FTS5 walks only the candidates' own lists, and stops at the k-th that passes.
-    this.#enough = db.prepare(`
+    const enough = (time: "probe" | "list") =>
+      db.prepare(`
       SELECT count(*) AS n FROM (SELECT 1 FROM memories_fts
-        WHERE memories_fts MATCH @expr AND rowid >= @from AND rowid <= @to ${filters("probe")}
+        WHERE memories_fts MATCH @expr AND rowid >= @from AND rowid <= @to ${filters(time)}
         LIMIT @k)`);
+    this.#enough = { probe: enough("probe"), list: enough("list") };
     // The newest memory of a time range: the highest id among the RANGE_TOP it changed last,
     // read from the end of the index on updated_at (which holds the ids).
     this.#rangeTop = db.prepare(`
@@ -165,17 +170,8 @@ export class LexicalRanker implements Ranker {
     );
     const all = anyOf(weighed.map(({ term }) => term));
     const picked = candidateExpression(weighed, n, budget);
-    let ranked: { id: number; bm25: number }[] = [];
-    if (picked !== undefined) {
-      ranked = this.#step(all, picked, bind, k, budget);
-      // A time range let too few of the rarest terms' memories through: more of them first.
-      if (timed && !picked.newest && ranked.length < k) {
-        const widened = widenedPick(weighed, budget);
-        if (widened !== undefined) ranked = this.#step(all, widened, bind, k, budget);
-      }
-    }
-    // No candidate step, or a filter left fewer candidates than asked for while other
-    // matches may pass it: every match is scored. A time range is counted once for it.
+    // Once a step has found too few in a time range, the range is counted (up to what the
+    // next step needs to know), to choose how the next ones check it.
     let counted: RangeCount | undefined;
     const range = (cap: number): RangeCount => {
       if (counted === undefined || (counted.n >= counted.cap && cap > counted.cap)) {
@@ -183,6 +179,22 @@ export class LexicalRanker implements Ranker {
       }
       return counted;
     };
+    let ranked: { id: number; bm25: number }[] = [];
+    if (picked !== undefined) {
+      ranked = this.#step(all, picked, bind, k, budget, undefined);
+      // A time range let too few of the rarest terms' memories through: more of them first.
+      if (timed && !picked.newest && ranked.length < k) {
+        const widened = widenedPick(weighed, budget);
+        if (widened !== undefined) {
+          const cap = Math.ceil(LIST_PER_MATCH * widened.count);
+          const listed = range(cap);
+          if (listed.n === 0) return { hits: [], ceiling };
+          ranked = this.#step(all, widened, bind, k, budget, listed.n < cap ? listed : undefined);
+        }
+      }
+    }
+    // No candidate step, or a filter left fewer candidates than asked for while other
+    // matches may pass it: every match is scored.
     if (picked === undefined || ranked.length < k) {
       ranked = this.#scoreAll(all, sumOf(weighed), bind, k, range);
     }
@@ -197,8 +209,9 @@ export class LexicalRanker implements Ranker {
    * A candidate step: the best `k` of `pick`'s memories that pass the filter in `bind`, each
    * scored over every term of `all`. With a time range, a common-word pick's newest `budget`
    * are taken at and below the range's newest memory ({@link RANGE_TOP}) rather than the
-   * store's. With a time range, fewer than `k` passing returns nothing (the caller then
-   * scores a wider set).
+   * store's, and fewer than `k` passing returns nothing (the caller then scores a wider set).
+   * The range is checked against its list, within its ids, when `listed` (counted whole, and
+   * small for the step), else by a lookup per candidate.
    */
   #step(
     all: string,
@@ -206,6 +219,7 @@ export class LexicalRanker implements Ranker {
     bind: Bind,
     k: number,
     budget: number,
+    listed: RangeCount | undefined,
   ): { id: number; bm25: number }[] {
     let to = LAST_ROWID;
     if (bind.after !== null && pick.newest) {
@@ -213,17 +227,25 @@ export class LexicalRanker implements Ranker {
       if (top === null) return [];
       to = top;
     }
-    const from = pick.newest ? (this.#newestId(pick.expr, budget - 1, to) ?? 0) : 0;
+    let from = pick.newest ? (this.#newestId(pick.expr, budget - 1, to) ?? 0) : 0;
+    const time = listed === undefined ? "probe" : "list";
+    if (listed !== undefined) {
+      from = Math.max(from, listed.lo);
+      to = Math.min(to, listed.hi);
+    }
     const bounds = { ...bind, from, to };
     if (bind.after !== null) {
       // A narrow range lets fewer than k through: known before bm25() counts every term's
       // matches (which it does first, for the IDFs), and skipped.
-      const { n } = this.#enough.get({ expr: pick.expr, ...bind, ...rowids(bounds), k }) as {
-        n: number;
-      };
+      const { n } = this.#enough[time].get({
+        expr: pick.expr,
+        ...bind,
+        ...rowids(bounds),
+        k,
+      }) as { n: number };
       if (n < k) return [];
     }
-    return this.#scoreCandidates(all, pick.expr, bounds).slice(0, k);
+    return this.#scoreCandidates(all, pick.expr, bounds, time).slice(0, k);
   }
 
   /** The rowid of the `offset + 1`-th newest match of `expr` at or below `to`, if any. */
@@ -278,15 +300,17 @@ export class LexicalRanker implements Ranker {
    * in `bind`, best first, each with its BM25 over every term of `all`. FTS5 scores one MATCH
    * expression, so the candidates are matched as `(all) AND (candidates)`, whose BM25 counts
    * the candidate terms twice, and the candidate terms' own BM25 (the same per-term IDFs and
-   * lengths) is taken off again: for every candidate, or for those that passed a filter.
+   * lengths) is taken off again: for every candidate, or for those that passed a filter. A
+   * time range is checked as `time` says (see the constructor).
    */
   #scoreCandidates(
     all: string,
     candidates: string,
     bind: Bind & { from: number; to: number },
+    time: "probe" | "list",
   ): { id: number; bm25: number }[] {
     const bounds = rowids(bind);
-    const both = this.#candidates.all({
+    const both = this.#candidates[time].all({
       expr: `(${all}) AND (${candidates})`,
       ...bind,
       ...bounds,
