@@ -10,7 +10,8 @@
 // in five was edited again at a random later time, so a memory's last change mostly, not
 // always, follows its row order.
 // Filters keep the newest, the oldest and a middle slice of 1%, 10% and 50% of the memories
-// (exact shares of their updated_at), each as a range a model would send. Every query runs
+// (exact shares of their updated_at), each as a range a model would send; "none again" is the
+// unfiltered recall once more, whose ratio to the first is the run's noise. Every query runs
 // every filter and none back to back, in a rotating order, so load drifting during the run
 // weighs on all of them alike. PostgreSQL is a new local cluster (fsync on) unless
 // --database-url gives an empty database. The load average is recorded before and after each
@@ -97,6 +98,9 @@ function filters(records) {
       },
     );
   }
+  // The same recall as the first, measured again in the same rotation: how far apart two
+  // runs of one recall come out, the noise any other ratio is read against.
+  out.push({ name: "none again", share: 1, args: {} });
   // Times repeat (an edit can land on a creation's millisecond): say what each keeps.
   for (const filter of out) {
     const { modified_after: after = "", modified_before: before = "~" } = filter.args;
