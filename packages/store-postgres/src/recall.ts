@@ -37,11 +37,10 @@ import {
   informativeTerms,
   MATCH_CLOSE,
   MATCH_OPEN,
+  RANGE_TOP,
   type RankedId,
-  rangeCountCap,
   selectionOf,
   shareOfCeiling,
-  tooNarrowFor,
   widenedPick,
 } from "@hms/store/internal";
 import { type Client, type PgContext, type Selected, timeConditions } from "./context.js";
@@ -196,30 +195,31 @@ async function rank(
   const weighed = informativeTerms(indexed, stats.n, budget, k);
   // Over the budget, only the memories holding the rarest terms are scored (each still over
   // every weighed term): the SQLite engine's choice, read from its FTS5 expression. With a
-  // time range, as on SQLite: the range is counted once (up to rangeCountCap), a step it is
-  // too narrow for is skipped (tooNarrowFor), and a rare-term step that leaves fewer than k
-  // is tried again with more terms (widenedPick) before every match is scored.
-  let pick = candidateExpression(weighed, stats.n, budget);
+  // time range, as on SQLite: the range applies in the candidate step, a common-word pick's
+  // newest few are taken at and below the range's newest memory (RANGE_TOP), and a rare-term
+  // step that leaves fewer than k in range is tried again with more terms (widenedPick)
+  // before every match is scored.
+  const pick = candidateExpression(weighed, stats.n, budget);
   const timed = isTimed(filter);
-  const cap = rangeCountCap(stats.n, k, budget);
-  let counted: number | undefined;
-  const tooNarrow = async (candidates: number): Promise<boolean> => {
-    counted ??= await countInRange(client, ns, filter, cap);
-    return counted < cap && tooNarrowFor(counted, candidates, stats.n, k);
-  };
-  if (pick !== undefined && timed && (await tooNarrow(pick.count))) pick = undefined;
-  const step = (chosen: CandidatePick) =>
-    score(client, ns, filter, k, stats, weighed, {
+  const step = async (chosen: CandidatePick): Promise<{ id: number; bm25: number }[]> => {
+    let below: number | undefined;
+    if (timed && chosen.newest) {
+      below = await rangeTop(client, ns, filter);
+      if (below === undefined) return [];
+    }
+    return await score(client, ns, filter, k, stats, weighed, {
       lexemes: [...chosen.expr.matchAll(/"([^"]*)"/g)].map((match) => match[1] as string),
       all: chosen.expr.includes('" AND "'),
       newest: chosen.newest ? budget : undefined,
+      below,
     });
+  };
   let ranked: { id: number; bm25: number }[] = [];
   if (pick !== undefined) {
     ranked = await step(pick);
     if (timed && !pick.newest && ranked.length < k) {
       const widened = widenedPick(weighed, budget);
-      if (widened !== undefined && !(await tooNarrow(widened.count))) ranked = await step(widened);
+      if (widened !== undefined) ranked = await step(widened);
     }
   }
   // No candidate step, or a filter left fewer than k: every match is scored.
@@ -237,25 +237,25 @@ function isTimed(filter: Selected): boolean {
   return filter.modifiedAfter !== undefined || filter.modifiedBefore !== undefined;
 }
 
-/** How many of the namespace's memories the time range holds, counted up to `cap`. */
-async function countInRange(
-  client: Client,
-  ns: number,
-  filter: Selected,
-  cap: number,
-): Promise<number> {
+/**
+ * The newest memory of the time range in `filter`: the highest id among the RANGE_TOP
+ * memories it changed last (ties by id), as on SQLite; undefined when it holds none.
+ */
+async function rangeTop(client: Client, ns: number, filter: Selected): Promise<number | undefined> {
   const values: unknown[] = [ns];
   const add = (value: unknown) => {
     values.push(value);
     return `$${values.length}`;
   };
   const range = timeConditions("m", add, filter).join(" AND ");
-  const { rows } = await client.query<{ n: number }>(
-    `SELECT count(*)::integer AS n FROM (
-       SELECT 1 FROM hms_memories m WHERE m.ns = $1 AND ${range} LIMIT ${add(cap)}) AS r`,
+  const { rows } = await client.query<{ id: string | null }>(
+    `SELECT max(id) AS id FROM (
+       SELECT m.id FROM hms_memories m WHERE m.ns = $1 AND ${range}
+       ORDER BY m.updated_at DESC, m.id DESC LIMIT ${RANGE_TOP}) AS r`,
     values,
   );
-  return rows[0]?.n ?? 0;
+  const id = rows[0]?.id;
+  return id === null || id === undefined ? undefined : Number(id);
 }
 
 /** BM25 of the memories matching any of `terms` (among `candidates` if given), the best `k`. */

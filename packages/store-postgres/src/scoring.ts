@@ -16,11 +16,15 @@ import { type Selected, timeConditions, whereOf } from "./context.js";
 const K1 = 1.2;
 const B = 0.75;
 
-/** Which memories to score: those holding any (or all) of `lexemes`, the newest few if set. */
+/**
+ * Which memories to score: those holding any (or all) of `lexemes`, the newest few if set
+ * (with an id at or below `below`, if set).
+ */
 export interface Candidates {
   readonly lexemes: readonly string[];
   readonly all: boolean;
   readonly newest: number | undefined;
+  readonly below?: number | undefined;
 }
 
 /** One scoring statement and its parameters. */
@@ -72,7 +76,10 @@ export function scoreStatement(input: {
           ),
         )
       : at(lexemeQuery(candidates.lexemes, candidates.all ? "&" : "|"));
-  // The newest few are taken before the filter, as the SQLite engine takes its rowid bound.
+  // The newest few are taken before the filter, as the SQLite engine takes its rowid bound,
+  // at and below the time range's newest memory when it has one.
+  const below =
+    candidates?.below === undefined ? "" : `AND c.id <= ${at(candidates.below)}::bigint`;
   const newest =
     candidates?.newest === undefined ? "" : `ORDER BY c.id DESC LIMIT ${at(candidates.newest)}`;
   // Otherwise a time range is also stated here, where the planner can read the memories in it
@@ -88,7 +95,7 @@ export function scoreStatement(input: {
     WITH q AS (SELECT * FROM unnest(${lexemes}::text[], ${weights}::float8[]) AS q (lexeme, idf)),
     picked AS MATERIALIZED (
       SELECT c.id FROM hms_memories c
-      WHERE c.ns = $1 AND c.tsv @@ ${matching}::tsquery ${inRange}
+      WHERE c.ns = $1 AND c.tsv @@ ${matching}::tsquery ${inRange} ${below}
       ${newest}
     )
     SELECT m.id, sum(q.idf * (u.tf * ${K1 + 1}) /

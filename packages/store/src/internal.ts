@@ -48,9 +48,8 @@ export {
   candidateExpression,
   informativeTerms,
   LexicalRanker,
-  rangeCountCap,
+  RANGE_TOP,
   shareOfCeiling,
-  tooNarrowFor,
   widenedPick,
 } from "./recall/lexical.js";
 export { foldCase, matchingLines } from "./recall/lines.js";

@@ -185,6 +185,33 @@ export function recallTimeTests(t: TestApi, options: StoreConformanceOptions): v
       assert.deepEqual(await found(store, "quarry", { modifiedAfter: minute(1799) }), []);
     });
 
+    test("takes a common word's newest 1,000 matches at and below the range's newest memory", async ({
+      store,
+    }) => {
+      // 1,800 memories, four in five holding "quarry" (1,440: over the 1,000 recall scores of
+      // a word that common). Older memories are shorter, so they score higher.
+      const records: MemoryRecord[] = [];
+      for (let i = 0; i < 1800; i++) {
+        const pads = Array.from({ length: Math.floor(i / 50) }, (_, p) => `pad${p}`).join(" ");
+        const text = i % 5 === 4 ? `filler ${i} ${pads}` : `note ${i} about the quarry ${pads}`;
+        records.push(record(`m/${String(i).padStart(4, "0")}`, text, minute(i)));
+      }
+      await store.load(records);
+      // The range's newest memory is m/1499: the 1,000 newest "quarry" memories up to it run
+      // from m/0250, whose 40 are the shortest among them (scored alike, in row order). The
+      // store's newest 1,000 start at m/0550, and scoring every one in range would start at
+      // m/0000: neither is what recall does.
+      const hits = await found(store, "quarry", { k: 5, modifiedBefore: minute(1500) });
+      assert.deepEqual(hits, ["m/0250", "m/0251", "m/0252", "m/0253", "m/0255"]);
+      // A range holding the store's newest memories takes the store's newest 1,000.
+      assert.deepEqual(await found(store, "quarry", { k: 3, modifiedAfter: minute(1000) }), [
+        "m/1000",
+        "m/1001",
+        "m/1002",
+      ]);
+      assert.deepEqual(await found(store, "quarry", { k: 3 }), ["m/0550", "m/0551", "m/0552"]);
+    });
+
     test("refuses a time that is not ISO 8601 with a timezone, or a range that ends first", async ({
       store,
     }) => {

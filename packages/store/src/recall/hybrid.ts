@@ -10,7 +10,7 @@
  */
 import { prefixSuccessor } from "../keys.js";
 import type { SqliteDatabase, SqliteStatement } from "../sqlite/driver.js";
-import { LexicalRanker } from "./lexical.js";
+import { BY_ID_AND_TIME, LexicalRanker } from "./lexical.js";
 import type { RankContext, RankedId, Ranker, RecallFilter } from "./ranker.js";
 import type { DenseHit, Scan, VectorIndex } from "./vector-index.js";
 
@@ -133,7 +133,7 @@ export class HybridRanker implements Ranker {
     );
     this.#tagIds = db.prepare("SELECT memory_id AS id FROM memory_tags WHERE tag = @tag");
     this.#inTime = db.prepare(
-      "SELECT 1 FROM memories WHERE id = @id AND updated_at >= @after AND updated_at < @before",
+      `SELECT 1 FROM ${BY_ID_AND_TIME} WHERE id = @id AND updated_at >= @after AND updated_at < @before`,
     );
     // Read from the index on updated_at.
     this.#timeIds = db.prepare(

@@ -11,8 +11,6 @@ import {
   informativeTerms,
   LexicalRanker,
   MIN_LEXICAL_SCORE,
-  rangeCountCap,
-  tooNarrowFor,
   widenedPick,
 } from "./lexical.js";
 
@@ -306,21 +304,6 @@ describe("lexical scores (a hit's share of the query's BM25 ceiling)", () => {
     ]);
     expect(besideBoth).toBeGreaterThan(0);
     expect(besideRepeat).toBe(besideBoth);
-  });
-});
-
-describe("rangeCountCap and tooNarrowFor", () => {
-  it("count a range up to what a full candidate step needs, then judge each step", () => {
-    // 1,000 candidates of 100,000 memories, k = 5: under 2,000 in range, fewer than 20 of them.
-    expect(rangeCountCap(100_000, 5, 1000)).toBe(2000);
-    expect(rangeCountCap(100_000, 50, 1000)).toBe(20_000);
-    expect(rangeCountCap(1800, 10, 1000)).toBe(72);
-    expect(rangeCountCap(0, 5, 1000)).toBe(1);
-    expect(tooNarrowFor(1999, 1000, 100_000, 5)).toBe(true);
-    expect(tooNarrowFor(2000, 1000, 100_000, 5)).toBe(false);
-    // A step of 100 candidates needs 20,000 in range to expect 20 of them there.
-    expect(tooNarrowFor(1999, 100, 100_000, 5)).toBe(true);
-    expect(tooNarrowFor(20_000, 100, 100_000, 5)).toBe(false);
   });
 });
 

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { LexicalRanker } from "../recall/lexical.js";
 import { MemoryStore } from "../store.js";
 import { openSqlite, pragma } from "./driver.js";
 import { MIGRATIONS, migrate, SCHEMA_VERSION, schemaVersion } from "./schema.js";
@@ -210,6 +211,40 @@ describe("schema migrations", () => {
       expect(plan.map((step) => step.detail).join("\n")).toMatch(
         /USING COVERING INDEX memories_by_updated_at \(updated_at>\? AND updated_at<\?\)/,
       );
+    } finally {
+      db.close();
+    }
+  });
+
+  it("upgrades a version-9 file with the index on (id, updated_at) that recall by time checks candidates in", () => {
+    const file = join(dir, "v9.sqlite");
+    const old = openSqlite(file);
+    migrate(old, 9);
+    const insert = old.prepare(
+      `INSERT INTO memories (key, text, tags, metadata, version, hash, bytes, created_at, updated_at)
+       VALUES (?, ?, '[]', '{}', 1, 'sha256:x', 15, ?, ?)`,
+    );
+    // More "launch" memories than a candidate step of the budget below holds, so that recall
+    // runs one, and checks the range in it.
+    for (let i = 0; i < 60; i++) {
+      const at = new Date(Date.UTC(2026, 0, 1 + i)).toISOString();
+      insert.run(`m${i}`, i % 20 === 0 ? "launch window" : "launch plan", at, at);
+    }
+    old.close();
+    const store = MemoryStore.open(file, { ranker: (db) => new LexicalRanker(db, 10) });
+    try {
+      expect(store.stats().schema_version).toBe(SCHEMA_VERSION);
+      const hits = store.recall("launch window", { k: 2, modifiedAfter: "2026-01-15T00:00:00Z" });
+      expect(hits.hits.map((hit) => hit.key)).toEqual(["m20", "m40"]);
+    } finally {
+      store.close();
+    }
+    const db = openSqlite(file, { readOnly: true });
+    try {
+      const indexes = db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'memories'")
+        .all() as { name: string }[];
+      expect(indexes.map((index) => index.name)).toContain("memories_by_id_updated_at");
     } finally {
       db.close();
     }

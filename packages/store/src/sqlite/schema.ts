@@ -390,6 +390,20 @@ export const MIGRATIONS: readonly Migration[] = [
       db.exec("CREATE INDEX memories_by_updated_at ON memories (updated_at)");
     },
   },
+  {
+    // Self-contained, as 9 is.
+    version: 10,
+    description:
+      "an index on each memory's id with its last change, so that recall checks whether a " +
+      "memory is in a time range without reading the memory's row",
+    up(db) {
+      // Recall filtered by a wide time range checks its best candidates one by one: from the
+      // row, each check read a page of texts (about 50 µs at 100,000 memories when recall's
+      // own reads had pushed it out of the page cache), from this index a few µs (its pages
+      // are small enough to stay cached). 0.2 s for 100,000 memories.
+      db.exec("CREATE INDEX memories_by_id_updated_at ON memories (id, updated_at)");
+    },
+  },
 ];
 
 /** How many memories the store holds. */
