@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every test of the project, from a clean clone: set-up, then lint, types and all suites on
-# Node 24, then again on Node 22 what a user runs on their own Node (the end of this file).
+# Node 24, then again on Node 22 what rests on a part of Node that differs between the lines
+# (the end of this file).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
