@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
@@ -6,6 +7,10 @@ export default defineConfig({
     // machine a test can take seconds. The limits only stop a hung test; nothing is timed.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // Two files at a time even on 2 cores (vitest's default there is one): an e2e file mostly
+    // waits, on its servers' starts, fsync and deadlines (slow-clients.test.ts: 20 s, 3 s of
+    // CPU), and one at a time made this suite the longest of scripts/test.sh's runs.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         extends: true,

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 /**
@@ -45,6 +46,9 @@ export default defineConfig({
     // one key (concurrency.test.ts) take about 50 s on a loaded 2-core machine.
     testTimeout: 180_000,
     hookTimeout: 120_000,
+    // Two files at a time even on 2 cores, as in vitest.config.ts: a file mostly waits on
+    // PostgreSQL's round trips and its servers.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     include: ["test/e2e/**/*.test.ts"],
     exclude: [...SQLITE_ONLY, ...ALREADY_ON_POSTGRES, ...NOT_A_STORE],
     globalSetup: ["./test/e2e/global-setup-postgres.ts"],

@@ -107,6 +107,9 @@ describe("hybrid recall on PostgreSQL (--database-url with --model-dir)", () => 
       });
     }
     const clients = await Promise.all(replicas.map((replica) => replica.connect()));
+    // Closed before their replicas stop (cleanups run last first): a replica stopping with a
+    // client's event stream open waits 5 s for it.
+    for (const client of clients) cleanups.push(() => client.close());
     const stats = await untilEmbedded<Stats>(clients[0] as (typeof clients)[0]);
     expect(stats.recall).toMatchObject({ build: "hybrid", pending: 0, embedded: memories });
     const each = replicas.map((replica) => embeddedIds(replica.stderr()));

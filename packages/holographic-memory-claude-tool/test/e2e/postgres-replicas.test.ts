@@ -146,7 +146,12 @@ describe("4 replicas on one database", () => {
     servers = (await startReplicas(4)).replicas;
   }, 120_000);
 
-  it("16 writers x 50 edits of one file spread across the replicas: no update lost", async () => {
+  // 20 edits each, as memory-core's race of engines (where a backend that ignored versions lost
+  // 73 of 160 lines): every edit is contended from the first, and 50 each took 110 s at load 15
+  // as the writers' retries grew. The engines' own 16 x 50 on one key: store-postgres's
+  // replicas.test.ts.
+  const EDITS = 20;
+  it(`16 writers x ${EDITS} edits of one file spread across the replicas: no update lost`, async () => {
     const writers = await Promise.all(
       Array.from({ length: 16 }, (_, w) => toolOn(servers[w % 4] as Replica)),
     );
@@ -159,7 +164,7 @@ describe("4 replicas on one database", () => {
     let conflicts = 0;
     await Promise.all(
       writers.map(async (tool, w) => {
-        for (let i = 0; i < 50; i++) {
+        for (let i = 0; i < EDITS; i++) {
           const step = (i - 1) / 2;
           conflicts += await untilApplied(() =>
             i % 2 === 0
@@ -179,14 +184,16 @@ describe("4 replicas on one database", () => {
         }
       }),
     );
-    process.stderr.write(`replicas: 800 edits, ${conflicts} refused as conflict and redone\n`);
+    process.stderr.write(
+      `replicas: ${16 * EDITS} edits, ${conflicts} refused as conflict and redone\n`,
+    );
     // Read back through every replica: each must show the same, complete file.
     for (const server of servers) {
       const lines = await linesOf(await toolOn(server), path);
-      expect(lines).toHaveLength(16 * 25 + 16);
+      expect(lines).toHaveLength(16 * (EDITS / 2) + 16);
       for (let w = 0; w < 16; w++) {
-        expect(lines).toContain(`counter ${w}: 25`);
-        for (let i = 0; i < 50; i += 2) {
+        expect(lines).toContain(`counter ${w}: ${EDITS / 2}`);
+        for (let i = 0; i < EDITS; i += 2) {
           expect(lines.filter((line) => line === `writer ${w} line ${i}`)).toHaveLength(1);
         }
       }

@@ -23,7 +23,11 @@ class Relay {
 
   constructor() {
     this.#server = createServer((req, res) => {
-      void this.#forward(req).then(
+      // As a proxy does, the request upstream ends when the client's does: an event stream
+      // the client closed would otherwise stay open to the server, whose stop waits 5 s for it.
+      const upstream = new AbortController();
+      res.once("close", () => upstream.abort());
+      void this.#forward(req, upstream.signal).then(
         ({ status, headers, body }) => {
           res.writeHead(status, headers);
           res.end(body);
@@ -45,7 +49,7 @@ class Relay {
     return new Promise((resolve) => this.#server.close(() => resolve()));
   }
 
-  async #forward(req: IncomingMessage) {
+  async #forward(req: IncomingMessage, signal: AbortSignal) {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks);
@@ -74,6 +78,7 @@ class Relay {
     const answer = await fetch(this.upstream, {
       method: req.method,
       headers,
+      signal,
       ...(body.length > 0 ? { body } : {}),
     });
     // Calls only: the SDK's event stream (a GET) also meets the restarted server's 404 when it
