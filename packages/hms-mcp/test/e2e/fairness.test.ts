@@ -105,13 +105,20 @@ function promptOrList(i: number): string {
 }
 
 /**
- * Sends token a a backlog of 40 requests (`bodyOf`), then token b's get once a's first answer
- * came, and checks that b was answered after only a few of a's.
+ * Token a's backlog, and the most of it that may be answered between the moment b's call is
+ * sent and its answer.
+ */
+const BACKLOG = 60;
+const MOST_DURING = 20;
+
+/**
+ * Sends token a a backlog of {@link BACKLOG} requests (`bodyOf`), then token b's get once a's
+ * first answer came, and checks that b was answered after only a few of a's.
  */
 async function expectNotHeldUp(url: string, bodyOf: (i: number) => string): Promise<void> {
   const sessionA = await rawSession(url, { authorization: `Bearer ${tokenA}` });
   const sessionB = await rawSession(url, { authorization: `Bearer ${tokenB}` });
-  const count = 40;
+  const count = BACKLOG;
   const a = burst(url, sessionA, count, bodyOf);
   // Once a's first answer came, the server is working through a's backlog.
   while (a.answered() === 0) await new Promise((resolve) => setTimeout(resolve, 1));
@@ -126,9 +133,12 @@ async function expectNotHeldUp(url: string, bodyOf: (i: number) => string): Prom
   // a still had a backlog when b was answered...
   expect(count - a.answered()).toBeGreaterThanOrEqual(10);
   // ...and b did not wait for it: only for the calls of a already running when it came (on
-  // SQLite one; on PostgreSQL at most a quarter of the pool's 10 connections) and the few
-  // that may end while b's own call runs on a loaded machine, not for the backlog of 40.
-  expect(during).toBeLessThanOrEqual(10);
+  // SQLite one; on PostgreSQL at most a quarter of the pool's 10 connections) and those that
+  // end while b's request comes and b's own call runs, not for the backlog (before the fair
+  // order, b came after 39 of 40 on SQLite, 24 to 33 of 40 on PostgreSQL; 59 and 38-51 of
+  // 60). Those are sometimes more than a few: 11 on PostgreSQL beside another suite's
+  // servers, 12 on SQLite alone, which a bound of 10 in a backlog of 40 left no room for.
+  expect(during).toBeLessThanOrEqual(MOST_DURING);
   const answers = await a.answers;
   expect(answers.map((answer) => answer.status)).toEqual(Array(count).fill(200));
   expect(answers.every((answer) => JSON.parse(answer.body).result !== undefined)).toBe(true);
