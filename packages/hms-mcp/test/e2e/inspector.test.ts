@@ -355,11 +355,12 @@ describe("the inspector at 1280 px", () => {
     await page.getByRole("button", { name: "Rename", exact: true }).click();
     await page.getByLabel("New path", { exact: true }).fill("notes/monday.md");
     await page.getByRole("dialog").getByRole("button", { name: "Rename", exact: true }).click();
-    // The rename is done once the renamed file is open and says so (the tree shows the new
-    // name a little before that, while the file view still holds the old one).
+    // The rename is done once the file view holds the renamed file (the tree shows the new
+    // name a little before that, while the file view still holds the old one, whose Delete
+    // button goes away under a click).
     await expect
-      .poll(() => page.locator("#file-notice").textContent())
-      .toBe("Renamed from /memories/notes/today.md.");
+      .poll(() => page.locator("#file-path").textContent(), { timeout: 30_000 })
+      .toBe("/memories/notes/monday.md");
     await treeItem(page, "monday.md").waitFor();
     expect(await treeItem(page, "today.md").count()).toBe(0);
 
