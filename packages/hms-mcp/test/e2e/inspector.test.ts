@@ -14,7 +14,13 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type HttpProcess, ok, startHttpProcess, tempDir } from "@hms/test-support";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import {
+  type Browser,
+  type BrowserContext,
+  chromium,
+  type Page,
+  type Request,
+} from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const CHROMIUM = process.env.HMS_CHROMIUM ?? "/usr/bin/chromium";
@@ -108,6 +114,11 @@ const treeItem = (page: Page, name: string) =>
   page.getByRole("treeitem").filter({ has: page.getByText(name, { exact: true }) });
 
 const LONG_LINES = 30_000;
+
+/** The part of a tools/call request the page sends that a test looks at. */
+interface ToolCall {
+  params: { name?: string; arguments?: { key?: string } };
+}
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
@@ -385,9 +396,14 @@ describe("the inspector at 1280 px", () => {
 
   it("previews markdown, and a hostile file's HTML stays text", async () => {
     await treeItem(page, "hostile.md").click();
+    // Until its read answers, the page shows the file opened before (a loaded machine takes
+    // a while): the checks below are about hostile.md's preview.
+    await expect
+      .poll(() => page.locator("#file-path").textContent(), { timeout: 30_000 })
+      .toBe("/memories/hostile.md");
     await page.getByRole("tab", { name: "Preview" }).click();
     const preview = page.getByTestId("preview");
-    await preview.waitFor();
+    await preview.locator("h1", { hasText: "Hostile" }).waitFor();
     expect(await preview.locator("script, img, svg, iframe, object, embed, style").count()).toBe(0);
     expect(
       await page.evaluate(
@@ -587,6 +603,59 @@ describe("the inspector while others write", () => {
     await ok(claude, "remember", { key: "/memories/live/arrived.md", text: "hello", tags: FILE });
     await expect.poll(() => page.locator("#L3").textContent()).toBe("32. Ship live updates");
     await treeItem(page, "arrived.md").waitFor();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("keeps the file the person opened when a read of the file they left answers late", async () => {
+    const { page, context, problems } = await newPage();
+    await signIn(page);
+    const roadmap = "/memories/projects/roadmap.md";
+    await treeItem(page, "roadmap.md").click();
+    await expect.poll(() => page.locator("#file-path").textContent()).toBe(roadmap);
+    // The next read of roadmap.md (the one "Claude"'s change sets off) is held on its way.
+    let heard: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      heard = resolve;
+    });
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let lateRead: Request | undefined;
+    await page.route("**/mcp", async (route) => {
+      const body = route.request().postData() ?? "";
+      const call = body === "" ? undefined : (JSON.parse(body) as Partial<ToolCall>);
+      if (
+        lateRead === undefined &&
+        call?.params?.name === "get" &&
+        call.params.arguments?.key === roadmap
+      ) {
+        lateRead = route.request();
+        heard();
+        await released;
+      }
+      await route.continue();
+    });
+    const before = await ok<{ version: number }>(claude, "get", { key: roadmap });
+    await ok(claude, "remember", {
+      key: roadmap,
+      text: "# Roadmap\n1. Ship the CLI\n2. Ship it late\n",
+      expected_version: before.version,
+    });
+    await held;
+    // Meanwhile the person opens another file, which shows.
+    await treeItem(page, "hostile.md").click();
+    await expect.poll(() => page.locator("#file-path").textContent()).toBe("/memories/hostile.md");
+    const answered = page.waitForEvent("requestfinished", (request) => request === lateRead);
+    release();
+    await answered;
+    // The late answer about roadmap.md must not take its place (before, it did within
+    // milliseconds of arriving): the page is watched for a second after it arrives.
+    for (let check = 0; check < 10; check += 1) {
+      await page.waitForTimeout(100);
+      expect(await page.locator("#file-path").textContent()).toBe("/memories/hostile.md");
+    }
     expect(problems).toEqual([]);
     await context.close();
   });

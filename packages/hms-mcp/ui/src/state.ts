@@ -97,6 +97,12 @@ export class Inspector {
   /** Files told changed and not yet shown; they are shown together, a moment later. */
   readonly #heard = new Set<string>();
   #showHeard: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * The file the newest read was of. Reads answer in any order: one of another file is not
+   * shown, so a slow answer about the file the person just left never replaces the one they
+   * opened.
+   */
+  #wanted: string | undefined;
   /** Where to go: the view writes it to the URL, which comes back through {@link applyRoute}. */
   navigate: (route: Route) => void = (route) => {
     void this.applyRoute(route);
@@ -313,7 +319,8 @@ export class Inspector {
   /** As {@link fileChanged}, for several files at once: the tree is read once. */
   async filesChanged(keys: readonly string[]): Promise<void> {
     await this.#loadFiles({ clearNotice: false });
-    const open = this.#state.file?.key;
+    // The file being opened, if one is: the one shown is on its way out.
+    const open = this.#wanted ?? this.#state.file?.key;
     if (open === undefined || !keys.includes(open)) return;
     if (this.#state.editing !== undefined) {
       this.#set({ stale: true });
@@ -363,6 +370,7 @@ export class Inspector {
       return;
     }
     if (route.file === undefined) {
+      this.#dropReads();
       this.#set({ file: undefined, editing: undefined, history: undefined, fileNotice: undefined });
       return;
     }
@@ -380,8 +388,11 @@ export class Inspector {
     await this.#guard(
       "fileNotice",
       async () => {
+        this.#wanted = key;
+        const superseded = () => this.#wanted !== key;
         try {
           const file = await this.#api.call("get", { key });
+          if (superseded()) return;
           this.#set({
             file,
             stale: false,
@@ -389,6 +400,7 @@ export class Inspector {
           });
           await this.#treeSees(file, options);
         } catch (error) {
+          if (superseded()) return;
           if (error instanceof ToolFailure && error.code === "NOT_FOUND") {
             this.#set({
               file: undefined,
@@ -404,6 +416,11 @@ export class Inspector {
       },
       !options.clearNotice,
     );
+  }
+
+  /** No file is open any more: a read still on its way is not shown when it answers. */
+  #dropReads(): void {
+    this.#wanted = undefined;
   }
 
   /** A file read at a version the tree does not show (someone changed it): the tree is read again. */
@@ -504,6 +521,7 @@ export class Inspector {
         { key: file.key, expected_version: file.version },
         COMMAND.delete,
       );
+      this.#dropReads();
       this.#set({ dialog: undefined, file: undefined });
       this.navigate({ namespace: this.#state.api?.namespace });
       await this.refreshFiles();
