@@ -78,10 +78,11 @@ function spliceFor(older: string, newer: string): ReturnType<typeof spliceOf> {
 }
 
 /**
- * The triggers that record history, and the attribution they read, on one connection. They
- * are TEMP objects (this connection's own): the attribution is this process's, never
- * another's, and a store opened by an older version of this code, which has no such
- * triggers, simply records nothing. The splice functions they call are this connection's too.
+ * The triggers that record history on one connection. They are TEMP objects (this
+ * connection's own) and take each change's actor and command from `attribution`, through
+ * functions of this connection: the attribution is this process's, never another's, and a
+ * store opened by an older version of this code, which has no such triggers, simply records
+ * nothing. The splice functions they call are this connection's too.
  *
  * A create, or a move or edit that leaves a memory file, records the change with no text
  * ('live': it is the memory's text). The row of the version it replaced (the key's newest
@@ -89,7 +90,7 @@ function spliceFor(older: string, newer: string): ReturnType<typeof spliceOf> {
  * text when the splice would be more than half of it or the run of splices too long. A delete
  * keeps the whole text, and the deleted version's row becomes a splice of it (an empty one).
  */
-export function installHistoryTriggers(db: Database): void {
+export function installHistoryTriggers(db: Database, attribution: () => Attribution): void {
   // Node 22's node:sqlite cuts a function's text argument at its first NUL: the texts come
   // as their bytes where it does (textReads), and are read back whole here.
   const reads = textReads(db);
@@ -98,6 +99,10 @@ export function installHistoryTriggers(db: Database): void {
   db.function("hms_splice_head", { deterministic: true }, splice("head"));
   db.function("hms_splice_tail", { deterministic: true }, splice("tail"));
   db.function("hms_splice_middle", { deterministic: true }, splice("middle"));
+  // The attribution lives in this process (a call sets it, its writes' triggers read it):
+  // keeping it in a table cost two statements a call, reads included.
+  db.function("hms_actor", {}, () => attribution().actor ?? null);
+  db.function("hms_command", {}, () => attribution().command ?? null);
   const arg = (text: string) => reads.column(text);
   const files = (row: string) => MEMORY_FILES.replace("%", row);
   const record = (op: string, row: string, fromKey: string, at: string, live: string) => `
@@ -106,8 +111,7 @@ export function installHistoryTriggers(db: Database): void {
     SELECT ${row}.key, ${op}, ${fromKey}, ${row}.version,
       CASE WHEN ${live} THEN '' ELSE ${row}.text END,
       CASE WHEN ${live} THEN 'live' ELSE 'full' END,
-      ${row}.tags, ${row}.metadata, ${row}.hash, ${row}.bytes, ${at}, actor, command
-    FROM history_attribution WHERE id = 1;`;
+      ${row}.tags, ${row}.metadata, ${row}.hash, ${row}.bytes, ${at}, hms_actor(), hms_command();`;
   // The row just recorded is last_insert_rowid(); the one it replaces is the key's newest
   // before it, if that is the old version's live row.
   const replaced = `seq = (SELECT max(seq) FROM memory_history
@@ -125,10 +129,6 @@ export function installHistoryTriggers(db: Database): void {
     WHERE ${replaced} AND stored = 'delta' AND base = last_insert_rowid()
       AND (run > ${MAX_RUN} OR length(text) > ${MAX_SPLICE_SHARE} * length(old.text));`;
   db.exec(`
-    CREATE TEMP TABLE IF NOT EXISTS history_attribution (
-      id INTEGER PRIMARY KEY CHECK (id = 1), actor TEXT, command TEXT
-    );
-    INSERT OR IGNORE INTO history_attribution (id) VALUES (1);
     CREATE TEMP TRIGGER IF NOT EXISTS history_on_insert AFTER INSERT ON main.memories
       WHEN ${files("new")}
     BEGIN ${record("'create'", "new", "NULL", "new.updated_at", "1")} END;
@@ -211,8 +211,8 @@ export interface PruneOptions {
 /** Reads, restores and prunes the history of one store (see {@link StoreHistory}). */
 export class History implements StoreHistory {
   readonly #ctx: StoreContext;
-  readonly #attribute: SqliteStatement;
-  readonly #attribution: SqliteStatement;
+  /** Who the writes now running are made by: {@link attributed} sets it. */
+  #attribution: Attribution = {};
   readonly #ofKey: SqliteStatement;
   readonly #under: SqliteStatement;
   readonly #version: SqliteStatement;
@@ -230,7 +230,7 @@ export class History implements StoreHistory {
   constructor(db: Database, ctx: StoreContext, budget: HistoryBudget) {
     this.#ctx = ctx;
     this.#budget = budget;
-    installHistoryTriggers(db);
+    installHistoryTriggers(db, () => this.#attribution);
     const reads = textReads(db);
     const text = reads.column("text");
     const VERSION_COLUMNS = `${ENTRY_COLUMNS}, tags, metadata, ${storedColumns(text)}`;
@@ -258,12 +258,6 @@ export class History implements StoreHistory {
        WHERE n > ? LIMIT ?`,
     );
     this.#dropSeq = db.prepare("DELETE FROM memory_history WHERE seq = ?");
-    this.#attribute = db.prepare(
-      "UPDATE temp.history_attribution SET actor = ?, command = ? WHERE id = 1",
-    );
-    this.#attribution = db.prepare(
-      "SELECT actor, command FROM temp.history_attribution WHERE id = 1",
-    );
     const touches = "(key = @key OR from_key = @key)";
     this.#ofKey = db.prepare(
       `SELECT ${ENTRY_COLUMNS} FROM memory_history
@@ -304,19 +298,21 @@ export class History implements StoreHistory {
    * or hms's restore), else `restore`.
    */
   #restoring(actor: string | undefined): Attribution {
-    const outer = this.#attribution.get() as { command: string | null };
-    return { actor, command: outer.command ?? "restore" };
+    return { actor, command: this.#attribution.command ?? "restore" };
   }
 
   /** Runs `body` with its writes recorded as made by `who`. */
   attributed<T>(who: Attribution, body: () => T): T {
     // Nested calls (a restore inside a call the server attributes) keep what they do not set.
-    const outer = this.#attribution.get() as { actor: string | null; command: string | null };
-    this.#attribute.run(who.actor ?? outer.actor, who.command ?? outer.command);
+    const outer = this.#attribution;
+    this.#attribution = {
+      actor: who.actor ?? outer.actor,
+      command: who.command ?? outer.command,
+    };
     try {
       return body();
     } finally {
-      this.#attribute.run(outer.actor, outer.command);
+      this.#attribution = outer;
     }
   }
 
