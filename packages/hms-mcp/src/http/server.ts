@@ -182,6 +182,11 @@ async function readBody(
   return { text: Buffer.concat(chunks).toString("utf8") };
 }
 
+/** Whether `req` opens a session's event stream: a GET on the MCP endpoint. */
+function isEventStream(req: IncomingMessage, endpoint: string): boolean {
+  return req.method === "GET" && new URL(req.url ?? "/", "http://localhost").pathname === endpoint;
+}
+
 /** Refuses a body over the bound and closes the connection, so the rest is never read. */
 function tooLarge(res: ServerResponse, max: number): void {
   res.shouldKeepAlive = false;
@@ -543,11 +548,15 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
       keepAliveTimeout: KEEP_ALIVE_MS,
     },
     (req, res) => {
-      active++;
-      res.once("close", () => {
-        active--;
-        if (active === 0) drained?.();
-      });
+      // A session's event stream (GET on the endpoint) never ends by itself: closing waits
+      // for calls in progress, not for it (it is cut with the connections).
+      if (!isEventStream(req, options.path)) {
+        active++;
+        res.once("close", () => {
+          active--;
+          if (active === 0) drained?.();
+        });
+      }
       if (overCap.has(req.socket)) {
         refuseOverCap(req, res);
         return;

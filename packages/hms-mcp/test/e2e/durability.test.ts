@@ -7,6 +7,8 @@ import {
   call,
   connect,
   exited,
+  hear,
+  memoryUri,
   ok,
   refused,
   startHttpProcess,
@@ -155,5 +157,21 @@ describe("durability", () => {
       text: "before shutdown",
     });
     db.close();
+  });
+
+  it("shuts down at once on SIGTERM while a client listens on its event stream", async () => {
+    const server = await startHttpProcess({ dataDir: data.dir, args: ["--namespace", "listen"] });
+    const listener = await server.connect();
+    const writer = await server.connect();
+    // A notification heard proves the listener's event stream (GET /mcp) is open.
+    const heard = hear(listener);
+    await listener.subscribeResource({ uri: memoryUri("listen", "/memories") });
+    await ok(writer, "remember", { key: "/memories/a.md", text: "heard" });
+    await heard.until((h) => h.change?.key === "/memories/a.md");
+    const asked = performance.now();
+    server.child.kill("SIGTERM");
+    expect(await exited(server.child)).toBe(0);
+    // The stream never ends by itself: shutdown used to wait its full 5 s bound for it.
+    expect(performance.now() - asked).toBeLessThan(4000);
   });
 });
