@@ -1,5 +1,5 @@
-import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+import { e2eProject, HUNG_AFTER_MS, IN_PROCESS, MAX_WORKERS } from "./vitest.config.js";
 
 /**
  * What of hms-mcp's suites runs again on Node 22 (`pnpm test:node22`, run by scripts/test.sh
@@ -42,25 +42,9 @@ const ON_BOTH_LINES = [
 
 export default defineConfig({
   test: {
-    // As in vitest.config.ts: only a hung test is stopped, nothing is timed.
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
-    // As in vitest.config.ts: the e2e files mostly wait on their servers, so two at a time.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
-    projects: [
-      {
-        extends: true,
-        // The server in this process on node:sqlite, every tool through the MCP client.
-        test: { name: "in-process", include: ["src/**/*.test.ts"] },
-      },
-      {
-        extends: true,
-        test: {
-          name: "e2e",
-          include: ON_BOTH_LINES,
-          globalSetup: ["./test/e2e/global-setup.ts"],
-        },
-      },
-    ],
+    testTimeout: HUNG_AFTER_MS,
+    hookTimeout: HUNG_AFTER_MS,
+    maxWorkers: MAX_WORKERS,
+    projects: [IN_PROCESS, e2eProject(ON_BOTH_LINES)],
   },
 });

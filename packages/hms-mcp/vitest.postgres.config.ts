@@ -1,5 +1,5 @@
-import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+import { MAX_WORKERS } from "./vitest.config.js";
 
 /**
  * The e2e suite on PostgreSQL (`pnpm test:e2e:postgres`): the same files as the e2e project,
@@ -48,7 +48,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Two files at a time even on 2 cores, as in vitest.config.ts: a file mostly waits on
     // PostgreSQL's round trips and its servers.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    maxWorkers: MAX_WORKERS,
     include: ["test/e2e/**/*.test.ts"],
     exclude: [...SQLITE_ONLY, ...ALREADY_ON_POSTGRES, ...NOT_A_STORE],
     globalSetup: ["./test/e2e/global-setup-postgres.ts"],
