@@ -4,24 +4,11 @@
 // watch `overflow` (what changed between the two servers was not told); later changes are
 // told as before. Real servers, one after the other on the same port and data directory.
 
-import { createServer } from "node:net";
 import type { MemoryChange } from "@hms/memory-core";
-import { type HttpServer, startHttpServer, tempDir } from "@hms/test-support";
+import { freePort, type HttpServer, startHttpServer, tempDir } from "@hms/test-support";
 import { afterEach, describe, expect, it } from "vitest";
 import type { HmsMemoryBackend } from "../../src/backend.js";
 import { connectHmsBackend } from "../../src/connect.js";
-
-/** A loopback port no one listens on now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** Waits until `changes` holds one that `wanted` accepts (the test's timeout bounds it). */
 async function until(changes: MemoryChange[], wanted: (change: MemoryChange) => boolean) {
