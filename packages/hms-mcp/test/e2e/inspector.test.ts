@@ -303,7 +303,21 @@ describe("the inspector at 1280 px", () => {
       expected_version: before.version,
     });
     await page.getByRole("button", { name: "Save", exact: true }).click();
-    await page.getByRole("region", { name: "Changed meanwhile: not saved", exact: true }).waitFor();
+    // What the page says instead, if the conflict is not shown (a CI run once timed out here
+    // with nothing else to go on).
+    const conflict = page.getByRole("region", {
+      name: "Changed meanwhile: not saved",
+      exact: true,
+    });
+    await expect
+      .poll(
+        async () =>
+          (await conflict.count()) > 0
+            ? "the conflict"
+            : `no conflict; the file notice says ${JSON.stringify(await page.locator("#file-notice").textContent())}, busy: ${await page.locator("[aria-busy=true]").count()}`,
+        { timeout: 30_000 },
+      )
+      .toBe("the conflict");
     const added = page.locator(".conflict .diff-line.add");
     expect(await added.textContent()).toContain("- Contact: Sam Lee (Dana left)");
     const colour = (selector: string) => styleOf(page, selector, "backgroundColor");
