@@ -2,7 +2,7 @@
  * `pnpm bench memory-tool`: the fixed seeded trace of memory commands (`generateTrace`, seed 1,
  * 2,000 commands by default) through `HolographicMemoryTool` and through the SDK's
  * `BetaLocalFilesystemMemoryTool` (files in a directory), in the same run, on the same disk,
- * step by step (each command runs on each tool in turn, rotating which goes first). The
+ * step by step (each command runs on each tool in turn, in a seeded random order). The
  * HolographicMemoryTool runs four ways: over stdio (a real hms-mcp process and SQLite file) and
  * in process (`connection: { inProcess }`: the same server in this process, over the MCP SDK's
  * in-memory transport), each as shipped (`synchronous` full: every commit fsynced) and with
@@ -34,7 +34,7 @@ import { parseArgs, promisify } from "node:util";
 import { BetaLocalFilesystemMemoryTool } from "@anthropic-ai/sdk/tools/memory/node";
 import { HolographicMemoryTool } from "holographic-memory-claude-tool";
 import { floorConnect, loadClient, sdkFrom, writeFloorServer } from "./floor.js";
-import { type CommandKind, generateTrace, type TraceStep } from "./trace.js";
+import { type CommandKind, generateTrace, random, type TraceStep } from "./trace.js";
 
 const { values } = parseArgs({
   options: {
@@ -120,9 +120,13 @@ function connectTool(name: Exclude<ToolName, "fs">, dir: string): Promise<Hologr
 }
 
 /**
- * Runs the trace through every tool step by step, rotating which goes first at each step, so
- * all meet the same disk at the same moment (this machine's fsync times vary several-fold
- * from one second to the next, which would swamp a comparison of separate runs). `hms` is
+ * Runs the trace through every tool step by step, so all meet the same disk at the same moment
+ * (this machine's fsync times vary several-fold from one second to the next, which would swamp
+ * a comparison of separate runs), in a new seeded random order at each step, so each tool
+ * follows every other alike: in a fixed order shifted by one each step, `inproc-normal` always
+ * came right after `inproc`, whose same code in the same process left it warm, and its reads
+ * took about 60% of the time `inproc`'s took (view_dir p50 0.18-0.20 against 0.31-0.33 ms;
+ * shuffled, both 0.30). `hms` is
  * hms-mcp over stdio as shipped (`--synchronous full`), `hms-normal` the same with
  * `--synchronous normal`, `inproc` and `inproc-normal` the same two servers run in this
  * process (`connection: { inProcess }`), `fs` the SDK's filesystem tool.
@@ -141,9 +145,9 @@ async function runAll(trace: TraceStep[]): Promise<Record<ToolName, Run>> {
     const runs = Object.fromEntries(
       TOOLS.map((name) => [name, { times: [] as number[], views: new Map<number, string>() }]),
     ) as Record<ToolName, { times: number[]; views: Map<number, string> }>;
+    const shuffle = random(SEED);
     for (const [i, { kind, command }] of trace.entries()) {
-      for (let k = 0; k < TOOLS.length; k++) {
-        const name = TOOLS[(i + k) % TOOLS.length] as ToolName;
+      for (const name of shuffled(TOOLS, shuffle)) {
         const [ms, output] = await step(tools[name], command);
         runs[name].times.push(ms);
         if (kind === "view_file") runs[name].views.set(i, output as string);
@@ -164,6 +168,16 @@ async function runAll(trace: TraceStep[]): Promise<Record<ToolName, Run>> {
     for (const memory of memories.values()) await memory.close();
     for (const dir of Object.values(dirs)) rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** `items` in a random order drawn from `rand` (Fisher-Yates). */
+function shuffled<T>(items: readonly T[], rand: () => number): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
 }
 
 async function hmsFiles(memory: HolographicMemoryTool): Promise<Record<string, string>> {

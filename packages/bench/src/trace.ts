@@ -52,7 +52,7 @@ const WORDS = (
 ).split(" ");
 
 /** mulberry32: a small, fast, well-distributed 32-bit generator; enough for a benchmark trace. */
-function random(seed: number): () => number {
+export function random(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
