@@ -296,13 +296,19 @@ describe("the inspector at 1280 px", () => {
 
     await page.getByRole("button", { name: "Edit", exact: true }).click();
     await editor.fill("# Acme Corp\n- Prefers email.\n");
+    const save = page.getByRole("button", { name: "Save", exact: true });
+    const placed = await save.boundingBox();
     const before = await ok<{ version: number }>(claude, "get", { key: ACME });
     await ok(claude, "remember", {
       key: ACME,
       text: "# Acme Corp\n- Prefers email follow-ups, before noon.\n- Contact: Sam Lee (Dana left)\n",
       expected_version: before.version,
     });
-    await page.getByRole("button", { name: "Save", exact: true }).click();
+    // The page is told of Claude's change while the person edits: it says so without moving
+    // the buttons (a notice above the text once moved Save from under a click).
+    await page.getByText("Someone changed this file while you edit it", { exact: false }).waitFor();
+    expect(await save.boundingBox()).toEqual(placed);
+    await save.click();
     // What the page says instead, if the conflict is not shown (a CI run once timed out here
     // with nothing else to go on).
     const conflict = page.getByRole("region", {

@@ -166,11 +166,6 @@ function Editor({ app }: { app: Inspector }) {
         save();
       }}
     >
-      {state.stale ? (
-        <p class="notice info" role="status">
-          Someone changed this file while you edit it; saving will show you what changed.
-        </p>
-      ) : null}
       <label for="editor-text">Text</label>
       <textarea
         id="editor-text"
@@ -198,6 +193,13 @@ function Editor({ app }: { app: Inspector }) {
           Saved only if nobody changed the file since version {editing.from}.
         </span>
       </div>
+      {/* Below the buttons: told while the person may be about to click Save, it must not
+          move the text or the buttons under their pointer. */}
+      {state.stale ? (
+        <p class="notice info" role="status">
+          Someone changed this file while you edit it; saving will show you what changed.
+        </p>
+      ) : null}
       {editing.conflict !== undefined ? (
         <section class="conflict" aria-labelledby="conflict-title">
           <h3 id="conflict-title" tabIndex={-1}>
