@@ -14,7 +14,8 @@ let ending: ((signal: NodeJS.Signals) => void) | undefined;
 
 /**
  * Resolves with the signal once hms is interrupted (Ctrl-C) or told to stop (SIGTERM,
- * SIGHUP): for a command that runs until then, and then ends as usual (exit 0).
+ * SIGHUP), or with SIGPIPE once nobody reads its output: for a command that runs until then,
+ * and then ends as usual (exit 0).
  */
 export function untilInterrupted(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
@@ -47,8 +48,20 @@ export async function whileEditing<T>(body: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Installs the handlers; once, at start. */
+/**
+ * Installs the handlers; once, at start. Besides the signals: when the reader of hms's output
+ * goes away (`hms ls -R | head`), writing to the pipe fails (EPIPE), which would end hms with
+ * a stack trace. The rest of the output is dropped instead: the command still finishes (a
+ * change it was asked to make is made) and exits with its own code, and one that runs until
+ * interrupted (`hms watch`) ends as on Ctrl-C, since nobody reads what it prints.
+ */
 export function stopOnSignals(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code !== "EPIPE" && error.code !== "ERR_STREAM_DESTROYED") throw error;
+      ending?.("SIGPIPE");
+    });
+  }
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"] as const) {
     process.on(signal, () => {
       if (editing > 0 && (signal === "SIGINT" || signal === "SIGQUIT")) return;

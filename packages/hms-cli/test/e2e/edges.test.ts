@@ -526,6 +526,32 @@ describe("the smaller edges", () => {
     ]);
   });
 
+  it("stops printing quietly when its reader goes away (`| head`), and still makes the change", async () => {
+    const data = scratch();
+    const at = ["--data-dir", data];
+    await runHms([...at, "import", "--from", writeMemoryFolder(scratch(), { "a.md": "a\n" })]);
+    // The reader closes its end before hms prints anything: every write of hms's then fails
+    // (EPIPE), as when `head` has read what it wanted. Before, hms died with a stack trace.
+    const unread = async (args: string[], input?: string) => {
+      const started = startHms(args, {}, input === undefined ? {} : { input });
+      started.child.stdout?.destroy();
+      return await started.done;
+    };
+    for (const args of [["--help"], [...at, "ls", "-R"], [...at, "--json", "ls", "-R"]]) {
+      expect(await unread(args), args.join(" ")).toMatchObject({ code: 0, stderr: "" });
+    }
+    expect(await unread([...at, "write", "b.md"], "written unread\n")).toMatchObject({
+      code: 0,
+      stderr: "",
+    });
+    expect((await runHms([...at, "cat", "b.md"])).stdout).toBe("written unread\n");
+    // A failure still says why, on stderr, with its own exit code.
+    expect(await unread([...at, "cat", "missing.md"])).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining("/memories/missing.md does not exist"),
+    });
+  });
+
   it("exits 2 on a bad flag, in hms and in hms-mcp alike", async () => {
     const hms = await runHms(["ls", "--bogus"]);
     expect(hms).toEqual({ code: 2, stdout: "", stderr: "hms: unknown option '--bogus'\n" });

@@ -91,6 +91,22 @@ describe("hms watch", () => {
     expect(processesMentioning(data)).toEqual([]);
   });
 
+  it("ends, its server with it, once nobody reads what it prints (`hms watch | head -1`)", async () => {
+    const data = dataDir();
+    await write(data, "/memories/notes/a.md", "first\n");
+    const { child, done } = await startWatch(["--data-dir", data, "watch", "/memories/notes"]);
+    child.stdout?.destroy();
+    // The next change is printed to a pipe nobody reads: the watch ends as on Ctrl-C.
+    await write(data, "/memories/notes/a.md", "second\n");
+    const run = await done;
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe("hms: watching /memories/notes (Ctrl-C to stop)\n");
+    for (let i = 0; i < 100 && processesMentioning(data).length > 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(processesMentioning(data)).toEqual([]);
+  });
+
   it("--json prints one JSON object a line", async () => {
     const data = dataDir();
     const { child, done } = await startWatch(["--data-dir", data, "--json", "watch"]);
