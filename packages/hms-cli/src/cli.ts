@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { HmsConnectionError } from "@hms/memory-backend-hms";
 import { CommanderError } from "commander";
-import { CliError, EXIT } from "./errors.js";
+import { CliError, EXIT, withoutCode } from "./errors.js";
 import { stopOnSignals } from "./interrupt.js";
 import { buildProgram, VERSION } from "./program.js";
 
@@ -29,6 +29,6 @@ function exitCodeOf(error: unknown): number {
     return EXIT.unreachable;
   }
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`hms: ${message.split("\n")[0]}\n`);
+  process.stderr.write(`hms: ${withoutCode(message.split("\n")[0] ?? "")}\n`);
   return error instanceof CliError ? error.exitCode : EXIT.failed;
 }

@@ -24,3 +24,11 @@ export class CliError extends Error {
     super(message);
   }
 }
+
+/**
+ * A server's refusal in a person's words: hms-mcp starts its text with its error code
+ * (`EXISTS: cannot move ...`), which is for programs (the exit code already says the kind).
+ */
+export function withoutCode(line: string): string {
+  return line.replace(/^((?:hms-mcp refused the \w+ call: )?)[A-Z][A-Z_]+: /, "$1");
+}

@@ -552,6 +552,28 @@ describe("the smaller edges", () => {
     });
   });
 
+  it("gives the server's refusals in words, without its error codes", async () => {
+    const data = scratch();
+    const at = ["--data-dir", data];
+    await runHms([...at, "import", "--from", writeMemoryFolder(scratch(), { "a.md": "a\n" })]);
+    expect(await runHms([...at, "mv", "a.md", "a.md"])).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "hms: cannot move /memories/a.md onto itself\n",
+    });
+    for (const args of [
+      ["diff", "a.md", "1", "99"],
+      ["restore", "a.md", "--version", "99"],
+    ]) {
+      expect(await runHms([...at, ...args]), args.join(" ")).toEqual({
+        code: 1,
+        stdout: "",
+        stderr:
+          "hms: the history of /memories/a.md has no version 99 (see its history for the versions kept)\n",
+      });
+    }
+  });
+
   it("exits 2 on a bad flag, in hms and in hms-mcp alike", async () => {
     const hms = await runHms(["ls", "--bogus"]);
     expect(hms).toEqual({ code: 2, stdout: "", stderr: "hms: unknown option '--bogus'\n" });

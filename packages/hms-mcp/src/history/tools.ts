@@ -186,7 +186,7 @@ export function droppedLine(drop: HistoryDrop): string {
 function missingVersion(key: string, version: number): ToolError {
   return new ToolError(
     "NOT_FOUND",
-    `the history of ${key} has no version ${version} (the history tool lists the versions kept)`,
+    `the history of ${key} has no version ${version} (see its history for the versions kept)`,
     { key, version },
   );
 }
