@@ -4,6 +4,7 @@ import type { HmsMemoryBackend } from "@hms/memory-backend-hms";
 import { checkMemoryPath, MEMORY_ROOT } from "@hms/memory-paths";
 import { MAX_PAGE, MEMORY_FILE_TAG, TOOLS } from "@hms/protocol";
 import { CliError, EXIT } from "../errors.js";
+import { onInterrupt } from "../interrupt.js";
 import { sizeRefusal, utf8Text } from "../memories.js";
 import type { Output } from "../output.js";
 import { progressBar } from "../progress.js";
@@ -244,6 +245,15 @@ async function writeAll(
   const undo: Undo[] = [];
   const progress = progressBar("import", out);
   progress.start(writes.length);
+  // Stopped (Ctrl-C) between writes: the server it started stops too, so nothing can be
+  // undone; running the import again would refuse every file already written.
+  const stopped = onInterrupt(() => {
+    if (undo.length === 0) return;
+    progress.stop();
+    process.stderr.write(
+      "hms: the import stopped part way (the files it wrote stay): run it again with --skip-refused to import the rest\n",
+    );
+  });
   try {
     for (const item of writes) {
       const version = existing.get(item.key);
@@ -273,6 +283,7 @@ async function writeAll(
       progress.increment();
     }
   } catch (error) {
+    stopped();
     progress.stop();
     const failed = await rollBack(backend, undo);
     const why = error instanceof Error ? error.message : String(error);
@@ -281,6 +292,7 @@ async function writeAll(
       `import failed (${why}); undid the ${undo.length} writes it had made${left}`,
     );
   }
+  stopped();
   progress.stop();
 }
 

@@ -193,6 +193,35 @@ describe("unusable paths fail at once, and hms leaves no process behind", () => 
   });
 });
 
+describe("an import stopped part way", () => {
+  it("says that the files it wrote stay, and how to import the rest", async () => {
+    const data = scratch();
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 1500; i++) files[`batch/${i}.md`] = `note ${i}\n`;
+    const source = writeMemoryFolder(scratch(), files);
+    const { child, done } = startHms(["--data-dir", data, "import", "--from", source]);
+    // Stopped once some files are in (one write a call: the import takes seconds).
+    const count = async (): Promise<number> => {
+      const stats = await runHms(["--data-dir", data, "--json", "stats"]);
+      return stats.code === 0 ? JSON.parse(stats.stdout).memories : 0;
+    };
+    while ((await count()) === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    child.kill("SIGINT");
+    const run = await done;
+    expect(run.code).toBe(130);
+    expect(run.stderr).toBe(
+      "hms: the import stopped part way (the files it wrote stay): run it again with --skip-refused to import the rest\nhms: stopped (SIGINT)\n",
+    );
+    const written = await count();
+    expect(written).toBeGreaterThan(0);
+    expect(written).toBeLessThan(1500);
+    // As it says.
+    const rest = await runHms(["--data-dir", data, "import", "--from", source, "--skip-refused"]);
+    expect(rest.code).toBe(0);
+    expect(await count()).toBe(1500);
+  });
+});
+
 describe("--url, and its errors in a person's words", () => {
   /** No line of `text` carries what a library said to a program. */
   function spokenToAPerson(text: string): void {
