@@ -56,6 +56,15 @@ describe("fetchModel", () => {
     await expect(verifyModelDir(dir, model)).resolves.toBe(dir);
   });
 
+  it("refuses a directory that cannot be made, at once (Node's recursive mkdir spins on /proc)", async () => {
+    const error = await fetchModel({
+      dir: "/proc/hms-fetch-test/model",
+      model: onnxOnly(),
+      python: "/nonexistent/python",
+    }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "ENOENT", path: "/proc/hms-fetch-test" });
+  });
+
   it("refuses a file that does not match its pin and writes nothing", async () => {
     const dir = join(scratch, "bad-file-pin");
     const model = onnxOnly({ file: { sha256: "0".repeat(64) } });

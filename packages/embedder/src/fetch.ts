@@ -7,9 +7,10 @@
  * one atomic rename per file, so a failed or refused fetch never leaves a half-written model.
  */
 import { spawn } from "node:child_process";
-import { copyFile, mkdir, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { makeDirectory } from "./make-directory.js";
 import { DEFAULT_MODEL, type ModelFile, type ModelManifest, type PypiSource } from "./manifest.js";
 import { checkModelFile, defaultModelDir, sha256File } from "./model-dir.js";
 
@@ -71,7 +72,7 @@ export async function fetchModel(options: FetchModelOptions = {}): Promise<Fetch
     return { dir, reused: true, seconds: seconds() };
   }
 
-  await mkdir(dir, { recursive: true });
+  await makeDirectory(dir);
   const work = await mkdtemp(join(tmpdir(), "hms-fetch-model-"));
   // Staged copies live beside their final place so that the last step is a rename.
   const staging = await mkdtemp(join(dir, ".fetch-"));

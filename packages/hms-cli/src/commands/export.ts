@@ -1,8 +1,9 @@
-import { mkdir, open, writeFile } from "node:fs/promises";
+import { open, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { HmsMemoryBackend } from "@hms/memory-backend-hms";
 import { MEMORY_ROOT } from "@hms/memory-paths";
 import { CliError } from "../errors.js";
+import { makeDirectory } from "../make-directory.js";
 import { exportAll } from "../memories.js";
 import type { Output } from "../output.js";
 import { progressBar } from "../progress.js";
@@ -41,6 +42,11 @@ export async function exportTo(
     } else {
       count = await exportDirectory(backend, target, options.force, () => progress.increment());
     }
+  } catch (error) {
+    const { code, syscall, path } = error as NodeJS.ErrnoException;
+    if (syscall === undefined) throw error;
+    // A file system's refusal (no such directory, no permission, a full disk), in one line.
+    throw new CliError(`cannot export to ${target}: ${syscall} ${path ?? target} failed (${code})`);
   } finally {
     progress.stop();
   }
@@ -84,12 +90,12 @@ async function exportDirectory(
     // Keys are memory paths, checked by the store: no "..", no backslashes, no dot-names.
     const relative = memory.key.slice(MEMORY_ROOT.length + 1);
     const file = join(directory, "memories", ...relative.split("/"));
-    await mkdir(dirname(file), { recursive: true });
+    await makeDirectory(dirname(file));
     await writeNew(file, memory.text, force);
     count += 1;
     onFile();
   }
-  await mkdir(join(directory, "memories"), { recursive: true });
+  await makeDirectory(join(directory, "memories"));
   return count;
 }
 

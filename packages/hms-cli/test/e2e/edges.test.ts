@@ -161,6 +161,18 @@ describe("unusable paths fail at once, and hms leaves no process behind", () => 
     expect(await noProcessLeft(where)).toEqual([]);
   });
 
+  it("says in one line that an export cannot go under /proc", async () => {
+    const data = scratch();
+    const source = writeMemoryFolder(scratch(), { "a.md": "a\n" });
+    expect((await runHms(["--data-dir", data, "import", "--from", source])).code).toBe(0);
+    // Node's recursive mkdir never settles there: hms spun at full CPU before.
+    const run = await runHms(["--data-dir", data, "export", "--to", "/proc/hms-export-test"]);
+    expect(run).toMatchObject({ code: 1, stdout: "" });
+    expect(run.stderr).toBe(
+      "hms: cannot export to /proc/hms-export-test: mkdir /proc/hms-export-test failed (ENOENT)\n",
+    );
+  });
+
   it("stops its server and its editor when told to stop, and keeps the text typed", async () => {
     const data = scratch();
     const source = writeMemoryFolder(scratch(), { "plan.md": "step one\n" });
