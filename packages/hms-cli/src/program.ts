@@ -149,6 +149,13 @@ export function buildProgram(): Command {
     )
     .action(
       (query: string, options: { k: number; under?: string; since?: string; before?: string }) => {
+        const { since, before } = options;
+        if (since !== undefined && before !== undefined && Date.parse(since) > Date.parse(before)) {
+          throw new CliError(
+            `--since ${since} is after --before ${before}, so no file could match: give an earlier --since or a later --before`,
+            EXIT.usage,
+          );
+        }
         const scope = {
           k: options.k,
           ...(options.under === undefined ? {} : { prefix: memoryPath(options.under) }),

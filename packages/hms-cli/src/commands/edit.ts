@@ -12,11 +12,22 @@ import { describeSave, refuseDirectory, save } from "./write.js";
 
 /**
  * `hms edit path`: opens the file's text (empty for a new file) in $VISUAL or $EDITOR (else
- * vi), and saves what the editor leaves with compare-and-set on the version it opened. If the
+ * vi, at a terminal), and saves what the editor leaves with compare-and-set on the version it opened. If the
  * file changed meanwhile, nothing is saved: the other change is shown, and the text typed is
  * kept in a file whose path is given, to merge by hand.
  */
 export async function edit(backend: HmsMemoryBackend, path: string, out: Output): Promise<void> {
+  // vi, the editor of last resort, waits for ever for keys that never come without a terminal
+  // (a script, a pipe): an editor that needs none must be named.
+  if (
+    !process.env.VISUAL &&
+    !process.env.EDITOR &&
+    !(process.stdin.isTTY && process.stdout.isTTY)
+  ) {
+    throw new CliError(
+      `no editor: set EDITOR (vi needs a terminal, and this is not one), or write the file with \`hms write ${path} < FILE\``,
+    );
+  }
   await refuseDirectory(backend, path);
   const opened = await getMemory(backend, path);
   const before = opened?.text ?? "";

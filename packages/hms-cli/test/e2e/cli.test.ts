@@ -100,10 +100,12 @@ describe("hms on a local data directory", () => {
       expect(run.stderr.trim().split("\n")).toHaveLength(1);
       expect(run.stderr).toContain(why);
     }
-    // A range that ends before it starts is the server's refusal: exit code 1, its message.
+    // A range that ends before it starts is refused on the command line, in its flags' words.
     const backwards = await runHms([...at, "recall", "launch", "--since", "1d", "--before", "2d"]);
-    expect(backwards.code).toBe(1);
-    expect(backwards.stderr).toMatch(/modified_after .* is later than modified_before/);
+    expect(backwards).toMatchObject({ code: 2, stdout: "" });
+    expect(backwards.stderr).toMatch(
+      /^hms: --since \S+ is after --before \S+, so no file could match: give an earlier --since or a later --before\n$/,
+    );
   });
 
   it("moves and deletes files and directories, and counts what is left", async () => {

@@ -455,6 +455,19 @@ describe("hms write and hms edit", () => {
     });
   });
 
+  it("refuses to fall back on vi without a terminal, where it would wait for ever", async () => {
+    const data = scratch();
+    await runHms(["--data-dir", data, "write", "plan.md"], {}, { input: "step one\n" });
+    const run = await runHms(["--data-dir", data, "edit", "plan.md"], { EDITOR: "", VISUAL: "" });
+    expect(run).toEqual({
+      code: 1,
+      stdout: "",
+      stderr:
+        "hms: no editor: set EDITOR (vi needs a terminal, and this is not one), or write the file with `hms write /memories/plan.md < FILE`\n",
+    });
+    expect((await runHms(["--data-dir", data, "cat", "plan.md"])).stdout).toBe("step one\n");
+  });
+
   it("writes stdin or --file byte for byte, creating or replacing, and refuses a directory", async () => {
     const data = scratch();
     const crlf = "line one\r\nline two";
