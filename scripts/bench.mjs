@@ -1,88 +1,181 @@
 #!/usr/bin/env node
 // `pnpm bench <name> [args...]`: runs one named benchmark. Each benchmark lives in the
-// package it measures; this table only says where.
+// package it measures; this table says where, with a line on what it measures for `pnpm bench`
+// to list. `pnpm bench <name> --help` prints the comment that opens the benchmark's file (what
+// it measures and the options it takes) and runs nothing: some benchmarks run for minutes, and
+// not every one parses its own arguments.
 import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 const benches = {
-  // nDCG@10 on SciFact through the real recall tool, lexical and hybrid in one run, with
-  // indexing throughput, latency and memory (--split test|train|both, --data DIR,
-  // --model-dir DIR, --data-dir DIR to keep and reuse the embedded store, --lexical-only).
-  "recall-quality": { package: "hms-mcp", script: "bench:recall-quality" },
-  // Paraphrase queries for the README's notes among thousands of distractors (LoCoMo turns,
-  // SciFact titles): hit@1, hit@5, MRR and the top score of nonsense queries, lexical and
-  // hybrid (--distractors N, --model-dir DIR, --data-dir DIR to keep the embedded store,
-  // --compare BIN for another build in the same run, --lexical-only, --verbose).
-  distractors: { package: "hms-mcp", script: "bench:distractors" },
-  // How hybrid fusion was tuned: a grid on SciFact's train split over a store embedded by
-  // recall-quality (--data-dir DIR).
-  "tune-fusion": { package: "hms-mcp", script: "bench:tune-fusion" },
-  // Cold start, write throughput, get/list latency, recall latency at 100k memories, memory;
-  // the lexical recall curve at 1k/10k/100k (--sizes), against another build (--compare BIN).
-  "server-perf": { package: "hms-mcp", script: "bench:server-perf" },
-  // Recall filtered by time (modified_after/modified_before) against unfiltered recall at
-  // 100k memories, filters keeping 1%, 10% and 50%, SQLite and PostgreSQL in one run, with the
-  // load average (--memories N, --queries N, --k N, --engines sqlite,postgres,
-  // --database-url URL).
-  "recall-by-time": { package: "hms-mcp", script: "bench:recall-by-time" },
-  // Memories/s a hybrid server embeds in the background (SciFact abstracts), this build with
-  // one and two embedding workers, against another build (--compare BIN), alternating rounds.
-  "embed-throughput": { package: "hms-mcp", script: "bench:embed-throughput" },
-  // Spawn to first tool result on each install path: this build, another (--compare BIN), and
-  // with --python the wheel (its connect() server, its hms-mcp command, uvx) with no Node.js
-  // on PATH (--runs N).
-  "cold-start": { package: "hms-mcp", script: "bench:cold-start" },
-  // Change notifications from a write to the subscriber: p50/p99 in one process, across two
-  // processes on one SQLite directory, across two replicas on PostgreSQL (--samples N,
-  // --database-url URL or a cluster of its own, --no-postgres), with `uptime` before and after.
-  "notify-latency": { package: "hms-mcp", script: "bench:notify-latency" },
-  // Dense nDCG@10 on SciFact, throughput by batch size, memory (needs `pnpm fetch-model`).
-  "embed-scifact": { package: "@hms/embedder", script: "bench:scifact" },
-  // The model's tokens/s and GFLOP/s against ONNX Runtime's float and int8 MatMul peaks on
-  // this CPU: how much a faster kernel alone could give (--rounds N, --json FILE).
-  "embed-ceiling": { package: "@hms/embedder", script: "bench:ceiling" },
-  // The embedder on the native and the WebAssembly ONNX Runtime, same SciFact texts, one run:
-  // load, abstracts/s, claims/s, memory, and whether the two rank alike (--threads N,
-  // --rounds N, --abstracts N, --claims N, --json FILE).
-  "embed-runtimes": { package: "@hms/embedder", script: "bench:runtimes" },
-  // The seeded 2,000-command trace through HolographicMemoryTool (over stdio and in process,
-  // each at full and normal durability) and the SDK's filesystem tool in one run: p50/p99 per
-  // command kind, total ratios, cold connect, in-process open.
-  "memory-tool": { package: "@hms/bench", script: "bench:memory-tool" },
-  // LoCoMo stored as memory files (per session, per 8 turns, per turn) through the tool:
-  // right file in the top 10, whether the hit's line range holds the evidence, MRR, range
-  // length, latency; lexical and hybrid (--data DIR, --conversations N, --limit N, --modes,
-  // --granularities, --model-dir DIR, --data-dir DIR to keep the stores, --out FILE).
-  locomo: { package: "@hms/bench", script: "bench:locomo" },
-  // What keeping the history of memory files costs a write, against other keys, with
-  // another build's store in the same run (--compare DIR: its packages/store/dist).
-  "history-cost": { package: "@hms/store", script: "bench:history-cost" },
-  // The store on node:sqlite (what it runs on) and on better-sqlite3 (the native addon it ran
-  // on before) side by side, on the same data: writes/s, get and recall p50/p99 at 100k
-  // memories, cold start, RSS, SciFact lexical nDCG@10 (--memories N, --rounds N, --data DIR,
-  // --json FILE). Run it on Node 24: better-sqlite3's addon is built for it.
-  "sqlite-drivers": { package: "@hms/store", script: "bench:sqlite-drivers" },
-  // What a version costs the history kept whole or as a splice (bytes per one-line edit,
-  // insert, create/delete) and what reading old versions back costs, against another build's
-  // store in the same run (--compare DIR: its packages/store/dist).
-  "history-deltas": { package: "@hms/store", script: "bench:history-deltas" },
-  // Hybrid recall latency on a 20k-memory PostgreSQL namespace under a trickle of writes,
-  // against another build's store-postgres (--compare DIR: its dist) in the same run.
-  "dense-trickle": { package: "@hms/store-postgres", script: "bench:dense-trickle" },
-  // Attacks on a shared server (floods, oversize messages, growth...), one per file in
-  // packages/hms-mcp/bench/attacks/: `pnpm bench attack <name> [args...]`.
-  attack: { package: "hms-mcp", script: "bench:attack" },
+  "recall-quality": {
+    summary: "SciFact nDCG@10 through the recall tool, lexical and hybrid",
+    package: "hms-mcp",
+    script: "bench:recall-quality",
+  },
+  distractors: {
+    summary: "paraphrase queries among thousands of unrelated notes: hit@1, MRR",
+    package: "hms-mcp",
+    script: "bench:distractors",
+  },
+  "tune-fusion": {
+    summary: "the grid hybrid fusion was tuned on (SciFact train split)",
+    package: "hms-mcp",
+    script: "bench:tune-fusion",
+  },
+  "server-perf": {
+    summary: "writes/s, get and recall latency at 100k memories, cold start, memory",
+    package: "hms-mcp",
+    script: "bench:server-perf",
+  },
+  "recall-by-time": {
+    summary: "recall with a time range against without, 100k memories, both engines",
+    package: "hms-mcp",
+    script: "bench:recall-by-time",
+  },
+  "embed-throughput": {
+    summary: "memories/s a hybrid server embeds in the background",
+    package: "hms-mcp",
+    script: "bench:embed-throughput",
+  },
+  "cold-start": {
+    summary: "spawn to first tool result on each install path",
+    package: "hms-mcp",
+    script: "bench:cold-start",
+  },
+  "notify-latency": {
+    summary: "write to change notification: one process, processes, replicas",
+    package: "hms-mcp",
+    script: "bench:notify-latency",
+  },
+  "embed-scifact": {
+    summary: "the embedder's dense nDCG@10 on SciFact and its throughput",
+    package: "@hms/embedder",
+    script: "bench:scifact",
+  },
+  "embed-ceiling": {
+    summary: "the embedder against ONNX Runtime's MatMul peaks on this CPU",
+    package: "@hms/embedder",
+    script: "bench:ceiling",
+  },
+  "embed-runtimes": {
+    summary: "the embedder on native and WebAssembly ONNX Runtime, side by side",
+    package: "@hms/embedder",
+    script: "bench:runtimes",
+  },
+  "memory-tool": {
+    summary: "the 2,000-command trace: HolographicMemoryTool against the SDK's filesystem tool",
+    package: "@hms/bench",
+    script: "bench:memory-tool",
+  },
+  locomo: {
+    summary: "LoCoMo stored as memory files: right file, line ranges, MRR",
+    package: "@hms/bench",
+    script: "bench:locomo",
+  },
+  "history-cost": {
+    summary: "what keeping history costs a write",
+    package: "@hms/store",
+    script: "bench:history-cost",
+  },
+  "sqlite-drivers": {
+    summary: "node:sqlite against better-sqlite3 at 100k memories",
+    package: "@hms/store",
+    script: "bench:sqlite-drivers",
+  },
+  "history-deltas": {
+    summary: "bytes per version kept whole or as a splice, and reading them back",
+    package: "@hms/store",
+    script: "bench:history-deltas",
+  },
+  "dense-trickle": {
+    summary: "hybrid recall latency on PostgreSQL under a trickle of writes",
+    package: "@hms/store-postgres",
+    script: "bench:dense-trickle",
+  },
+  attack: {
+    summary: "attacks on a shared server: pnpm bench attack <name> (listed by pnpm bench attack)",
+    package: "hms-mcp",
+    script: "bench:attack",
+  },
 };
 
 const [name, ...args] = process.argv.slice(2);
-const bench = name ? benches[name] : undefined;
-if (!bench) {
-  const known = Object.keys(benches);
-  console.error(
-    `usage: pnpm bench <name> [args...]\nknown: ${known.length ? known.join(", ") : "(none yet)"}`,
-  );
-  process.exit(name ? 2 : 0);
+const asksHelp = (list) => list.some((arg) => arg === "--help" || arg === "-h");
+if (name === undefined || asksHelp([name])) {
+  console.log(listing());
+  process.exit(0);
+}
+const bench = Object.hasOwn(benches, name) ? benches[name] : undefined;
+if (bench === undefined) {
+  console.error(`pnpm bench: no benchmark named ${JSON.stringify(name)}\n\n${listing()}`);
+  process.exit(2);
+}
+if (asksHelp(args)) {
+  console.log(`pnpm bench ${name}: ${bench.summary}\n\n${header(bench)}`);
+  process.exit(0);
 }
 const result = spawnSync("pnpm", ["--filter", bench.package, "run", bench.script, ...args], {
   stdio: "inherit",
 });
 process.exit(result.status ?? 1);
+
+/** The usage line and every benchmark with a line on what it measures. */
+function listing() {
+  const width = Math.max(...Object.keys(benches).map((key) => key.length));
+  const lines = Object.entries(benches).map(
+    ([key, { summary }]) => `  ${key.padEnd(width)}  ${summary}`,
+  );
+  return [
+    "usage: pnpm bench <name> [args...]   (pnpm bench <name> --help: what it measures and takes)",
+    "",
+    ...lines,
+  ].join("\n");
+}
+
+/**
+ * The comment that opens the file a benchmark runs (after a `#!` line): `//` lines or one
+ * JSDoc block, without their comment marks. The file is the last `.mjs` or `.ts` named
+ * by the package's script.
+ */
+function header({ package: packageName, script }) {
+  const directory = packageDirectory(packageName);
+  const command = JSON.parse(readFileSync(join(directory, "package.json"), "utf8")).scripts[script];
+  const file = command.match(/[\w./-]+\.(?:mjs|ts)\b/g)?.at(-1);
+  if (file === undefined) throw new Error(`${packageName}'s ${script} names no .mjs or .ts file`);
+  const lines = readFileSync(join(directory, file), "utf8").split("\n");
+  if (lines[0]?.startsWith("#!")) lines.shift();
+  const text = [];
+  if (lines[0]?.trim().startsWith("/**")) {
+    for (const line of lines.slice(1)) {
+      if (line.trim().startsWith("*/")) break;
+      text.push(line.replace(/^\s*\* ?/, ""));
+    }
+  } else {
+    for (const line of lines) {
+      if (!line.startsWith("//")) break;
+      text.push(line.replace(/^\/\/ ?/, ""));
+    }
+  }
+  return text.join("\n").trim();
+}
+
+/** The folder under packages/ of the workspace package named `name`. */
+function packageDirectory(name) {
+  for (const entry of readdirSync(join(root, "packages"), { withFileTypes: true })) {
+    if (!entry.isDirectory()) continue;
+    const directory = join(root, "packages", entry.name);
+    try {
+      if (JSON.parse(readFileSync(join(directory, "package.json"), "utf8")).name === name) {
+        return directory;
+      }
+    } catch {
+      // A folder without a package.json is not a package.
+    }
+  }
+  throw new Error(`no workspace package named ${name}`);
+}
