@@ -24,7 +24,9 @@ function listed(): string[] {
     .map((line) => line.trim().split(/\s+/)[0] as string);
 }
 
-describe("pnpm bench", () => {
+// Each test starts node processes (one per benchmark in the last): about 0.1 s each on a quiet
+// machine, 0.5 s and more while the other suites run beside these.
+describe("pnpm bench", { timeout: 120_000 }, () => {
   it("lists every benchmark with a line on what it measures, and exits 0", () => {
     const { status, stdout } = bench();
     expect(status).toBe(0);
