@@ -18,7 +18,10 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { BIN, call, option, quantile, round, tempDir } from "./support.mjs";
+import { BIN, call, checkArguments, option, quantile, round, tempDir } from "./support.mjs";
+
+// Before any work: a misspelt option would otherwise be ignored.
+checkArguments("cold-start", ["compare", "compare-node", "runs"], ["python"]);
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 const UV = join(ROOT, ".tools/uv/bin/uv");

@@ -19,6 +19,7 @@ import { NONSENSE, NOTES, QUERIES } from "./distractor-set.mjs";
 import {
   BIN,
   call,
+  checkArguments,
   option,
   pool,
   quantile,
@@ -28,6 +29,13 @@ import {
   spawnServer,
   tempDir,
 } from "./support.mjs";
+
+// Before any work: a misspelt option would otherwise be ignored.
+checkArguments(
+  "distractors",
+  ["compare", "data", "data-dir", "distractors", "locomo", "model-dir"],
+  ["lexical-only", "verbose"],
+);
 
 const COUNT = Number(option("distractors", "HMS_BENCH_DISTRACTORS", "3000"));
 const modelDir = option("model-dir", "HMS_MCP_MODEL_DIR", defaultModelDir());

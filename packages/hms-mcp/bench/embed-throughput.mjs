@@ -25,6 +25,7 @@ import { defaultModelDir } from "@hms/embedder";
 import {
   BIN,
   call,
+  checkArguments,
   option,
   pool,
   readJsonl,
@@ -49,6 +50,13 @@ if (process.argv.includes("--help")) {
   );
   process.exit(0);
 }
+
+// Before any work: a misspelt option would otherwise be ignored.
+checkArguments(
+  "embed-throughput",
+  ["compare", "data", "edit", "json", "memories", "model-dir", "rounds"],
+  ["runtimes"],
+);
 
 const memories = Number(option("memories", "HMS_BENCH_MEMORIES", "200"));
 const rounds = Number(option("rounds", "HMS_BENCH_ROUNDS", "3"));

@@ -14,7 +14,10 @@ import { execFileSync } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { hear, memoryUri, startHttpProcess, startStdio } from "@hms/test-support";
 import { benchDatabase } from "./postgres.mjs";
-import { call, option, quantile, round, tempDir } from "./support.mjs";
+import { call, checkArguments, option, quantile, round, tempDir } from "./support.mjs";
+
+// Before any work: a misspelt option would otherwise be ignored.
+checkArguments("notify-latency", ["database-url", "samples"], ["no-postgres"]);
 
 const samples = Number(option("samples", "HMS_BENCH_SAMPLES", "200"));
 if (!Number.isInteger(samples) || samples < 1)

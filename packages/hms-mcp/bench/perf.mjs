@@ -35,6 +35,7 @@ import { benchDatabase, checkDatabaseUrl } from "./postgres.mjs";
 import {
   BIN,
   call,
+  checkArguments,
   option,
   pool,
   quantile,
@@ -45,6 +46,22 @@ import {
   tempDir,
   time,
 } from "./support.mjs";
+
+// Before any work: a misspelt option would otherwise be ignored.
+checkArguments(
+  "server-perf",
+  [
+    "compare",
+    "compare-store",
+    "database-url",
+    "embedded",
+    "memories",
+    "model-dir",
+    "queries",
+    "sizes",
+  ],
+  ["curve-only", "lexical-only", "postgres"],
+);
 
 const MEMORIES = Number(option("memories", "HMS_BENCH_MEMORIES", "100000"));
 const QUERIES = Number(option("queries", "HMS_BENCH_QUERIES", "300"));

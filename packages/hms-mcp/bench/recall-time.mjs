@@ -24,7 +24,19 @@ import { join } from "node:path";
 import { MemoryStore, storeFileName } from "@hms/store";
 import { seededRandom, syntheticText, zipfVocabulary } from "@hms/test-support";
 import { benchDatabase, bulkLoad, checkDatabaseUrl } from "./postgres.mjs";
-import { call, option, round, spawnServerOn, summarize, tempDir, time } from "./support.mjs";
+import {
+  call,
+  checkArguments,
+  option,
+  round,
+  spawnServerOn,
+  summarize,
+  tempDir,
+  time,
+} from "./support.mjs";
+
+// Before any work: a misspelt option would otherwise be ignored.
+checkArguments("recall-by-time", ["database-url", "engines", "k", "memories", "queries"], []);
 
 const MEMORIES = Number(option("memories", "HMS_BENCH_MEMORIES", "100000"));
 const QUERIES = Number(option("queries", "HMS_BENCH_QUERIES", "200"));

@@ -35,6 +35,7 @@ import { openSqlite } from "@hms/store/internal";
 import { benchDatabase, checkDatabaseUrl, psqlValue } from "./postgres.mjs";
 import {
   call,
+  checkArguments,
   ndcgAt10,
   option,
   pool,
@@ -48,6 +49,13 @@ import {
   tempDir,
   time,
 } from "./support.mjs";
+
+// Before any work: a misspelt option would otherwise be ignored.
+checkArguments(
+  "recall-quality",
+  ["data", "data-dir", "database-url", "embed-runtime", "model-dir", "split"],
+  ["lexical-only", "pg-vectors-from-sqlite", "postgres"],
+);
 
 const dataDir = scifactDir();
 const splitOption = option("split", "HMS_SCIFACT_SPLIT", "both");

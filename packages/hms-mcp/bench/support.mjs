@@ -99,6 +99,45 @@ export async function pool(items, concurrency, task) {
   await Promise.all(workers);
 }
 
+/**
+ * Refuses, before any work and with exit code 2, an argument that is not one of the bench's:
+ * `--name value` for each of `options`, `--name` alone for each of `flags`. `option` reads only
+ * the names it is asked for, so a misspelt one would be ignored and the bench would run for
+ * minutes on its default.
+ */
+export function checkArguments(bench, options, flags = []) {
+  const argv = process.argv.slice(2);
+  const takes = [...options.map((name) => `--${name} VALUE`), ...flags.map((name) => `--${name}`)];
+  const refuse = (why) => {
+    console.error(
+      `pnpm bench ${bench}: ${why}. It takes ${takes.join(", ") || "no arguments"} ` +
+        `(pnpm bench ${bench} --help says what each does).`,
+    );
+    process.exit(2);
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const name = arg.startsWith("--") ? arg.slice(2) : undefined;
+    if (name !== undefined && flags.includes(name)) continue;
+    if (name !== undefined && options.includes(name)) {
+      if (i + 1 >= argv.length) refuse(`--${name} needs a value`);
+      i++;
+      continue;
+    }
+    const [before] = (name ?? "").split("=");
+    if (name?.includes("=") && options.includes(before)) {
+      refuse(
+        `write --${before} and its value apart (--${before} ${name.slice(before.length + 1)})`,
+      );
+    }
+    refuse(
+      name === undefined
+        ? `${JSON.stringify(arg)} is not an option`
+        : `--${name} is not one of its options`,
+    );
+  }
+}
+
 /** Reads a flag value: `--name value` from argv, else the environment variable, else a default. */
 export function option(name, envName, fallback) {
   const argv = process.argv.slice(2);

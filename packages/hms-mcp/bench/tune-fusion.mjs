@@ -18,7 +18,19 @@ import { defaultModelDir, loadEmbedder } from "@hms/embedder";
 import { DEFAULT_FUSION, MemoryStore, storeFileName } from "@hms/store";
 import { fuse, HybridRanker, LexicalRanker, VectorIndex } from "@hms/store/internal";
 import { NONSENSE, QUERIES } from "./distractor-set.mjs";
-import { ndcgAt10, option, quantile, readJsonl, readQrels, round, scifactDir } from "./support.mjs";
+import {
+  checkArguments,
+  ndcgAt10,
+  option,
+  quantile,
+  readJsonl,
+  readQrels,
+  round,
+  scifactDir,
+} from "./support.mjs";
+
+// Before any work: a misspelt option would otherwise be ignored.
+checkArguments("tune-fusion", ["data", "data-dir", "distractors-dir", "model-dir"], []);
 
 const dataDir = scifactDir();
 const modelDir = option("model-dir", "HMS_MCP_MODEL_DIR", defaultModelDir());

@@ -1,0 +1,80 @@
+/**
+ * The benchmarks refuse an argument they do not take before any work (bench/support.mjs,
+ * `checkArguments`): a misspelt option used to be ignored, and the benchmark ran for minutes on
+ * its default (`--memory 5000` gave a 100,000-memory run of recall-by-time).
+ */
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const BENCH = fileURLToPath(new URL("../../bench/", import.meta.url));
+
+/** Each benchmark file of this package that takes options, with its `pnpm bench` name. */
+const BENCHES = {
+  "recall-time.mjs": "recall-by-time",
+  "notify-latency.mjs": "notify-latency",
+  "perf.mjs": "server-perf",
+  "cold-start.mjs": "cold-start",
+  "distractors.mjs": "distractors",
+  "scifact.mjs": "recall-quality",
+  "tune-fusion.mjs": "tune-fusion",
+  "embed-throughput.mjs": "embed-throughput",
+};
+
+/** Runs a benchmark file; one that does not refuse is stopped after 60 s (and fails). */
+function run(file: string, args: string[]) {
+  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [`${BENCH}${file}`, ...args], { cwd: BENCH });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    child.on("close", (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+  });
+}
+
+// Each file starts a node process that loads the benchmark's modules: 0.3 s on a quiet machine,
+// 2-3 s each at load 15 (CI's suites side by side).
+describe("the benchmarks' arguments", { timeout: 240_000 }, () => {
+  it("every benchmark refuses an option it does not take, with exit 2, before any work", async () => {
+    const results = await Promise.all(
+      Object.entries(BENCHES).map(async ([file, name]) => ({
+        name,
+        ...(await run(file, ["--no-such-option", "1"])),
+      })),
+    );
+    for (const { name, status, stdout, stderr } of results) {
+      expect(status, name).toBe(2);
+      expect(stdout, name).toBe("");
+      expect(stderr, name).toMatch(
+        new RegExp(`^pnpm bench ${name}: --no-such-option is not one of its options\\. It takes `),
+      );
+      expect(stderr, name).toContain(`pnpm bench ${name} --help`);
+    }
+  });
+
+  it("says to write an option and its value apart, and that an option needs its value", async () => {
+    const joined = await run("recall-time.mjs", ["--memories=5000"]);
+    expect(joined.status).toBe(2);
+    expect(joined.stderr).toMatch(
+      /^pnpm bench recall-by-time: write --memories and its value apart \(--memories 5000\)\./,
+    );
+    expect(joined.stderr).toContain("--memories VALUE, --queries VALUE");
+
+    const bare = await run("perf.mjs", ["--lexical-only", "--sizes"]);
+    expect(bare.status).toBe(2);
+    expect(bare.stderr).toMatch(/^pnpm bench server-perf: --sizes needs a value\./);
+
+    const word = await run("notify-latency.mjs", ["--no-postgres", "fast"]);
+    expect(word.status).toBe(2);
+    expect(word.stderr).toMatch(/^pnpm bench notify-latency: "fast" is not an option\./);
+  });
+});
