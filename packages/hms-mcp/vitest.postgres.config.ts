@@ -37,6 +37,8 @@ const ALREADY_ON_POSTGRES = [
 const NOT_A_STORE = [
   // What the npm package holds: no server on a store, the same on either engine.
   "test/e2e/package-contents.test.ts",
+  // The benchmarks' argument checks: they refuse before opening any store.
+  "test/e2e/bench-arguments.test.ts",
 ];
 
 export default defineConfig({
