@@ -5,11 +5,9 @@
 // it measures and the options it takes) and runs nothing: some benchmarks run for minutes, and
 // not every one parses its own arguments.
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { workspacePackages } from "./publishable.mjs";
 
 const benches = {
   "recall-quality": {
@@ -143,8 +141,10 @@ function listing() {
  * by the package's script.
  */
 function header({ package: packageName, script }) {
-  const directory = packageDirectory(packageName);
-  const command = JSON.parse(readFileSync(join(directory, "package.json"), "utf8")).scripts[script];
+  const found = workspacePackages().find((pkg) => pkg.name === packageName);
+  if (found === undefined) throw new Error(`no workspace package named ${packageName}`);
+  const directory = found.dir;
+  const command = found.manifest.scripts[script];
   const file = command.match(/[\w./-]+\.(?:mjs|ts)\b/g)?.at(-1);
   if (file === undefined) throw new Error(`${packageName}'s ${script} names no .mjs or .ts file`);
   const lines = readFileSync(join(directory, file), "utf8").split("\n");
@@ -162,20 +162,4 @@ function header({ package: packageName, script }) {
     }
   }
   return text.join("\n").trim();
-}
-
-/** The folder under packages/ of the workspace package named `name`. */
-function packageDirectory(name) {
-  for (const entry of readdirSync(join(root, "packages"), { withFileTypes: true })) {
-    if (!entry.isDirectory()) continue;
-    const directory = join(root, "packages", entry.name);
-    try {
-      if (JSON.parse(readFileSync(join(directory, "package.json"), "utf8")).name === name) {
-        return directory;
-      }
-    } catch {
-      // A folder without a package.json is not a package.
-    }
-  }
-  throw new Error(`no workspace package named ${name}`);
 }

@@ -1,6 +1,7 @@
 // The workspace's publishable packages (every packages/* that is not "private": true) and how
 // to pack them as a release would: `pnpm pack`, which rewrites workspace: ranges (npm pack
-// does not). Shared by check-packages.mjs and pack-install-test.mjs.
+// does not). Shared by check-packages.mjs, pack-install-test.mjs, check-release-plan.mjs and
+// bench.mjs (which finds a benchmark's package by name).
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
