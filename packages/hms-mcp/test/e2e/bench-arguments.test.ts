@@ -4,6 +4,7 @@
  * its default (`--memory 5000` gave a 100,000-memory run of recall-by-time).
  */
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
@@ -58,6 +59,23 @@ describe("the benchmarks' arguments", { timeout: 240_000 }, () => {
         new RegExp(`^pnpm bench ${name}: --no-such-option is not one of its options\\. It takes `),
       );
       expect(stderr, name).toContain(`pnpm bench ${name} --help`);
+    }
+  });
+
+  it("each benchmark takes every option its file reads, so its list cannot drift from its code", async () => {
+    for (const [file, name] of Object.entries(BENCHES)) {
+      const source = readFileSync(`${BENCH}${file}`, "utf8");
+      const read = new Set(
+        [...source.matchAll(/option\(\s*"([a-z-]+)"/g)].map((m) => `--${m[1]} VALUE`),
+      );
+      // scifactDir() (support.mjs) reads --data.
+      if (source.includes("scifactDir()")) read.add("--data VALUE");
+      for (const m of source.matchAll(/argv\.includes\("--([a-z-]+)"\)/g)) {
+        if (m[1] !== "help") read.add(`--${m[1]}`);
+      }
+      const { stderr } = await run(file, ["--no-such-option"]);
+      const takes = stderr.match(/It takes (.*) \(pnpm bench/)?.[1]?.split(", ") ?? [];
+      expect(new Set(takes), name).toEqual(read);
     }
   });
 
