@@ -99,6 +99,8 @@ const benches = {
     summary: "attacks on a shared server: pnpm bench attack <name> (listed by pnpm bench attack)",
     package: "hms-mcp",
     script: "bench:attack",
+    // Its first argument names an attack, which answers --help itself.
+    named: true,
   },
 };
 
@@ -113,7 +115,8 @@ if (bench === undefined) {
   console.error(`pnpm bench: no benchmark named ${JSON.stringify(name)}\n\n${listing()}`);
   process.exit(2);
 }
-if (asksHelp(args)) {
+const ownHelp = bench.named === true && args[0] !== undefined && !asksHelp([args[0]]);
+if (asksHelp(args) && !ownHelp) {
   console.log(`pnpm bench ${name}: ${bench.summary}\n\n${header(bench)}`);
   process.exit(0);
 }

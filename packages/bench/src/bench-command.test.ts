@@ -60,6 +60,13 @@ describe("pnpm bench", { timeout: 120_000 }, () => {
     expect(recall.stdout).toContain("pnpm bench recall-by-time [--memories 100000]");
     expect(recall.stdout).not.toMatch(/^\/\//m);
 
+    // `attack` answers for itself once an attack is named: that attack's comment, not its own.
+    const attack = bench("attack", "namespaces", "--help");
+    expect(attack.status).toBe(0);
+    expect(attack.stdout).toMatch(/^pnpm bench attack namespaces\n/);
+    expect(attack.stdout).toContain("`pnpm bench attack namespaces [--calls N]`");
+    expect(bench("attack", "--help").stdout).toContain("pnpm bench attack <name> [args...]");
+
     for (const name of listed()) {
       const help = bench(name, "--help");
       expect(help.status, name).toBe(0);

@@ -101,13 +101,22 @@ export async function pool(items, concurrency, task) {
 
 /**
  * Refuses, before any work and with exit code 2, an argument that is not one of the bench's:
- * `--name value` for each of `options`, `--name` alone for each of `flags`. `option` reads only
- * the names it is asked for, so a misspelt one would be ignored and the bench would run for
- * minutes on its default.
+ * `--name value` for each of `options`, `--name` alone for each of `flags`, and up to one plain
+ * value for each of `positional` (names, for the message) before them. `option` reads only the
+ * names it is asked for, so a misspelt one would be ignored and the bench would run for minutes
+ * on its default. `argv` is the process's arguments unless given (an attack's, after its name).
  */
-export function checkArguments(bench, options, flags = []) {
-  const argv = process.argv.slice(2);
-  const takes = [...options.map((name) => `--${name} VALUE`), ...flags.map((name) => `--${name}`)];
+export function checkArguments(
+  bench,
+  options,
+  flags = [],
+  { argv = process.argv.slice(2), positional = [] } = {},
+) {
+  const takes = [
+    ...positional.map((name) => `[${name}]`),
+    ...options.map((name) => `--${name} VALUE`),
+    ...flags.map((name) => `--${name}`),
+  ];
   const refuse = (why) => {
     console.error(
       `pnpm bench ${bench}: ${why}. It takes ${takes.join(", ") || "no arguments"} ` +
@@ -115,7 +124,11 @@ export function checkArguments(bench, options, flags = []) {
     );
     process.exit(2);
   };
-  for (let i = 0; i < argv.length; i++) {
+  let values = 0;
+  while (values < positional.length && values < argv.length && !argv[values].startsWith("--")) {
+    values++;
+  }
+  for (let i = values; i < argv.length; i++) {
     const arg = argv[i];
     const name = arg.startsWith("--") ? arg.slice(2) : undefined;
     if (name !== undefined && flags.includes(name)) continue;

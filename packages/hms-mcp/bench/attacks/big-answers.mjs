@@ -93,6 +93,10 @@ async function httpServer(dataDir, maxTextBytes) {
   };
 }
 
+/** What `pnpm bench attack big-answers` takes; attack.mjs refuses anything else. */
+export const options = [];
+export const positional = ["bytes"];
+
 export default async function bigAnswers(args) {
   const size = Number(args[0] ?? 1572864);
   const data = tempDir("big-answers");

@@ -20,6 +20,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { BIN, call, pool, readJsonl, round, scifactDir, summarize, tempDir } from "../support.mjs";
 
+/** What `pnpm bench attack bulk-recall` takes; attack.mjs refuses anything else. */
+export const options = ["docs", "recalls", "before", "model-dir", "data"];
+
 export default async function bulkRecall(argv) {
   const { values } = parseArgs({
     args: argv,

@@ -38,6 +38,9 @@ async function fill(write, label) {
   }
 }
 
+/** What `pnpm bench attack disk-refill` takes; attack.mjs refuses anything else. */
+export const options = ["mib", "kb", "keys"];
+
 export default async function diskRefill(args) {
   const mib = Number(flag(args, "mib", 12));
   const kb = Number(flag(args, "kb", 30));

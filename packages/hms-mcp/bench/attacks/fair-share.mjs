@@ -192,6 +192,9 @@ async function postgres() {
   return cluster;
 }
 
+/** What `pnpm bench attack fair-share` takes; attack.mjs refuses anything else. */
+export const options = ["calls", "memories", "engine", "keys", "retry", "before", "after-args"];
+
 export default async function fairShare() {
   const calls = Number(option("calls", "HMS_BENCH_CALLS", "600"));
   const memories = Number(option("memories", "HMS_BENCH_MEMORIES", "2000"));

@@ -32,6 +32,9 @@ async function atRest(dataDir) {
   return storeBytes(dataDir);
 }
 
+/** What `pnpm bench attack growth` takes; attack.mjs refuses anything else. */
+export const options = ["cycles", "keep"];
+
 export default async function growth(args) {
   const cycles = flag(args, "cycles", 10000);
   const keep = flag(args, "keep", 200);

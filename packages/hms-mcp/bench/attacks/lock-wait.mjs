@@ -49,6 +49,9 @@ async function timedGets(client, until) {
   return ms;
 }
 
+/** What `pnpm bench attack lock-wait` takes; attack.mjs refuses anything else. */
+export const options = ["hold"];
+
 export default async function lockWait(args) {
   const holdMs = flag(args, "hold", 3000);
   const data = tempDir("lock-wait");

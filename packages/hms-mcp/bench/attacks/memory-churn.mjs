@@ -231,6 +231,9 @@ async function restored(tool, path, version) {
   }
 }
 
+/** What `pnpm bench attack memory-churn` takes; attack.mjs refuses anything else. */
+export const options = ["engine", "cycles", "namespaces", "every", "seed", "database-url", "then"];
+
 export default async function memoryChurn(args) {
   const engine = flag(args, "engine", "sqlite");
   if (engine !== "sqlite" && engine !== "postgres") {

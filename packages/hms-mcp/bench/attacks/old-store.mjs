@@ -87,6 +87,9 @@ function median(runs) {
   return [...runs].sort((a, b) => a.listen_s - b.listen_s)[Math.floor(runs.length / 2)];
 }
 
+/** What `pnpm bench attack old-store` takes; attack.mjs refuses anything else. */
+export const options = ["memories", "runs", "before"];
+
 export default async function oldStore(args) {
   const memories = Number(flag(args, "memories", 100000));
   const rounds = Number(flag(args, "runs", 3));

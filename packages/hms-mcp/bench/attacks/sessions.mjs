@@ -97,6 +97,9 @@ async function attack({ bin, name, args }, count) {
   }
 }
 
+/** What `pnpm bench attack sessions` takes; attack.mjs refuses anything else. */
+export const options = ["sessions", "before", "after-args"];
+
 export default async function sessions() {
   const count = Number(option("sessions", "HMS_BENCH_SESSIONS", "2000"));
   await runAttack("sessions", { sessions: count }, (build) => attack(build, count));

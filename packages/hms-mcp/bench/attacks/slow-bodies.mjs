@@ -226,6 +226,18 @@ async function attack(build, params) {
   }
 }
 
+/** What `pnpm bench attack slow-bodies` takes; attack.mjs refuses anything else. */
+export const options = [
+  "connections",
+  "shape",
+  "mode",
+  "keys",
+  "from",
+  "hold-ms",
+  "before",
+  "after-args",
+];
+
 export default async function slowBodies() {
   const counts = option("connections", "HMS_BENCH_CONNECTIONS", "16,64,256").split(",").map(Number);
   const shape = option("shape", "HMS_BENCH_SHAPE", "body");

@@ -134,6 +134,9 @@ async function attack({ bin, name, args }, clients, holdMs) {
   }
 }
 
+/** What `pnpm bench attack slow-readers` takes; attack.mjs refuses anything else. */
+export const options = ["clients", "hold-ms", "before", "after-args"];
+
 export default async function slowReaders() {
   const clients = Number(option("clients", "HMS_BENCH_CLIENTS", "100"));
   const holdMs = Number(option("hold-ms", "HMS_BENCH_HOLD_MS", "20000"));
