@@ -7,6 +7,7 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { workspacePackages } from "./publishable.mjs";
 
 const benches = {
@@ -120,8 +121,19 @@ if (asksHelp(args) && !ownHelp) {
   console.log(`pnpm bench ${name}: ${bench.summary}\n\n${header(bench)}`);
   process.exit(0);
 }
+// Benchmarks that parse their arguments with parseArgs refuse an unknown option by throwing:
+// bench-arguments.mjs, loaded into each of their processes, says so in one line.
+// The benchmark's name rides in the module's URL.
+const refusals = pathToFileURL(join(import.meta.dirname, "bench-arguments.mjs"));
+refusals.searchParams.set("bench", name);
+// biome-ignore lint/suspicious/noUndeclaredEnvVars: not a turbo task; a NODE_OPTIONS of the caller's own is kept.
+const callers = process.env.NODE_OPTIONS ?? "";
 const result = spawnSync("pnpm", ["--filter", bench.package, "run", bench.script, ...args], {
   stdio: "inherit",
+  env: {
+    ...process.env,
+    NODE_OPTIONS: `${callers} --import=${JSON.stringify(refusals.href)}`.trim(),
+  },
 });
 process.exit(result.status ?? 1);
 

@@ -45,6 +45,18 @@ describe("pnpm bench", { timeout: 120_000 }, () => {
     expect(bench("constructor").status).toBe(2);
   });
 
+  it("refuses an option a benchmark's parseArgs does not take in one line, not a stack trace", () => {
+    // Before, node printed ERR_PARSE_ARGS_UNKNOWN_OPTION's stack (scripts/bench-arguments.mjs).
+    for (const name of ["history-cost", "memory-tool"]) {
+      const { status, stderr } = bench(name, "--no-such-option", "1");
+      expect(status, name).not.toBe(0);
+      expect(stderr, name).toContain(
+        `pnpm bench ${name}: Unknown option '--no-such-option'. (pnpm bench ${name} --help says what it takes.)`,
+      );
+      expect(stderr, name).not.toContain("at parseArgs");
+    }
+  });
+
   it("prints what a benchmark measures and takes for --help, from its file, and runs nothing", () => {
     // Before, `pnpm bench memory-tool --help` ran the benchmark, whose argument parser threw
     // ERR_PARSE_ARGS_UNKNOWN_OPTION; recall-by-time ignored the flag and ran for minutes.
