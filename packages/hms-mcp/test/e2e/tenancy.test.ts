@@ -4,7 +4,7 @@
  * --max-namespaces.
  */
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   call,
@@ -49,6 +49,17 @@ async function eventually(check: () => Promise<void>, timeoutMs = 30000): Promis
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
+}
+
+/**
+ * Puts `text` in `file` in one step (a new file renamed over it, as an editor saves): the
+ * server's poll never sees it part-written. A poll between writeFileSync's truncation and its
+ * write reloads an empty file, valid and holding no token, and a broken file written next then
+ * keeps that empty set "in force" (alice refused, 1 run of ./scripts/test.sh in 2 at load 10).
+ */
+function replaceFile(file: string, text: string): void {
+  writeFileSync(`${file}.new`, text);
+  renameSync(`${file}.new`, file);
 }
 
 /** Whether a client with `token` can open a session at all (401 fails the connect). */
@@ -210,7 +221,7 @@ describe("a tokens file", () => {
     await eventually(async () => expect(await accepted(server, carol.token)).toBe(true));
 
     const before = server.stderr().length;
-    writeFileSync(tokensFile, `${carol.line}\n{"name": "broken", "sha256": "00"}\n`);
+    replaceFile(tokensFile, `${carol.line}\n{"name": "broken", "sha256": "00"}\n`);
     await eventually(async () =>
       expect(server.stderr().slice(before)).toMatch(
         /tokens file not reloaded, the previous tokens stay in force: .*line 2 \(\\"broken\\"\): sha256: expected the token's sha256/,
