@@ -34,7 +34,7 @@ const ON_BOTH_LINES = [
   // Change notifications between two processes on one SQLite directory, over stdio and
   // HTTP's event stream.
   "test/e2e/notify.test.ts",
-  // The tokens file reloaded on change (fs.watchFile) and on SIGHUP.
+  // The tokens file reloaded on change (polled with fs.stat) and on SIGHUP.
   "test/e2e/tenancy.test.ts",
   // The embedding worker thread with the real model, over HTTP.
   "test/e2e/hybrid-wait.test.ts",

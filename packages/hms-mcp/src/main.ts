@@ -1,6 +1,6 @@
-import { type Stats, unwatchFile, watchFile } from "node:fs";
 import type { Logger } from "pino";
 import { Tokens, TokensFileError } from "./auth/tokens.js";
+import { watchTokens } from "./auth/watch.js";
 import { type Config, ConfigError } from "./config/config.js";
 import type { HttpEndpoint } from "./http/server.js";
 import { createLogger } from "./log.js";
@@ -109,40 +109,6 @@ function loadTokens(config: Config): Tokens {
     throw error;
   }
 }
-
-/**
- * Reloads the tokens file on SIGHUP and when it changes (polled, so an editor's replace-by-
- * rename is seen too). A file that is not valid keeps the tokens in force, and the log says why.
- * Returns the function that stops watching.
- */
-function watchTokens(tokens: Tokens, file: string, log: Logger): () => void {
-  const reload = (reason: string) => {
-    try {
-      tokens.reload();
-      log.info({ reason, tokens: tokens.size }, "tokens file reloaded");
-    } catch (error) {
-      log.error(
-        { reason },
-        `tokens file not reloaded, the previous tokens stay in force: ${(error as Error).message}`,
-      );
-    }
-  };
-  const onSighup = () => reload("SIGHUP");
-  const onChange = (now: Stats, before: Stats) => {
-    if (now.mtimeMs !== before.mtimeMs || now.size !== before.size || now.ino !== before.ino) {
-      reload("changed");
-    }
-  };
-  process.on("SIGHUP", onSighup);
-  watchFile(file, { interval: TOKENS_POLL_MS, persistent: false }, onChange);
-  return () => {
-    process.off("SIGHUP", onSighup);
-    unwatchFile(file, onChange);
-  };
-}
-
-/** How often the tokens file is checked for changes, in ms. */
-const TOKENS_POLL_MS = 500;
 
 /** Starts listening; an address that cannot be used is a ConfigError that says what to do. */
 async function listening<T>(config: Config, runtime: Runtime, start: () => Promise<T>): Promise<T> {

@@ -5,6 +5,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { renameSync, writeFileSync } from "node:fs";
+import { open } from "node:fs/promises";
 import { join } from "node:path";
 import {
   call,
@@ -20,6 +21,8 @@ import {
 } from "@hms/test-support";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `hms-mcp token create ...`: the token and the tokens-file line it prints. */
 function createToken(args: string[]): { token: string; line: string } {
@@ -46,16 +49,16 @@ async function eventually(check: () => Promise<void>, timeoutMs = 30000): Promis
       return;
     } catch (error) {
       if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await sleep(200);
     }
   }
 }
 
 /**
  * Puts `text` in `file` in one step (a new file renamed over it, as an editor saves): the
- * server's poll never sees it part-written. A poll between writeFileSync's truncation and its
- * write reloads an empty file, valid and holding no token, and a broken file written next then
- * keeps that empty set "in force" (alice refused, 1 run of ./scripts/test.sh in 2 at load 10).
+ * server's poll never sees it part-written. (A poll between writeFileSync's truncation and its
+ * write used to reload an empty file, and a broken file written next then kept that empty set
+ * "in force"; the server now waits for a change to settle, tested below.)
  */
 function replaceFile(file: string, text: string): void {
   writeFileSync(`${file}.new`, text);
@@ -231,6 +234,51 @@ describe("a tokens file", () => {
     expect(await accepted(server, alice.token)).toBe(true);
     writeFileSync(tokensFile, `${alice.line}\n${reader.line}\n`);
     await eventually(async () => expect(await accepted(server, carol.token)).toBe(false));
+  });
+
+  it("never reloads a file rewritten in place half-written: no request is refused meanwhile", async () => {
+    // A writer that truncates the file, then writes it (as writeFileSync and many editors do),
+    // each time pausing a little under the server's poll interval (500 ms) in between. The
+    // server used to reload the empty file it polled meanwhile and refuse alice with 401 until
+    // its next poll; now it reloads only a file that is the same at two polls in a row.
+    const dave = createToken(["--name", "dave", "--namespaces", "dave"]);
+    const versions = [`${alice.line}\n${reader.line}\n`, `${alice.line}\n${dave.line}\n`];
+    let writing = true;
+    const rewrite = async () => {
+      try {
+        // 650 ms a round, not a multiple of the poll's 500: the truncation falls 150 ms later
+        // in the poll's cycle each round, so among any four rounds a poll sees the empty file.
+        for (let round = 0; round < 6; round++) {
+          const file = await open(tokensFile, "w");
+          await sleep(200);
+          await file.writeFile(versions[round % 2] as string);
+          await file.close();
+          await sleep(450);
+        }
+      } finally {
+        writing = false;
+      }
+    };
+    const refusals: string[] = [];
+    let requests = 0;
+    const request = async () => {
+      while (writing) {
+        requests++;
+        try {
+          await ok(asAlice, "stats", { namespace: "alice" });
+        } catch (error) {
+          refusals.push((error as Error).message);
+        }
+        await sleep(20);
+      }
+    };
+    await Promise.all([rewrite(), request()]);
+    expect(refusals, `${refusals.length} of ${requests} refused: ${refusals[0]}`).toEqual([]);
+    expect(requests).toBeGreaterThan(50);
+    // The last version, whole, is applied once it has settled.
+    await eventually(async () => expect(await accepted(server, dave.token)).toBe(true));
+    writeFileSync(tokensFile, `${alice.line}\n${reader.line}\n`);
+    await eventually(async () => expect(await accepted(server, dave.token)).toBe(false));
   });
 
   it("reloads on SIGHUP", async () => {
