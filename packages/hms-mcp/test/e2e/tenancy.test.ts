@@ -238,22 +238,23 @@ describe("a tokens file", () => {
 
   it("never reloads a file rewritten in place half-written: no request is refused meanwhile", async () => {
     // A writer that truncates the file, then writes it (as writeFileSync and many editors do),
-    // each time pausing a little under the server's poll interval (500 ms) in between. The
-    // server used to reload the empty file it polled meanwhile and refuse alice with 401 until
-    // its next poll; now it reloads only a file that is the same at two polls in a row.
+    // pausing 100 ms in between. The server used to reload the empty file it polled meanwhile
+    // and refuse alice with 401 until its next poll; now it reloads only a file that is the
+    // same at two polls in a row. The pause is short of the poll interval (500 ms) by far, so
+    // that a loaded machine running the writer late does not make it look like a settled file.
     const dave = createToken(["--name", "dave", "--namespaces", "dave"]);
     const versions = [`${alice.line}\n${reader.line}\n`, `${alice.line}\n${dave.line}\n`];
     let writing = true;
     const rewrite = async () => {
       try {
-        // 650 ms a round, not a multiple of the poll's 500: the truncation falls 150 ms later
-        // in the poll's cycle each round, so among any four rounds a poll sees the empty file.
+        // 600 ms a round: the empty 100 ms fall 100 ms later in the poll's 500 ms cycle each
+        // round, so five rounds cover the whole cycle and some poll sees the file empty.
         for (let round = 0; round < 6; round++) {
           const file = await open(tokensFile, "w");
-          await sleep(200);
+          await sleep(100);
           await file.writeFile(versions[round % 2] as string);
           await file.close();
-          await sleep(450);
+          await sleep(500);
         }
       } finally {
         writing = false;
