@@ -16,6 +16,13 @@ node24="$("$root/scripts/setup.sh" --node-bin 24)"
 node22="$("$root/scripts/setup.sh" --node-bin 22)"
 export PATH="$node24:$root/.tools/node_modules/.bin:$PATH"
 export TURBO_TELEMETRY_DISABLED=1
+# V8's compile cache for every Node process the suites start (vitest's workers, and thousands
+# of hms-mcp servers and hms commands, each compiling the same modules again: cli.test.ts took
+# 10% less CPU with it), kept in a directory of this run's own (turbo.json passes it to the
+# suites). Nothing a test checks depends on it.
+cache="$(mktemp -d)"
+trap 'rm -rf "$cache"' EXIT
+export NODE_COMPILE_CACHE="$cache"
 step "set up; Node $(node --version) first on PATH"
 
 pnpm run lint
@@ -36,7 +43,7 @@ step "TypeScript suites passed on Node 24"
 export PATH="$root/.tools/uv/bin:$PATH"
 export UV_PYTHON_DOWNLOADS=never
 logs="$(mktemp -d)"
-trap 'rm -rf "$logs"' EXIT
+trap 'rm -rf "$logs" "$cache"' EXIT
 jobs_started=()
 # Starts job "$1" (its title) running the rest of the arguments, its output in its log.
 start_job() {
