@@ -93,7 +93,8 @@ release_checks() {
 # lines, not every suite twice. Those parts: node:sqlite and the SQLite it is built with (Node
 # 22's read texts holding NUL cut short and dropped a leading BOM: both found by the store's
 # suite here), the HTTP stack (node:http's deadlines and backpressure, fetch), child processes,
-# stdio and signals, worker threads, fs.watchFile, V8 (WebAssembly, the Unicode tables).
+# stdio and signals, worker threads, timers and fs.stat (the tokens file's poll), V8
+# (WebAssembly, the Unicode tables).
 # `turbo run test:node22` runs each package's `test:node22` script, all at once:
 # - @hms/store, all of it: node:sqlite throughout (its driver, text reads, schema upgrades,
 #   full disks, growth, the engines' conformance suite) and recall's tokenizer on V8's Unicode
