@@ -30,6 +30,8 @@ describe("pointInTime (hms recall --since, --before)", () => {
     ["2026-07-01T10:00:00", "it has no timezone"],
     ["2026-02-30T00:00:00Z", "it is not a time hms can use"],
     ["999999w", "it reaches back before the year 0000"],
+    ["99999999d", "it reaches back before the year 0000"],
+    [`${"9".repeat(30)}d`, "it reaches back before the year 0000"], // not even a Date
   ])("refuses %j, saying why", (value, why) => {
     expect(() => pointInTime(value, NOW)).toThrow(InvalidArgumentError);
     expect(() => pointInTime(value, NOW)).toThrow(why);

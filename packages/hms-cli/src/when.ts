@@ -7,7 +7,10 @@ import { checkIsoTime } from "@hms/memory-paths";
 import { InvalidArgumentError } from "commander";
 
 const UNITS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 } as const;
-const DURATION = /^([0-9]{1,6})([mhdw])$/;
+const DURATION = /^([0-9]+)([mhdw])$/;
+
+/** The earliest time hms-mcp takes: the start of the year 0000. */
+const EARLIEST = Date.parse("0000-01-01T00:00:00.000Z");
 
 const HOW =
   "give a duration back from now (30m, 12h, 7d, 2w) or an ISO 8601 time with a timezone " +
@@ -18,11 +21,12 @@ export function pointInTime(value: string, now: number = Date.now()): string {
   const duration = DURATION.exec(value);
   if (duration !== null) {
     const [, amount, unit] = duration as unknown as [string, string, keyof typeof UNITS];
-    const then = new Date(now - Number(amount) * UNITS[unit]).toISOString();
-    if (!checkIsoTime(then).ok) {
+    // Checked as a number first: a time far enough back is not even a Date.
+    const then = now - Number(amount) * UNITS[unit];
+    if (!(then >= EARLIEST)) {
       throw new InvalidArgumentError("it reaches back before the year 0000: give a shorter one");
     }
-    return then;
+    return new Date(then).toISOString();
   }
   const check = checkIsoTime(value);
   if (check.ok) return value;
