@@ -13,6 +13,11 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
   return { promise, resolve };
 }
 
+/** Lets `n` turns of the event loop pass (each runs the setImmediate callbacks queued before). */
+async function turns(n: number): Promise<void> {
+  for (let i = 0; i < n; i++) await new Promise((done) => setImmediate(done));
+}
+
 describe("FairQueue", () => {
   it("runs a quiet flow's call next, ahead of a busy flow's backlog", async () => {
     const queue = new FairQueue(roomy);
@@ -97,8 +102,12 @@ describe("FairQueue", () => {
     const a1 = queue.run("a", 1, job("a1", release[1]?.promise as Promise<void>));
     const b0 = queue.run("b", 1, job("b0", release[2]?.promise as Promise<void>));
     const c0 = queue.run("c", 1, job("c0", Promise.resolve()));
-    await new Promise((done) => setTimeout(done, 20));
-    // a0 and b0 run; a1 waits for a's slot, c0 for one of the two.
+    // The queue starts a call a turn of the event loop (setImmediate). Counted in turns, not
+    // waited for in ms: a 20 ms timer could fire first on a loaded machine, after one turn.
+    await turns(2);
+    // a0 and b0 run; a1 waits for a's slot, c0 for one of the two, however many turns pass.
+    expect([...running].sort()).toEqual(["a0", "b0"]);
+    await turns(20);
     expect([...running].sort()).toEqual(["a0", "b0"]);
     release[0]?.resolve();
     await a0;
