@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process";
 import { renameSync, writeFileSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import {
   call,
   cleanEnv,
@@ -21,8 +22,6 @@ import {
 } from "@hms/test-support";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `hms-mcp token create ...`: the token and the tokens-file line it prints. */
 function createToken(args: string[]): { token: string; line: string } {
