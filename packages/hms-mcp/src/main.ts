@@ -54,7 +54,7 @@ export async function startServer(
         host: config.host,
         port: config.port,
         path: config.path,
-        authenticate: tokens.required ? (header) => tokens.authenticate(header) : undefined,
+        tokens: tokens.required ? tokens : undefined,
         allowedOrigins: config.allowedOrigins,
         allowedHosts: config.allowedHosts,
         ui: config.ui === true,

@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseTokensFile, Tokens, tokenSha256 } from "./tokens.js";
+import { ALL_ACCESS, parseTokensFile, Tokens, tokenSha256 } from "./tokens.js";
 
 function line(entry: Record<string, unknown>): string {
   return JSON.stringify({ access: "read-write", namespaces: ["a"], ...entry });
@@ -62,6 +65,40 @@ describe("the tokens file", () => {
       "Basic admin-secret",
     ]) {
       expect(tokens.authenticate(header)).toBeUndefined();
+    }
+  });
+
+  it("tells its listeners of a reload, and what each token given a grant may do now", () => {
+    const dir = mkdtempSync(join(tmpdir(), "tokens-"));
+    try {
+      const file = join(dir, "tokens.jsonl");
+      const alice = line({ name: "alice", sha256: tokenSha256("a"), namespaces: ["alice", "t-*"] });
+      const bob = line({ name: "bob", sha256: tokenSha256("b") });
+      writeFileSync(file, `${alice}\n${bob}\n`);
+      const tokens = new Tokens({ tokensFile: file, token: "admin" });
+      const given = tokens.authenticate("Bearer a");
+      expect(given?.allows("t-red")).toBe(true);
+      let told = 0;
+      tokens.onReload(() => told++);
+
+      writeFileSync(
+        file,
+        `${line({ name: "alice", sha256: tokenSha256("a"), namespaces: ["alice"] })}\n${bob}\n`,
+      );
+      tokens.reload();
+      expect(told).toBe(1);
+      const now = tokens.current(given as NonNullable<typeof given>);
+      expect(now?.name).toBe("alice");
+      expect(now?.allows("t-red")).toBe(false);
+      expect(now?.allows("alice")).toBe(true);
+
+      writeFileSync(file, `${bob}\n`);
+      tokens.reload();
+      expect(told).toBe(2);
+      expect(tokens.current(given as NonNullable<typeof given>)).toBeUndefined();
+      expect(tokens.current(ALL_ACCESS)).toBe(ALL_ACCESS);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -145,18 +145,23 @@ export function loadTokensFile(file: string): Entry[] {
 
 /**
  * The tokens a server accepts: `HMS_MCP_TOKEN` (all access) and the entries of the tokens file,
- * which {@link reload} replaces.
+ * which {@link reload} replaces. Whoever holds a grant (an HTTP session, its subscriptions)
+ * learns of a reload through {@link onReload} and asks {@link current} what the grant's token
+ * may do now.
  */
 export class Tokens {
   readonly #allAccess: Buffer | undefined;
   readonly #file: string | undefined;
   #entries: Entry[];
+  /** The hash (hex) of the token each grant of the file was given to, across reloads. */
+  readonly #hashOf = new WeakMap<Grant, string>();
+  readonly #listeners = new Set<() => void>();
 
   /** Loads the tokens file now; throws TokensFileError when it is not valid. */
   constructor(options: { token?: string | undefined; tokensFile?: string | undefined }) {
     this.#allAccess = options.token === undefined ? undefined : sha256(options.token);
     this.#file = options.tokensFile;
-    this.#entries = this.#file === undefined ? [] : loadTokensFile(this.#file);
+    this.#entries = this.#file === undefined ? [] : this.#remember(loadTokensFile(this.#file));
   }
 
   /** Whether requests must carry a token. */
@@ -170,11 +175,37 @@ export class Tokens {
   }
 
   /**
-   * Reads the tokens file again. A file that is not valid leaves the previous tokens in force
-   * and throws TokensFileError saying why.
+   * Reads the tokens file again, then tells every {@link onReload} listener. A file that is not
+   * valid leaves the previous tokens in force and throws TokensFileError saying why.
    */
   reload(): void {
-    if (this.#file !== undefined) this.#entries = loadTokensFile(this.#file);
+    if (this.#file === undefined) return;
+    const entries = loadTokensFile(this.#file);
+    this.#entries = this.#remember(entries);
+    for (const listener of this.#listeners) listener();
+  }
+
+  /** Calls `listener` after each reload that put new tokens in force; returns its remover. */
+  onReload(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * What the token that was given `grant` may do now: its grant in the file as it is now
+   * (its name, namespaces and access may have changed), or undefined once the token is gone.
+   * `HMS_MCP_TOKEN`'s grant never changes.
+   */
+  current(grant: Grant): Grant | undefined {
+    if (grant === ALL_ACCESS) return grant;
+    const hash = this.#hashOf.get(grant);
+    return this.#entries.find((entry) => this.#hashOf.get(entry.grant) === hash)?.grant;
+  }
+
+  /** Keeps each entry's token hash beside its grant (for {@link current}); returns them. */
+  #remember(entries: Entry[]): Entry[] {
+    for (const entry of entries) this.#hashOf.set(entry.grant, entry.hash.toString("hex"));
+    return entries;
   }
 
   /**

@@ -10,7 +10,7 @@ import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { InitializeRequestSchema, isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
-import { ALL_ACCESS, type Grant } from "../auth/tokens.js";
+import { ALL_ACCESS, type Grant, type Tokens } from "../auth/tokens.js";
 import { isLoopback } from "../config/config.js";
 import { createMcpServer } from "../mcp/server.js";
 import { flowOf } from "../runtime/flows.js";
@@ -28,8 +28,11 @@ export interface HttpOptions {
   readonly host: string;
   readonly port: number;
   readonly path: string;
-  /** The grant of a request's Authorization header (undefined: 401); absent: no tokens. */
-  readonly authenticate: ((authorization: string | undefined) => Grant | undefined) | undefined;
+  /**
+   * The tokens requests must carry (a request's Authorization header gives its grant; none or
+   * an unknown one: 401), and which tell of reloads; absent: no tokens.
+   */
+  readonly tokens: Pick<Tokens, "authenticate" | "current" | "onReload"> | undefined;
   readonly allowedOrigins: readonly string[];
   readonly allowedHosts: readonly string[];
   /** Largest request body in bytes. */
@@ -116,6 +119,8 @@ export interface HttpEndpoint {
 }
 
 interface Session {
+  /** The grant of the session's token as last known: its latest request's, or a reload's. */
+  grant: Grant;
   readonly transport: StreamableHTTPServerTransport;
   readonly server: Server;
   /** The session's GET stream, where change notifications go. */
@@ -235,14 +240,33 @@ function loopbackHosts(host: string, port: number, extra: readonly string[]): Se
 export async function startHttp(runtime: Runtime, options: HttpOptions): Promise<HttpEndpoint> {
   const sessions = new SessionRegistry<Session>(
     withDefaults(DEFAULT_SESSION_LIMITS, options.sessions),
-    (id, _client, why) =>
-      runtime.log.warn(
-        { session: id },
-        why === "idle"
-          ? "closing a session unused for the idle timeout"
-          : "closing this client's least recently used session: it is over its session cap",
-      ),
+    (id, client, why) => {
+      if (why === "revoked") {
+        runtime.log.info(
+          { session: id, token: client },
+          "closing a session: its token is no longer in the tokens file",
+        );
+      } else {
+        runtime.log.warn(
+          { session: id },
+          why === "idle"
+            ? "closing a session unused for the idle timeout"
+            : "closing this client's least recently used session: it is over its session cap",
+        );
+      }
+    },
   );
+  // A reloaded tokens file takes effect in open sessions too: a session whose token is gone (or
+  // now names another client) is closed, its event stream with it; the others hear only of
+  // the namespaces their token may still read (Subscriptions' mayHear asks session.grant).
+  const { tokens } = options;
+  const stopRegranting = tokens?.onReload(() => {
+    for (const [id, session] of sessions.entries()) {
+      const now = tokens.current(session.grant);
+      if (now === undefined || now.name !== session.grant.name) sessions.close(id, "revoked");
+      else session.grant = now;
+    }
+  });
   const limits = withDefaults(DEFAULT_REQUEST_LIMITS, options.requests);
   const inFlight = new InFlight(limits);
   // Bodies still coming count in flight for none: the bytes they hold are bounded as the bound
@@ -302,9 +326,7 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
     // An allowed page can read every answer, errors included.
     if (hostAllowed && originAllowed) cors.grant(req, res);
 
-    const grant = options.authenticate
-      ? options.authenticate(req.headers.authorization)
-      : ALL_ACCESS;
+    const grant = tokens ? tokens.authenticate(req.headers.authorization) : ALL_ACCESS;
     if (grant === undefined) {
       send(res, 401, { error: "unauthorized" }, { "www-authenticate": 'Bearer realm="hms-mcp"' });
       return;
@@ -316,10 +338,9 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
       scopes: [],
       extra: { grant },
     };
-    // Sessions are bounded per token. Requests in flight are bounded per flow (a token of
-    // the tokens file; else a session), as the fair order of tool calls is: one client's
+    // Sessions are bounded per token (serve). Requests in flight are bounded per flow (a token
+    // of the tokens file; else a session), as the fair order of tool calls is: one client's
     // requests cannot starve another's.
-    const clientKey = grant.name;
     const sessionHeader = req.headers["mcp-session-id"];
     const flow = flowOf(grant, typeof sessionHeader === "string" ? sessionHeader : undefined);
     if (!hostAllowed) {
@@ -363,7 +384,7 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
     // after its handler returned), what the client has not taken yet is accounted.
     res.once("prefinish", () => unread.track(res));
     try {
-      await serve(req, res, clientKey, parsedBody, id, admitted);
+      await serve(req, res, grant, parsedBody, id, admitted);
     } finally {
       admitted();
     }
@@ -433,11 +454,12 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
   const serve = async (
     req: IncomingMessage,
     res: ServerResponse,
-    clientKey: string,
+    grant: Grant,
     parsedBody: unknown,
     id: JsonRpcId,
     release: () => void,
   ) => {
+    const clientKey = grant.name;
     const sessionId = req.headers["mcp-session-id"];
     if (typeof sessionId === "string") {
       // A session is found only with the token that opened it.
@@ -446,6 +468,7 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
         jsonRpcError(res, 404, "Session not found; initialize a new session", -32001, id);
         return;
       }
+      session.grant = grant;
       if (req.method === "GET") {
         // The session's event stream (change notifications): open for as long as the client
         // keeps it, so it is not a request in flight.
@@ -500,18 +523,21 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
       return;
     }
     const events = new EventStream();
+    let session: Session | undefined;
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: true,
       maxRequestBodySize: options.maxBodyBytes,
       onsessioninitialized: (id) => {
-        sessions.add(id, clientKey, {
+        session = {
+          grant,
           transport,
           server,
           events,
           close: () => server.close(),
           streaming: () => events.open,
-        });
+        };
+        sessions.add(id, clientKey, session);
         runtime.log.debug({ session: id }, "session opened");
       },
       onsessionclosed: (id) => {
@@ -526,6 +552,7 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
     const server = createMcpServer(
       runtime,
       events.outlet(() => void server.close().catch(() => {})),
+      { mayHear: (namespace) => (session?.grant ?? grant).allows(namespace) },
     );
     await server.connect(transport);
     await transport.handleRequest(req, res, parsedBody);
@@ -620,6 +647,7 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
     url: `http://${shownHost}:${port}${options.path}`,
     uiUrl: options.ui === true ? `http://${shownHost}:${port}${UI_PATH}` : undefined,
     async close() {
+      stopRegranting?.();
       const closed = new Promise<void>((resolve) => http.close(() => resolve()));
       http.closeIdleConnections();
       // Let requests in progress finish and send their responses (bounded).

@@ -21,6 +21,12 @@ export interface SessionLimits {
   readonly idleMs: number;
 }
 
+/**
+ * Why the server closes a session: its client is over its cap, nobody used it for the idle
+ * timeout, or its token is no longer in the tokens file.
+ */
+export type EvictReason = "cap" | "idle" | "revoked";
+
 interface Entry<S> {
   readonly session: S;
   readonly client: string;
@@ -37,7 +43,7 @@ export class SessionRegistry<S extends ClosableSession> {
 
   constructor(
     private readonly limits: SessionLimits,
-    private readonly onEvict: (id: string, client: string, why: "cap" | "idle") => void = () => {},
+    private readonly onEvict: (id: string, client: string, why: EvictReason) => void = () => {},
   ) {
     this.#sweeper = setInterval(() => this.closeIdle(), Math.min(limits.idleMs, 60_000));
     this.#sweeper.unref();
@@ -100,6 +106,16 @@ export class SessionRegistry<S extends ClosableSession> {
     else this.#countByClient.delete(entry.client);
   }
 
+  /** Every session, with its id. */
+  *entries(): IterableIterator<[string, S]> {
+    for (const [id, entry] of [...this.#byId]) yield [id, entry.session];
+  }
+
+  /** Closes the session `id` (if there is one) for `why`. */
+  close(id: string, why: EvictReason): void {
+    this.#evict(id, why);
+  }
+
   /** Closes every session unused for the idle timeout. */
   closeIdle(now = Date.now()): void {
     for (const [id, entry] of [...this.#byId]) {
@@ -139,7 +155,7 @@ export class SessionRegistry<S extends ClosableSession> {
     return oldest;
   }
 
-  #evict(id: string, why: "cap" | "idle"): void {
+  #evict(id: string, why: EvictReason): void {
     const entry = this.#byId.get(id);
     if (entry === undefined) return;
     this.remove(id);

@@ -34,12 +34,22 @@ const lazyValidator: jsonSchemaValidator = {
 /** How one connection takes change notifications, beyond what the MCP server sends itself. */
 export type ConnectionOutlet = Pick<Outlet, "blocked" | "onResume" | "overflow">;
 
+/** What a connection may read, when that can change while it is open (HTTP: a token's grant). */
+export interface ConnectionAccess {
+  /** Whether the connection may read `namespace` now: it hears of changes there only then. */
+  mayHear(namespace: string): boolean;
+}
+
 /**
  * A new MCP server for one connection (one stdio pipe or one HTTP session), sharing the
  * runtime's stores with every other connection. `outlet` says when the connection cannot take
- * notifications (HTTP's event stream).
+ * notifications (HTTP's event stream); `access`, what it may hear of (default: everything).
  */
-export function createMcpServer(runtime: Runtime, outlet: ConnectionOutlet = {}): Server {
+export function createMcpServer(
+  runtime: Runtime,
+  outlet: ConnectionOutlet = {},
+  access?: ConnectionAccess,
+): Server {
   const server = new Server(
     { name: runtime.server.name, version: runtime.server.version, title: "Holographic Memory" },
     {
@@ -66,6 +76,7 @@ export function createMcpServer(runtime: Runtime, outlet: ConnectionOutlet = {})
     log: runtime.log,
     resourceUri,
     maxSubscriptions: runtime.maxSubscriptions,
+    mayHear: access === undefined ? undefined : (namespace) => access.mayHear(namespace),
     outlet: {
       updated: (params) => server.sendResourceUpdated(params),
       listChanged: () => server.sendResourceListChanged(),

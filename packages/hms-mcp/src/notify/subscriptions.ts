@@ -11,6 +11,10 @@
  * collapse into one per subscription, flagged `overflow` (read again: more changed than was
  * told); a connection with an `overflow` hook that overflows again without having taken
  * anything since is given up (HTTP closes the session).
+ *
+ * A connection hears only of namespaces it may read now (`mayHear`): when its token's grant
+ * shrinks (a tokens file reloaded), its subscriptions to namespaces it lost are dropped as
+ * their next change is heard, and nothing already waiting for them is sent.
  */
 import { CHANGE_META_KEY, type ChangeMeta } from "@hms/protocol";
 import type { MemoryChange } from "@hms/store";
@@ -57,6 +61,12 @@ export interface Subscribed {
   readonly key: string;
 }
 
+/** A notification waiting to be sent: the namespace it tells of, and what changed. */
+interface Waiting {
+  readonly namespace: string;
+  readonly meta: ChangeMeta;
+}
+
 /** Whether a change of `changed` is under the subscription to `key` (the file, or under it). */
 export function covers(key: string, changed: string): boolean {
   return changed === key || changed.startsWith(`${key}/`);
@@ -69,13 +79,15 @@ export class Subscriptions {
   readonly #maxSubscriptions: number;
   readonly #maxPending: number;
   readonly #resourceUri: (namespace: string, key: string) => string;
+  readonly #mayHear: (namespace: string) => boolean;
   /** By subscribed URI. */
   readonly #subscribed = new Map<string, Subscribed>();
   /** Per namespace listened to: stops listening. */
   readonly #listening = new Map<string, Promise<() => void>>();
   /** Notifications waiting, by the changed file's URI (the latest change of it wins). */
-  readonly #pending = new Map<string, ChangeMeta>();
-  #listChanged = false;
+  readonly #pending = new Map<string, Waiting>();
+  /** The namespaces whose list of memories changed since list_changed was last sent. */
+  readonly #listChanged = new Set<string>();
   /** Whether the connection took something since notifications last overflowed. */
   #tookSinceOverflow = true;
   #flushing = false;
@@ -89,6 +101,8 @@ export class Subscriptions {
     resourceUri: (namespace: string, key: string) => string;
     maxSubscriptions?: number | undefined;
     maxPending?: number | undefined;
+    /** Whether the connection may read `namespace` now (absent: every namespace, always). */
+    mayHear?: ((namespace: string) => boolean) | undefined;
   }) {
     this.#hub = options.hub;
     this.#outlet = options.outlet;
@@ -96,6 +110,7 @@ export class Subscriptions {
     this.#resourceUri = options.resourceUri;
     this.#maxSubscriptions = options.maxSubscriptions ?? DEFAULT_MAX_SUBSCRIPTIONS;
     this.#maxPending = options.maxPending ?? DEFAULT_MAX_PENDING;
+    this.#mayHear = options.mayHear ?? (() => true);
   }
 
   /** How many subscriptions the connection holds. */
@@ -105,7 +120,7 @@ export class Subscriptions {
 
   /** How many notifications wait to be sent. */
   get pending(): number {
-    return this.#pending.size + (this.#listChanged ? 1 : 0);
+    return this.#pending.size + (this.#listChanged.size > 0 ? 1 : 0);
   }
 
   /**
@@ -146,6 +161,34 @@ export class Subscriptions {
     this.#subscribed.delete(uri);
     const { namespace } = subscribed;
     if ([...this.#subscribed.values()].some((other) => other.namespace === namespace)) return;
+    this.#stopListening(namespace);
+  }
+
+  /**
+   * Drops every subscription to `namespace`, and what waits to be told of it: the connection
+   * may no longer read it.
+   */
+  #forget(namespace: string): void {
+    let dropped = 0;
+    for (const [uri, subscribed] of this.#subscribed) {
+      if (subscribed.namespace !== namespace) continue;
+      this.#subscribed.delete(uri);
+      dropped++;
+    }
+    for (const [uri, waiting] of this.#pending) {
+      if (waiting.namespace === namespace) this.#pending.delete(uri);
+    }
+    this.#listChanged.delete(namespace);
+    this.#stopListening(namespace);
+    if (dropped > 0) {
+      this.#log.info(
+        { namespace, subscriptions: dropped },
+        "dropped subscriptions of a connection whose token may no longer read their namespace",
+      );
+    }
+  }
+
+  #stopListening(namespace: string): void {
     const listening = this.#listening.get(namespace);
     this.#listening.delete(namespace);
     listening?.then((stop) => stop()).catch(() => {});
@@ -160,12 +203,16 @@ export class Subscriptions {
     this.#listening.clear();
     this.#subscribed.clear();
     this.#pending.clear();
-    this.#listChanged = false;
+    this.#listChanged.clear();
   }
 
   /** Changes of `namespace` were heard: queue what a subscription covers, then send. */
   #heard(namespace: string, changes: readonly MemoryChange[]): void {
-    if (this.#closed) return;
+    if (this.#closed || !this.#listening.has(namespace)) return;
+    if (!this.#mayHear(namespace)) {
+      this.#forget(namespace);
+      return;
+    }
     const subscriptions = [...this.#subscribed.values()].filter((s) => s.namespace === namespace);
     for (const change of changes) {
       const meta: ChangeMeta = {
@@ -179,10 +226,10 @@ export class Subscriptions {
         if (subscriptions.some((s) => covers(s.key, key))) {
           const uri = this.#resourceUri(namespace, key);
           this.#pending.delete(uri);
-          this.#pending.set(uri, meta);
+          this.#pending.set(uri, { namespace, meta });
         }
       }
-      if (change.op !== "update") this.#listChanged = true;
+      if (change.op !== "update") this.#listChanged.add(namespace);
     }
     // One read's changes may pass the bound for a moment: they go out now unless it waits.
     if (this.#pending.size > this.#maxPending && this.#waitingOnConnection()) this.#overflow();
@@ -206,7 +253,9 @@ export class Subscriptions {
     }
     this.#tookSinceOverflow = false;
     this.#pending.clear();
-    for (const uri of this.#subscribed.keys()) this.#pending.set(uri, { overflow: true });
+    for (const [uri, { namespace }] of this.#subscribed) {
+      this.#pending.set(uri, { namespace, meta: { overflow: true } });
+    }
   }
 
   /** Sends what waits, one at a time, while the connection takes it. */
@@ -236,13 +285,24 @@ export class Subscriptions {
       try {
         const next = this.#pending.entries().next();
         if (!next.done) {
-          const [uri, meta] = next.value;
+          const [uri, { namespace, meta }] = next.value;
           this.#pending.delete(uri);
+          // Queued before the connection's grant shrank: told of nothing it may not read.
+          if (!this.#mayHear(namespace)) {
+            this.#forget(namespace);
+            continue;
+          }
           await this.#outlet.updated({ uri, _meta: { [CHANGE_META_KEY]: meta } });
           if (this.#outlet.blocked === undefined) this.#tookSinceOverflow = true;
         } else {
-          this.#listChanged = false;
-          await this.#outlet.listChanged();
+          const changed = [...this.#listChanged];
+          this.#listChanged.clear();
+          for (const namespace of changed) {
+            if (!this.#mayHear(namespace)) this.#forget(namespace);
+          }
+          if (changed.some((namespace) => this.#mayHear(namespace))) {
+            await this.#outlet.listChanged();
+          }
         }
       } catch (error) {
         // The connection is gone: nothing more can reach it.
