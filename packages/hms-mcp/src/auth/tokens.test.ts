@@ -101,4 +101,23 @@ describe("the tokens file", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("never puts an empty file in force: it may be one being rewritten", () => {
+    const dir = mkdtempSync(join(tmpdir(), "tokens-"));
+    try {
+      const file = join(dir, "tokens.jsonl");
+      writeFileSync(file, `${line({ name: "alice", sha256: tokenSha256("a") })}\n`);
+      const tokens = new Tokens({ tokensFile: file });
+      let told = 0;
+      tokens.onReload(() => told++);
+      for (const empty of ["", "\n\n", "  \n"]) {
+        writeFileSync(file, empty);
+        expect(() => tokens.reload()).toThrow(/holds no token .*to revoke every token/);
+      }
+      expect(told).toBe(0);
+      expect(tokens.authenticate("Bearer a")?.name).toBe("alice");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -176,11 +176,19 @@ export class Tokens {
 
   /**
    * Reads the tokens file again, then tells every {@link onReload} listener. A file that is not
-   * valid leaves the previous tokens in force and throws TokensFileError saying why.
+   * valid, or that holds no token at all, leaves the previous tokens in force and throws
+   * TokensFileError saying why: an empty file is what a rewrite in place shows between its
+   * truncation and its write, however late the writer runs, so it never locks everyone out.
    */
   reload(): void {
     if (this.#file === undefined) return;
     const entries = loadTokensFile(this.#file);
+    if (entries.length === 0) {
+      throw new TokensFileError(
+        `${this.#file} holds no token (empty, or blank lines only): a file being rewritten ` +
+          "looks like this; to revoke every token, stop the server or leave one token nobody holds",
+      );
+    }
     this.#entries = this.#remember(entries);
     for (const listener of this.#listeners) listener();
   }

@@ -25,8 +25,9 @@ export interface PollState {
 /**
  * One poll of the tokens file: the next state, and whether to reload now. A change is reloaded
  * only once the file has settled, its stamp the same at two polls in a row: a writer that
- * truncates the file and then writes it may be polled in between, and the empty or cut file
- * it leaves is valid, so reloading it would refuse the tokens it lacks until the next poll.
+ * truncates the file and then writes it may be polled in between. What it leaves meanwhile is
+ * never put in force even when it settles (a writer run late by a busy machine): an empty file
+ * is refused by Tokens.reload, and a line cut short does not parse.
  */
 export function settle(state: PollState, now: FileStamp): { state: PollState; reload: boolean } {
   const same =
