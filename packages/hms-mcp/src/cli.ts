@@ -111,8 +111,11 @@ async function main(): Promise<void> {
   process.once("SIGINT", () => shutdown("SIGINT"));
   process.once("SIGTERM", () => shutdown("SIGTERM"));
   if (config.transport === "stdio") {
-    // The client closing our stdin is the end of the session.
-    process.stdin.once("end", () => shutdown("stdin closed"));
+    // The client closing our stdin is the end of the session, once what it sent is answered:
+    // a write it sent just before closing is carried out, and its answer must reach it.
+    process.stdin.once("end", () => {
+      void running.answered().then(() => shutdown("stdin closed"));
+    });
   }
 }
 

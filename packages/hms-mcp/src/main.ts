@@ -22,6 +22,11 @@ export interface RunningServer {
   readonly uiUrl: string | undefined;
   /** Refuses new calls, lets calls in flight finish, closes connections and stores. */
   close(): Promise<void>;
+  /**
+   * Stdio: resolves once every request received so far has been answered, so that a client
+   * that closed its input still gets the answers of what it sent (call before `close`).
+   */
+  answered(): Promise<void>;
 }
 
 /**
@@ -45,6 +50,7 @@ export async function startServer(
 
   let endpoint: HttpEndpoint | undefined;
   let closeStdio: (() => Promise<void>) | undefined;
+  let answered = () => Promise.resolve();
   if (config.transport === "http") {
     // The HTTP stack (node:http, the SDK's streamable HTTP transport and what it brings) is
     // loaded only here: a server on stdio, the common case, starts without it.
@@ -79,8 +85,10 @@ export async function startServer(
     );
   } else {
     const server = createMcpServer(runtime);
-    await server.connect(new LineTransport({ maxLineBytes: maxMessageBytes(config), log }));
+    const transport = new LineTransport({ maxLineBytes: maxMessageBytes(config), log });
+    await server.connect(transport);
     closeStdio = () => server.close();
+    answered = () => transport.answered();
   }
 
   // Watched once serving, so a server that failed to start leaves no watcher behind.
@@ -97,7 +105,7 @@ export async function startServer(
     })();
     return closing;
   };
-  return { url: endpoint?.url, uiUrl: endpoint?.uiUrl, close };
+  return { url: endpoint?.url, uiUrl: endpoint?.uiUrl, close, answered };
 }
 
 /** The tokens of `config`; a tokens file that is not valid is a ConfigError (one line). */

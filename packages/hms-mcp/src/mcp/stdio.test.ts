@@ -1,5 +1,7 @@
+import { PassThrough } from "node:stream";
+import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { TopLevelIdScanner } from "./stdio.js";
+import { LineTransport, TopLevelIdScanner } from "./stdio.js";
 
 /** The id the scanner reads from `json`, fed in pieces of `size` bytes. */
 function scan(json: string, size = 3): string | number | undefined {
@@ -27,5 +29,36 @@ describe("TopLevelIdScanner", () => {
     expect(scan('{"id":null}')).toBeUndefined();
     expect(scan('{"id":true}')).toBeUndefined();
     expect(scan(`{"id":"${"x".repeat(300)}"}`)).toBeUndefined();
+  });
+});
+
+describe("LineTransport", () => {
+  it("knows which requests it has not answered yet", async () => {
+    const stdin = new PassThrough();
+    const transport = new LineTransport({
+      maxLineBytes: 1024,
+      log: pino({ level: "silent" }),
+      stdin,
+      stdout: new PassThrough(),
+    });
+    const received: unknown[] = [];
+    transport.onmessage = (message) => received.push(message);
+    await transport.start();
+    let answered = false;
+    await transport.answered();
+    stdin.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
+    stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+    stdin.write('{"jsonrpc":"2.0","id":"b","method":"ping"}\n');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(received).toHaveLength(3);
+    const waiting = transport.answered().then(() => {
+      answered = true;
+    });
+    await transport.send({ jsonrpc: "2.0", id: 1, result: {} });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(answered).toBe(false);
+    await transport.send({ jsonrpc: "2.0", id: "b", error: { code: -32601, message: "no" } });
+    await waiting;
+    expect(answered).toBe(true);
   });
 });

@@ -3,7 +3,8 @@
  * stdio transport closes itself on a line over 10 MiB, and the server then exits with code 0
  * and nothing said. Here a line over the bound is skipped without being held in memory: the
  * request is answered with an error when its id can be read (a log line on stderr otherwise),
- * and the next line is served as usual.
+ * and the next line is served as usual. It also knows which requests it has not answered yet,
+ * so that a client that closes its end early still gets the answers of what it sent.
  */
 import process from "node:process";
 import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
@@ -34,6 +35,9 @@ export class LineTransport implements Transport {
   #size = 0;
   /** Set while skipping a line over the bound: reads its id as the bytes go by. */
   #skipping: TopLevelIdScanner | undefined;
+  /** The ids of requests received and not answered yet. */
+  readonly #unanswered = new Set<string | number>();
+  #whenAnswered: (() => void)[] = [];
 
   constructor(options: LineTransportOptions) {
     this.#stdin = options.stdin ?? process.stdin;
@@ -57,10 +61,28 @@ export class LineTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    return new Promise((resolve) => {
+    return new Promise<void>((resolve) => {
       if (this.#stdout.write(serializeMessage(message))) resolve();
       else this.#stdout.once("drain", resolve);
+    }).then(() => {
+      if (("result" in message || "error" in message) && message.id !== undefined) {
+        this.#answered(message.id);
+      }
     });
+  }
+
+  /**
+   * Resolves once every request received so far has been answered (its answer handed to
+   * stdout): what a server waits for when its input ends, before it shuts down.
+   */
+  answered(): Promise<void> {
+    if (this.#unanswered.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#whenAnswered.push(resolve));
+  }
+
+  #answered(id: string | number | null): void {
+    if (id === null || !this.#unanswered.delete(id)) return;
+    if (this.#unanswered.size === 0) for (const resolve of this.#whenAnswered.splice(0)) resolve();
   }
 
   readonly #onError = (error: Error) => this.onerror?.(error);
@@ -110,6 +132,7 @@ export class LineTransport implements Transport {
       this.onerror?.(error as Error);
       return;
     }
+    if ("method" in message && "id" in message) this.#unanswered.add(message.id);
     this.onmessage?.(message);
   }
 
