@@ -9,6 +9,7 @@ import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk
 import type { Logger } from "pino";
 import { type InProcessOptions, inProcessConfig } from "./config/in-process.js";
 import { createLogger } from "./log.js";
+import { connectServer } from "./mcp/connect.js";
 import { createMcpServer } from "./mcp/server.js";
 import { closeRuntime, openRuntime } from "./runtime/runtime.js";
 
@@ -58,7 +59,7 @@ export async function connectInProcess(
   const server = createMcpServer(runtime);
   const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
   try {
-    await server.connect(serverEnd);
+    await connectServer(server, serverEnd);
   } catch (error) {
     await closeRuntime(runtime);
     throw error;

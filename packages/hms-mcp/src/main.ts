@@ -4,6 +4,7 @@ import { watchTokens } from "./auth/watch.js";
 import { type Config, ConfigError } from "./config/config.js";
 import type { HttpEndpoint } from "./http/server.js";
 import { createLogger } from "./log.js";
+import { connectServer } from "./mcp/connect.js";
 import { createMcpServer } from "./mcp/server.js";
 import { LineTransport } from "./mcp/stdio.js";
 import { closeRuntime, openRuntime, type Runtime } from "./runtime/runtime.js";
@@ -86,7 +87,7 @@ export async function startServer(
   } else {
     const server = createMcpServer(runtime);
     const transport = new LineTransport({ maxLineBytes: maxMessageBytes(config), log });
-    await server.connect(transport);
+    await connectServer(server, transport);
     closeStdio = () => server.close();
     answered = () => transport.answered();
   }

@@ -12,6 +12,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { InitializeRequestSchema, isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { ALL_ACCESS, type Grant, type Tokens } from "../auth/tokens.js";
 import { isLoopback } from "../config/config.js";
+import { connectServer } from "../mcp/connect.js";
 import { createMcpServer } from "../mcp/server.js";
 import { flowOf } from "../runtime/flows.js";
 import type { Runtime } from "../runtime/runtime.js";
@@ -554,7 +555,7 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
       events.outlet(() => void server.close().catch(() => {})),
       { mayHear: (namespace) => (session?.grant ?? grant).allows(namespace) },
     );
-    await server.connect(transport);
+    await connectServer(server, transport);
     await transport.handleRequest(req, res, parsedBody);
   };
 
