@@ -99,8 +99,12 @@ export const recall = {
       .int()
       .min(1)
       .max(MAX_RECALL_K)
-      .describe(`How many hits, 1 to ${MAX_RECALL_K} (default ${DEFAULT_RECALL_K}).`)
-      .optional(),
+      .describe(
+        `How many hits, 1 to ${MAX_RECALL_K} (default ${DEFAULT_RECALL_K}; null: the default).`,
+      )
+      // null is "not given" for k and the time bounds, as in the memory tool's memory_recall
+      // (pinned by packages/memory-core/vectors/recall.json).
+      .nullish(),
     tag: tag("memories").optional(),
     prefix: prefix("memories").optional(),
     modified_after: z
@@ -108,16 +112,16 @@ export const recall = {
       .describe(
         "Only memories last changed at or after this time: ISO 8601 with a timezone, such as " +
           "2026-07-01T00:00:00Z or 2026-07-01T09:30:00+02:00 (seconds optional; a fraction " +
-          "finer than a millisecond counts as the next millisecond).",
+          "finer than a millisecond counts as the next millisecond); null: no bound.",
       )
-      .optional(),
+      .nullish(),
     modified_before: z
       .string()
       .describe(
         "Only memories last changed before this time (ISO 8601 with a timezone); not earlier " +
-          "than modified_after.",
+          "than modified_after; null: no bound.",
       )
-      .optional(),
+      .nullish(),
   }),
   output: z.object({
     hits: z.array(

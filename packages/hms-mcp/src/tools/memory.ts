@@ -81,12 +81,13 @@ export const RUNNERS: { readonly [T in StoreToolName]: ToolRunner<T> } = {
   },
 
   async recall(args, context) {
+    // null is "not given", as in the memory tool's memory_recall.
     const result = await recallMemories(context, args.query, {
-      k: args.k,
+      k: args.k ?? undefined,
       tag: args.tag,
       prefix: args.prefix,
-      modifiedAfter: args.modified_after,
-      modifiedBefore: args.modified_before,
+      modifiedAfter: args.modified_after ?? undefined,
+      modifiedBefore: args.modified_before ?? undefined,
     });
     const text =
       result.hits.length === 0
