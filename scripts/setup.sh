@@ -3,6 +3,12 @@
 # Python 3.11: the Node.js lines the project is tested on (24 and 22) and a pinned pnpm in
 # .tools/, the workspace's dependencies, and a build of every package (on Node 24); a pinned uv
 # in .tools/uv (from PyPI) and the Python package's locked environment.
+#
+#   scripts/setup.sh                 everything the tests need
+#   scripts/setup.sh --quick-start   only what the TypeScript quick start needs (the main job):
+#                                    Node 24, pnpm, the workspace's dependencies without their
+#                                    install scripts, and the quick start's packages built
+#   scripts/setup.sh --node-bin 24   prints where a Node line's binaries are
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -27,6 +33,12 @@ if [ "${1:-}" = "--node-bin" ]; then
   esac
   exit 0
 fi
+quick_start=false
+case "${1:-}" in
+  "") ;;
+  --quick-start) quick_start=true ;;
+  *) echo "setup: unknown option ${1}; see the comment at the top of scripts/setup.sh" >&2 && exit 2 ;;
+esac
 install_node() {
   local line="$1" version="$2" platform arch package
   platform="$(node -p 'process.platform === "win32" ? "win" : process.platform')"
@@ -42,7 +54,7 @@ install_node() {
   fi
 }
 install_node 24 "$NODE24_VERSION"
-install_node 22 "$NODE22_VERSION"
+$quick_start || install_node 22 "$NODE22_VERSION"
 
 pnpm_bin="$root/.tools/node_modules/.bin/pnpm"
 if [ ! -x "$pnpm_bin" ] || [ "$("$pnpm_bin" --version 2>/dev/null)" != "$PNPM_VERSION" ]; then
@@ -68,7 +80,7 @@ fi
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -x /usr/lib/postgresql/15/bin/postgres ] || missing+=(postgresql-15)
-if [ "${#missing[@]}" -gt 0 ]; then
+if [ "${#missing[@]}" -gt 0 ] && ! $quick_start; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "setup: installing ${missing[*]} (apt)" >&2
     export DEBIAN_FRONTEND=noninteractive
@@ -81,10 +93,24 @@ if [ "${#missing[@]}" -gt 0 ]; then
   fi
 fi
 
+if $quick_start; then
+  # The quick start needs no install script: the only one that builds, better-sqlite3's (a
+  # devDependency for the tests), compiles SQLite for a minute. A full set-up later builds it.
+  echo "setup: pnpm install (no install scripts)" >&2
+  pnpm install --frozen-lockfile --ignore-scripts --reporter=append-only >/dev/null
+  echo "setup: building the quick start's packages" >&2
+  pnpm exec turbo run build --filter=quickstart... --output-logs=errors-only --log-prefix=none >&2
+  exit 0
+fi
 echo "setup: pnpm install" >&2
-pnpm install --frozen-lockfile >&2
+pnpm install --frozen-lockfile --reporter=append-only >&2
+# After a quick-start set-up (install scripts skipped) the one addon is not built yet.
+if ! (cd packages/test-support && node -e 'new (require("better-sqlite3"))(":memory:")') 2>/dev/null; then
+  echo "setup: building better-sqlite3 (skipped by a quick-start set-up)" >&2
+  pnpm rebuild better-sqlite3 >&2
+fi
 echo "setup: building packages" >&2
-pnpm run build >&2
+pnpm exec turbo run build --output-logs=errors-only >&2
 
 # Python: uv from PyPI (pinned; never the installer script), then the locked environment of
 # python/ (holographic-memory-claude-tool) in python/.venv. uv must not download a Python.
