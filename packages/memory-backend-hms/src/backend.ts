@@ -50,8 +50,8 @@ export type HmsStats = ToolResult<"stats">;
 export interface HmsSession {
   /** The MCP client; replaced when {@link reconnect} opens a new session. */
   client: Client;
-  /** Per-call time limit in ms. */
-  readonly timeoutMs: number;
+  /** Per-call time limit in ms (while connecting: the connect time limit). */
+  timeoutMs: number;
   /** Where the server is, for messages (`hms-mcp ...` or a URL). */
   readonly where: string;
   /** The server process's id, when this session started it. */

@@ -70,6 +70,12 @@ export interface ConnectHmsBackendOptions {
   maxFileBytes?: number;
   /** How long one call may wait for the server, in ms (default 60000). */
   timeoutMs?: number;
+  /**
+   * How long the first answers may take while connecting (MCP's initialize, and the `stats`
+   * that reads the server's limits), in ms (default: `timeoutMs`). A server that accepts the
+   * connection and never answers fails with an HmsConnectionError of code `TIMEOUT` then.
+   */
+  connectTimeoutMs?: number;
 }
 
 /** Time a call may wait for hms-mcp before it fails, in ms. */
@@ -91,18 +97,29 @@ export async function connectHmsBackend(
 ): Promise<HmsMemoryBackend> {
   const { connection, namespace } = options;
   const timeoutMs = positive("timeoutMs", options.timeoutMs) ?? DEFAULT_TIMEOUT_MS;
+  const connectTimeoutMs = positive("connectTimeoutMs", options.connectTimeoutMs) ?? timeoutMs;
   const maxFileBytes = positive("maxFileBytes", options.maxFileBytes);
   if (namespace !== undefined && (typeof namespace !== "string" || namespace === "")) {
     throw new TypeError("namespace must be a non-empty string");
   }
 
-  const session = await openSession(connection, timeoutMs);
+  const { session, serverLog } = await openSession(connection, connectTimeoutMs);
   try {
     const probe = new HmsMemoryBackend(session, { namespace, serverMaxFileBytes: 1 });
-    const stats = await probe.stats();
+    let stats: Awaited<ReturnType<typeof probe.stats>>;
+    try {
+      stats = await probe.stats();
+    } catch (error) {
+      // A server we started that cannot carry out its first call (no node:sqlite in this
+      // Node, a store it cannot open) says why only in its log: hand its last words on.
+      const log = serverLog === undefined ? "" : await serverLog(session);
+      if (log === "" || !HmsMcpError.isInstance(error) || !(error instanceof Error)) throw error;
+      throw new HmsMcpError(error.code, `${error.message}${log}`, { cause: error });
+    }
     if (!Number.isSafeInteger(stats.max_text_bytes) || stats.max_text_bytes < 1) {
       throw new HmsMcpError("PROTOCOL", `${session.where} gave no max_text_bytes in stats`);
     }
+    session.timeoutMs = timeoutMs;
     return new HmsMemoryBackend(session, {
       namespace,
       serverMaxFileBytes: stats.max_text_bytes,
@@ -115,10 +132,15 @@ export async function connectHmsBackend(
   }
 }
 
+/**
+ * A session with the server, and for a server process it started, how to read the end of its
+ * log: it closes the session (stopping the server) and gives what describeStderr makes of the
+ * last lines the server wrote.
+ */
 async function openSession(
   connection: HmsConnection | undefined,
   timeoutMs: number,
-): Promise<HmsSession> {
+): Promise<{ session: HmsSession; serverLog?: (session: HmsSession) => Promise<string> }> {
   const client = newClient();
   let transport: Transport;
   let reopen: (() => Promise<{ client: Client; end: () => Promise<void> }>) | undefined;
@@ -148,6 +170,10 @@ async function openSession(
       );
     }
     const url = new URL(connection.url);
+    // Never in a message: a user name and password given in the URL.
+    const shown = new URL(url.href);
+    shown.username = "";
+    shown.password = "";
     const token = connection.token ?? process.env.HMS_MCP_TOKEN;
     const headers: Record<string, string> = { ...connection.headers };
     if (token) headers.Authorization = `Bearer ${token}`;
@@ -155,7 +181,7 @@ async function openSession(
     // Ending the session (HTTP DELETE) frees it on the server at once.
     endSession = () => http.terminateSession();
     transport = http;
-    where = `hms-mcp at ${url.href}`;
+    where = `hms-mcp at ${shown.href}`;
     const at = where;
     reopen = async () => {
       const fresh = newClient();
@@ -232,6 +258,14 @@ async function openSession(
     await client.close().catch(() => undefined);
     await stopServer?.().catch(() => undefined);
     const status = (error as { code?: unknown } | null)?.code;
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      // It took the connection and never answered (not an HTTP status, whatever the code).
+      throw new HmsConnectionError(
+        "TIMEOUT",
+        `Could not connect to ${where}: it did not answer within ${timeoutMs / 1000} seconds.`,
+        { cause: error },
+      );
+    }
     const closed = error instanceof McpError && error.code === ErrorCode.ConnectionClosed;
     const detail =
       closed && stderr !== undefined
@@ -290,7 +324,14 @@ async function openSession(
       return pending;
     };
   }
-  return session;
+  if (stderr === undefined) return { session };
+  const log = stderr;
+  const serverLog = async (ended: HmsSession) => {
+    await ended.close().catch(() => undefined);
+    await settle(log.ended, STDERR_END_WAIT_MS);
+    return describeStderr(log.tail.lines(), false);
+  };
+  return { session, serverLog };
 }
 
 /** Waits for `promise` to settle, or `ms` at most. */
