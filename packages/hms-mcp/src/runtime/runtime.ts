@@ -304,12 +304,9 @@ export async function closeRuntime(runtime: Runtime): Promise<void> {
 function dataDirMessage(config: Config, error: unknown): string {
   const { code, message } = error as { code?: unknown; message?: unknown };
   // No node:sqlite in this Node (20, or 22 with --no-experimental-sqlite): not the directory.
+  // The store's message names the Node.js versions to use, from its `engines`.
   if (code === "ERR_UNKNOWN_BUILTIN_MODULE") {
-    return (
-      `cannot open namespace ${config.namespace}: Node.js ${process.version} has no ` +
-      "node:sqlite, the SQLite hms-mcp runs on; start hms-mcp with Node.js 24 or 22 (22.13 or " +
-      "later)"
-    );
+    return `cannot open namespace ${config.namespace}: ${String(message)}`;
   }
   const text = String(message ?? error);
   const named = typeof code === "string" && !isStoreError(error) && !text.startsWith(code);

@@ -55,7 +55,7 @@ describe("a server that cannot start", () => {
     expect(result.status).toBe(2);
     expectOneLine(
       result,
-      /cannot open namespace default: Node\.js v\d+\.\d+\.\d+ has no node:sqlite, the SQLite hms-mcp runs on; start hms-mcp with Node\.js 24 or 22 \(22\.13 or later\)$/m,
+      /cannot open namespace default: Node\.js v\d+\.\d+\.\d+ has no node:sqlite, the SQLite the store runs on: use Node\.js 24\.22\.3 or a later 24, or 22\.23\.5 or a later 22$/m,
     );
   });
 

@@ -1,5 +1,5 @@
 /**
- * The SQLite driver: Node's own `node:sqlite` (Node 22.13+ and 24), so installing the store
+ * The SQLite driver: Node's own `node:sqlite` (in the Node.js lines `engines` names), so installing the store
  * builds and downloads nothing. Everything else in the store reaches SQLite through the two
  * small interfaces here, which `node:sqlite`'s `DatabaseSync` and `StatementSync` satisfy as
  * they are; the driver benchmark and the compatibility tests pass better-sqlite3 through them
@@ -12,6 +12,7 @@
  * text holding NUL ({@link textReads}).
  */
 import type * as NodeSqlite from "node:sqlite";
+import packageJson from "../../package.json" with { type: "json" };
 
 /** A value a statement binds (a JavaScript number binds as a REAL, a bigint as an INTEGER). */
 export type SqliteInput = null | number | bigint | string | NodeJS.ArrayBufferView;
@@ -88,7 +89,7 @@ function loadSqlite(): Sqlite {
     throw Object.assign(
       new Error(
         `Node.js ${process.version} has no node:sqlite, the SQLite the store runs on: use ` +
-          "Node.js 22.13 or later (the store is tested on 22 and 24)",
+          supportedNode(packageJson.engines.node),
       ),
       { code: "ERR_UNKNOWN_BUILTIN_MODULE" },
     );
@@ -221,4 +222,18 @@ export function isDiskFull(error: unknown): boolean {
     sqliteCodeOf(error) === SQLITE_FULL ||
     (error as { code?: unknown } | null | undefined)?.code === "ENOSPC"
   );
+}
+
+/**
+ * `engines.node` (`^22.23.5 || ^24.22.3`, the versions tested: scripts/check-packages.mjs
+ * holds it to scripts/setup.sh's pins) in words: `Node.js 24.22.3 or a later 24, or 22.23.5
+ * or a later 22`, the newest line first. The one statement of which Node to use, so the
+ * message cannot drift from what is tested.
+ */
+export function supportedNode(engines: string): string {
+  const floors = engines
+    .split("||")
+    .map((part) => part.trim().replace(/^\^/, ""))
+    .sort((a, b) => Number.parseInt(b, 10) - Number.parseInt(a, 10));
+  return `Node.js ${floors.map((floor) => `${floor} or a later ${floor.split(".")[0]}`).join(", or ")}`;
 }
