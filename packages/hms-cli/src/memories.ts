@@ -71,10 +71,25 @@ export async function getMemory(
  */
 export function sizeRefusal(bytes: number, max: number): string | undefined {
   if (bytes <= max) return undefined;
+  return `${bytes} bytes, ${overLimit(max)}`;
+}
+
+/**
+ * `over the server's limit of N bytes per file (how to raise it)`: why a text is refused
+ * whose whole size is not known (reading stopped once it passed the limit).
+ */
+export function overLimit(max: number): string {
   return (
-    `${bytes} bytes, over the server's limit of ${max} bytes per file (raise it with ` +
-    "hms-mcp's --max-text-bytes; for the server hms starts, set HMS_MCP_MAX_TEXT_BYTES)"
+    `over the server's limit of ${max} bytes per file (raise it with hms-mcp's ` +
+    "--max-text-bytes; for the server hms starts, set HMS_MCP_MAX_TEXT_BYTES)"
   );
+}
+
+/** Why a bounded read's input cannot be one memory file: its size, or that it is too long. */
+export function boundedRefusal(over: { size?: number }, max: number): string {
+  return over.size === undefined
+    ? `more than ${max} bytes, ${overLimit(max)}`
+    : `${over.size} bytes, ${overLimit(max)}`;
 }
 
 /** `bytes` as UTF-8 text, or undefined when they are not UTF-8. */

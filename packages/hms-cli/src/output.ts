@@ -1,5 +1,6 @@
 import Table from "cli-table3";
 import pc from "picocolors";
+import type { Io } from "./io.js";
 
 /**
  * How a command prints. With `--json` each command writes one JSON document on stdout and
@@ -8,15 +9,33 @@ import pc from "picocolors";
  */
 export class Output {
   readonly colors: ReturnType<typeof pc.createColors>;
+  /**
+   * The exit code of a command that printed its result and still failed (an import refused
+   * as a whole prints what it refused, then exits 1).
+   */
+  exitCode = 0;
 
-  constructor(readonly json: boolean) {
-    this.colors = pc.createColors(!json && useColor());
+  constructor(
+    readonly json: boolean,
+    readonly io: Io,
+  ) {
+    this.colors = pc.createColors(!json && useColor(io));
   }
 
   /** Prints `value` as JSON, or `human()` as text. */
   result(value: unknown, human: () => string): void {
     const text = this.json ? JSON.stringify(value, null, 2) : human();
-    if (text !== "") process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+    if (text !== "") this.print(text.endsWith("\n") ? text : `${text}\n`);
+  }
+
+  /** Writes `text` to stdout as it is. */
+  print(text: string): void {
+    this.io.stdout.write(text);
+  }
+
+  /** Writes one line to stderr, after `hms: `. */
+  note(line: string): void {
+    this.io.stderr.write(`hms: ${line}\n`);
   }
 
   /** A table with a header row, borderless so that it reads like `ls -l`. */
@@ -54,10 +73,10 @@ export class Output {
 }
 
 // Not picocolors' own check, which also colours output piped in CI (when CI is set).
-function useColor(): boolean {
-  if (process.env.NO_COLOR) return false;
-  if (process.env.FORCE_COLOR) return true;
-  return process.stdout.isTTY === true;
+function useColor(io: Io): boolean {
+  if (io.env.NO_COLOR) return false;
+  if (io.env.FORCE_COLOR) return true;
+  return io.stdout.isTTY === true;
 }
 
 /** `1536` as `1.5 KiB`: sizes people read at a glance. */

@@ -1,4 +1,5 @@
 import { MEMORY_ROOT, validateMemoryPath } from "@hms/memory-paths";
+import { utf8Path } from "./arguments.js";
 import { CliError, EXIT } from "./errors.js";
 
 /**
@@ -7,6 +8,7 @@ import { CliError, EXIT } from "./errors.js";
  * checked with the memory tool's own path rules, so `hms` refuses what Claude's tool would.
  */
 export function memoryPath(argument: string | undefined): string {
+  if (argument !== undefined) utf8Path(argument, "the path");
   let path = (argument ?? "").trim() === "" ? MEMORY_ROOT : (argument ?? "");
   if (path === "/") path = MEMORY_ROOT;
   if (path === "memories" || path.startsWith("memories/")) path = `/${path}`;

@@ -2,6 +2,7 @@ import { type HmsMemoryBackend, runAsCommand } from "@hms/memory-backend-hms";
 import { MAX_RECALL_K } from "@hms/protocol";
 import { Command, InvalidArgumentError, Option } from "commander";
 import packageJson from "../package.json" with { type: "json" };
+import { utf8Path } from "./arguments.js";
 import { cat } from "./commands/cat.js";
 import { diff } from "./commands/diff.js";
 import { edit } from "./commands/edit.js";
@@ -21,9 +22,16 @@ import { watch } from "./commands/watch.js";
 import { write } from "./commands/write.js";
 import { CliError, EXIT } from "./errors.js";
 import { onInterrupt, terminate } from "./interrupt.js";
+import type { Io } from "./io.js";
 import { Output } from "./output.js";
 import { memoryPath } from "./paths.js";
-import { openTarget, type StoreNeed, type TargetOptions } from "./target.js";
+import {
+  CALL_TIMEOUT_SECONDS,
+  openTarget,
+  type StoreNeed,
+  type TargetOptions,
+  URL_TIMEOUT_SECONDS,
+} from "./target.js";
 import { pointInTime } from "./when.js";
 
 interface GlobalOptions extends TargetOptions {
@@ -48,32 +56,51 @@ the hms-mcp it started, and an editor, however it ends).`;
 /** The version of this program. */
 export const VERSION: string = packageJson.version;
 
+/** Options read from the environment when not given as flags: option, then variable. */
+const FROM_ENV = [
+  ["dataDir", "HMS_MCP_DATA_DIR"],
+  ["namespace", "HMS_MCP_NAMESPACE"],
+] as const;
+
 /**
- * The `hms` program: global options, then one subcommand. `--version` is read by cli.ts only
- * as the first argument: commander would take it anywhere, and `restore --version N` is a
- * version of a file.
+ * The `hms` program over `io`: global options, then one subcommand; and the exit code of a
+ * command that ran to its end (main.ts turns a failure into its own). `--version` is read by
+ * main.ts only as the first argument: commander would take it anywhere, and `restore
+ * --version N` is a version of a file.
  */
-export function buildProgram(): Command {
+export function buildProgram(io: Io): { program: Command; exitCode: () => number } {
+  let exitCode = 0;
   const program = new Command("hms")
     .description(
       "Look at, search, move, export and import what Claude keeps in a Holographic Memory store.",
     )
+    // Their variables are read from io.env below (commander's .env() reads process.env).
     .addOption(
-      new Option("--data-dir <dir>", "the local data directory (default: hms-mcp's)").env(
-        "HMS_MCP_DATA_DIR",
+      new Option(
+        "--data-dir <dir>",
+        "the local data directory (default: hms-mcp's) (env: HMS_MCP_DATA_DIR)",
       ),
     )
     .addOption(
-      new Option("--namespace <name>", "the namespace (store) to use").env("HMS_MCP_NAMESPACE"),
+      new Option("--namespace <name>", "the namespace (store) to use (env: HMS_MCP_NAMESPACE)"),
     )
     // Not commander's .conflicts("dataDir"): that refuses --url whenever HMS_MCP_DATA_DIR is
     // exported; a flag beats a variable (run() drops the variable's data dir under --url).
     .addOption(new Option("--url <url>", "a running hms-mcp over HTTP (token: HMS_MCP_TOKEN)"))
+    .addOption(
+      new Option(
+        "--timeout <seconds>",
+        `how long to wait for the server's first answer (default: ${URL_TIMEOUT_SECONDS} with ` +
+          `--url, ${CALL_TIMEOUT_SECONDS} for the server hms starts)`,
+      ).argParser(seconds),
+    )
     .option("--json", "print one JSON document on stdout, for scripts", false)
     .addHelpText("after", EPILOG)
     .showSuggestionAfterError()
     .exitOverride()
     .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
       outputError: (message, write) => write(`hms: ${message.replace(/^error: /, "")}`),
     });
 
@@ -81,12 +108,23 @@ export function buildProgram(): Command {
   let commandName = "hms";
   program.hook("preAction", (_program, action) => {
     commandName = `hms_${action.name()}`;
+    for (const [option, variable] of FROM_ENV) {
+      const value = io.env[variable];
+      if (value && program.getOptionValue(option) === undefined) {
+        program.setOptionValueWithSource(option, value, "env");
+      }
+    }
   });
   /** The global options, with a data dir from HMS_MCP_DATA_DIR dropped when --url is given. */
   const globals = (): GlobalOptions => {
     const options = { ...program.opts<GlobalOptions>() };
     if (options.url !== undefined && program.getOptionValueSource("dataDir") === "env") {
       delete options.dataDir;
+    }
+    if (options.dataDir !== undefined) {
+      const from =
+        program.getOptionValueSource("dataDir") === "env" ? "HMS_MCP_DATA_DIR" : "--data-dir";
+      utf8Path(options.dataDir, from);
     }
     return options;
   };
@@ -98,12 +136,13 @@ export function buildProgram(): Command {
     ) =>
     async () => {
       const options = globals();
-      const out = new Output(options.json);
-      const backend = await openTarget({ ...options, ...target }, need);
+      const out = new Output(options.json, io);
+      const backend = await openTarget({ ...options, ...target }, need, io);
       // The server we started goes with us, however hms ends.
       const stopServer = onInterrupt(() => terminate(backend.pid));
       try {
         await runAsCommand(commandName, () => action(backend, out));
+        exitCode = out.exitCode;
       } finally {
         await backend.close();
         stopServer();
@@ -258,9 +297,10 @@ export function buildProgram(): Command {
       "--model-dir <dir>",
       "the model's directory, as `hms-mcp fetch-model` prints it",
     )
-    .action((options: { modelDir: string }) =>
-      run((backend, out) => reembed(backend, out), { reembedWith: options.modelDir })(),
-    );
+    .action((options: { modelDir: string }) => {
+      const modelDir = utf8Path(options.modelDir, "--model-dir");
+      return run((backend, out) => reembed(backend, out), { reembedWith: modelDir })();
+    });
 
   program
     .command("write")
@@ -269,6 +309,7 @@ export function buildProgram(): Command {
     .option("--file <file>", "read the text from this file instead of stdin")
     .action((path: string, options: { file?: string }) => {
       const at = memoryPath(path);
+      if (options.file !== undefined) utf8Path(options.file, "--file");
       return run((backend, out) => write(backend, at, options, out), {}, "create")();
     });
 
@@ -290,7 +331,7 @@ export function buildProgram(): Command {
     )
     .action(() => {
       const options = globals();
-      return namespaces(options, new Output(options.json));
+      return namespaces(options, new Output(options.json, io));
     });
 
   program
@@ -305,9 +346,10 @@ export function buildProgram(): Command {
     )
     .requiredOption("--to <target>", "a directory, or a file ending in .jsonl")
     .option("--force", "overwrite files that exist", false)
-    .action((options: { to: string; force: boolean }) =>
-      run((backend, out) => exportTo(backend, options.to, options, out))(),
-    );
+    .action((options: { to: string; force: boolean }) => {
+      const to = utf8Path(options.to, "--to");
+      return run((backend, out) => exportTo(backend, to, options, out))();
+    });
 
   program
     .command("import")
@@ -319,19 +361,30 @@ export function buildProgram(): Command {
     .option("--skip-refused", "import the rest when some files are refused", false)
     .option("--dry-run", "list what would be imported and refused; write nothing", false)
     .action(
-      (options: { from: string; overwrite: boolean; skipRefused: boolean; dryRun: boolean }) =>
-        run(
-          (backend, out) => importFrom(backend, options.from, options, out),
+      (options: { from: string; overwrite: boolean; skipRefused: boolean; dryRun: boolean }) => {
+        const from = utf8Path(options.from, "--from");
+        return run(
+          (backend, out) => importFrom(backend, from, options, out),
           {},
           // A dry run writes nothing, and creates no store to write nothing into.
           options.dryRun ? "nothing" : "create",
-        )(),
+        )();
+      },
     );
 
   for (const command of program.commands) {
     command.exitOverride().configureOutput(program.configureOutput());
   }
-  return program;
+  return { program, exitCode: () => exitCode };
+}
+
+/** Parses --timeout: a number of seconds from 1 to 3600. */
+function seconds(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 3600) {
+    throw new InvalidArgumentError("must be a whole number of seconds from 1 to 3600");
+  }
+  return n;
 }
 
 /** Parses a version number. */

@@ -1,4 +1,6 @@
+import { Writable } from "node:stream";
 import { SingleBar } from "cli-progress";
+import type { Output } from "./output.js";
 
 /** A progress bar on stderr, shown only to a person at a terminal (never with --json). */
 export interface Progress {
@@ -9,13 +11,14 @@ export interface Progress {
   stop(): void;
 }
 
-export function progressBar(label: string, options: { json: boolean }): Progress {
-  if (options.json || !process.stderr.isTTY) {
+export function progressBar(label: string, out: Output): Progress {
+  const stream = out.io.stderr;
+  if (out.json || !stream.isTTY || !(stream instanceof Writable)) {
     return { start() {}, increment() {}, update() {}, stop() {} };
   }
   const bar = new SingleBar({
     format: `${label} [{bar}] {value}/{total}`,
-    stream: process.stderr,
+    stream,
     hideCursor: true,
     clearOnComplete: true,
   });

@@ -7,7 +7,9 @@ import {
   HmsMcpError,
   type HmsMemoryBackend,
 } from "@hms/memory-backend-hms";
-import { CliError, EXIT } from "./errors.js";
+import { CliError, EXIT, type ExitCode } from "./errors.js";
+import type { Io } from "./io.js";
+import { checkUrl, redactUrls } from "./url.js";
 
 /** Where the memories are: a local data directory (the default) or a running server. */
 export interface TargetOptions {
@@ -22,7 +24,18 @@ export interface TargetOptions {
    * the vectors of another model (`--reembed`).
    */
   reembedWith?: string;
+  /**
+   * How long to wait for the server's first answer, in seconds (default: 10 with --url, 60
+   * for the server hms starts, which may first open or upgrade the store). Later calls wait
+   * 60 s, or this long if it is longer.
+   */
+  timeout?: number;
 }
+
+/** The first answer of a server at --url within this long, unless --timeout says otherwise. */
+export const URL_TIMEOUT_SECONDS = 10;
+/** Each call's wait, and the first answer's of the server hms starts (a store may be opened). */
+export const CALL_TIMEOUT_SECONDS = 60;
 
 /**
  * What a command needs of the store: one that exists (a read, or a change of what is there:
@@ -41,7 +54,8 @@ export type StoreNeed = "existing" | "nothing" | "create";
  */
 export async function openTarget(
   options: TargetOptions,
-  need: StoreNeed = "existing",
+  need: StoreNeed,
+  io: Io,
 ): Promise<HmsMemoryBackend> {
   if (options.url !== undefined && options.dataDir !== undefined) {
     throw new CliError("give --url (a server) or --data-dir (a local store), not both", EXIT.usage);
@@ -52,7 +66,7 @@ export async function openTarget(
       EXIT.usage,
     );
   }
-  const backend = await connect(options, need);
+  const backend = await connect(options, need, io);
   if (need === "existing") {
     let exists: boolean | undefined;
     try {
@@ -70,17 +84,24 @@ export async function openTarget(
   return backend;
 }
 
-async function connect(options: TargetOptions, need: StoreNeed): Promise<HmsMemoryBackend> {
+async function connect(options: TargetOptions, need: StoreNeed, io: Io): Promise<HmsMemoryBackend> {
   const namespace = options.namespace;
+  const timeouts = (firstSeconds: number) => ({
+    connectTimeoutMs: firstSeconds * 1000,
+    timeoutMs: Math.max(firstSeconds, CALL_TIMEOUT_SECONDS) * 1000,
+  });
   if (options.url !== undefined) {
     const url = checkUrl(options.url);
+    const first = options.timeout ?? URL_TIMEOUT_SECONDS;
     try {
       return await connectHmsBackend({
-        connection: { url },
+        // An empty token sends none (rather than the library's look at this process's env).
+        connection: { url, token: io.env.HMS_MCP_TOKEN ?? "" },
         ...(namespace === undefined ? {} : { namespace }),
+        ...timeouts(first),
       });
     } catch (error) {
-      throw new CliError(httpFailure(url, error), EXIT.unreachable);
+      throw new CliError(httpFailure(url, error, first, io), exitCodeOfHttpFailure(error));
     }
   }
   const args = [hmsMcpBin(), "--log-level", "warn"];
@@ -90,9 +111,19 @@ async function connect(options: TargetOptions, need: StoreNeed): Promise<HmsMemo
   }
   if (namespace !== undefined) args.push("--namespace", namespace);
   if (need !== "create") args.push("--no-create");
+  // The server gets this run's HMS_MCP_* settings (HMS_MCP_MAX_TEXT_BYTES...).
+  const env = Object.fromEntries(
+    Object.entries(io.env).filter(
+      (entry): entry is [string, string] =>
+        entry[0].startsWith("HMS_MCP_") &&
+        !["HMS_MCP_TOKEN", "HMS_MCP_BIN"].includes(entry[0]) &&
+        entry[1] !== undefined,
+    ),
+  );
   try {
     return await connectHmsBackend({
-      connection: { command: process.execPath, args, stderr: "ignore" },
+      connection: { command: process.execPath, args, env, stderr: "ignore" },
+      ...timeouts(options.timeout ?? CALL_TIMEOUT_SECONDS),
     });
   } catch (error) {
     if (HmsConnectionError.isInstance(error) || HmsMcpError.isInstance(error)) {
@@ -107,7 +138,7 @@ function noStoreMessage(options: TargetOptions): string {
   const namespace = options.namespace ?? "default";
   if (options.url !== undefined) {
     return (
-      `there is no namespace ${namespace} at ${options.url} (nothing was ever written to it); ` +
+      `there is no namespace ${namespace} at ${redactUrls(options.url)} (nothing was ever written to it); ` +
       "`hms import` creates it, or check --namespace"
     );
   }
@@ -124,17 +155,35 @@ function noStoreMessage(options: TargetOptions): string {
  */
 function startFailure(message: string): string {
   const [head = "", tail] = message.split("\nIts stderr ended with:\n");
-  const said = tail
-    ?.split("\n")
-    .map((line) => line.trim())
-    .filter(Boolean)
-    .at(-1);
+  const said = tail?.split("\n").map(loggedReason).filter(Boolean).at(-1);
   if (said !== undefined) return `could not start hms-mcp: ${said.replace(/^hms-mcp: /, "")}`;
   if (/timed out/i.test(head)) {
     return "hms-mcp started but did not answer in time; try again, or run hms-mcp by itself to see why";
   }
   const first = head.split("\n")[0] ?? head;
   return first.replace(/^Could not connect to hms-mcp \([^)]*\): /, "could not start hms-mcp: ");
+}
+
+/**
+ * What one line of hms-mcp's stderr says: a plain line as it is; a JSON log line (hms-mcp
+ * logs JSON once it runs) by its error's message, else its `msg`, and nothing for a log line
+ * below an error's level. The line may be cut short (the library keeps 500 characters of
+ * each): the message is then read as the JSON string it starts with.
+ */
+export function loggedReason(line: string): string {
+  const trimmed = line.trim();
+  if (!trimmed.startsWith("{")) return trimmed;
+  const field = (name: string) => {
+    const match = new RegExp(`"${name}":("(?:[^"\\\\]|\\\\.)*")`).exec(trimmed);
+    try {
+      return match ? (JSON.parse(match[1] as string) as string) : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const level = Number(/^\{"level":(\d+)/.exec(trimmed)?.[1] ?? 0);
+  if (level < 50) return "";
+  return field("message") ?? field("msg") ?? "";
 }
 
 /** Network errors that mean nothing listens there (or it cannot be reached). */
@@ -153,11 +202,19 @@ const NOTHING_THERE = new Set([
  * A failure to reach the server at `url`, in a person's words, saying what to do: never
  * "fetch failed", a raw JSON body or the client library's option names.
  */
-export function httpFailure(url: URL, error: unknown): string {
+export function httpFailure(url: URL, error: unknown, timeoutSeconds: number, io: Io): string {
   const host = url.host;
   const mcpUrl = `${url.origin}/mcp`;
   const wrongPath = !url.pathname.replace(/\/+$/, "").endsWith("/mcp");
   const didYouMean = wrongPath ? `; did you mean ${mcpUrl}?` : "";
+  if (HmsMcpError.isInstance(error) && error.code === "TIMEOUT") {
+    // It took the connection and said nothing: not an HTTP answer of any kind.
+    const seconds = `${timeoutSeconds} second${timeoutSeconds === 1 ? "" : "s"}`;
+    return (
+      `the server at ${host} did not answer within ${seconds}; is it hms-mcp, and is it ` +
+      "running well? (--timeout SECONDS waits longer)"
+    );
+  }
   const code = causeCode(error);
   if (typeof code === "string") {
     if (NOTHING_THERE.has(code)) {
@@ -169,9 +226,7 @@ export function httpFailure(url: URL, error: unknown): string {
     }
   }
   if (code === 401) {
-    const token = process.env.HMS_MCP_TOKEN
-      ? "refused the token in HMS_MCP_TOKEN"
-      : "needs a token";
+    const token = io.env.HMS_MCP_TOKEN ? "refused the token in HMS_MCP_TOKEN" : "needs a token";
     return `the server at ${host} ${token} (HTTP 401): set HMS_MCP_TOKEN to the server's token${didYouMean}`;
   }
   if (code === 403) {
@@ -196,19 +251,25 @@ export function httpFailure(url: URL, error: unknown): string {
   if (HmsMcpError.isInstance(error) && error.code === "PROTOCOL") {
     return error.message.split("\n")[0] ?? error.message;
   }
-  if (HmsMcpError.isInstance(error) && error.code === "TIMEOUT") {
-    return `the server at ${host} did not answer in time; try again`;
-  }
   return `could not reach hms-mcp at ${url.href}${didYouMean}`;
+}
+
+/**
+ * The exit code of a failure to use the server at --url: 1 when it answered and refused what
+ * was asked (a namespace this token may not use: docs/cli's "refused"), else 3 (it could not
+ * be reached, or would not let this client in at all: a wrong token is HTTP 401).
+ */
+export function exitCodeOfHttpFailure(error: unknown): ExitCode {
+  return causeCode(error) === "NOT_FOUND" ? EXIT.failed : EXIT.unreachable;
 }
 
 /** The first `code` along the error's causes (an HTTP status, or a Node error code). */
 function causeCode(error: unknown): string | number | undefined {
   for (let at = error, depth = 0; at !== undefined && at !== null && depth < 8; depth++) {
     const { code, cause } = at as { code?: unknown; cause?: unknown };
-    if (typeof code === "number" || (typeof code === "string" && code !== "CONNECTION_CLOSED")) {
-      return code;
-    }
+    // A number is an HTTP status only from 100 to 599: JSON-RPC's codes are negative.
+    const status = typeof code === "number" && code >= 100 && code <= 599;
+    if (status || (typeof code === "string" && code !== "CONNECTION_CLOSED")) return code;
     at = cause;
   }
   return undefined;
@@ -232,20 +293,6 @@ function serverSays(error: unknown): string {
   } catch {
     return "";
   }
-}
-
-/** `url` as a URL, or a usage error saying what is wrong with it. */
-export function checkUrl(url: string): URL {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new CliError(`--url ${JSON.stringify(url)} is not a URL`, EXIT.usage);
-  }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    throw new CliError(`--url must be http:// or https://, not ${parsed.protocol}`, EXIT.usage);
-  }
-  return parsed;
 }
 
 /** The hms-mcp program installed with this package. */

@@ -22,13 +22,26 @@ export async function cat(
     return;
   }
   if (!options.lineNumbers) {
-    process.stdout.write(record.text);
+    out.print(record.text);
     return;
   }
-  const lines = record.text.split("\n");
-  const width = String(lines.length).length;
-  const numbered = lines.map(
-    (line, index) => `${out.colors.dim(String(index + 1).padStart(width))}  ${line}`,
+  const numbered = viewLines(record.text).map(
+    (line) => `${out.colors.dim(line.slice(0, LINE_NUMBER_WIDTH))}${line.slice(LINE_NUMBER_WIDTH)}`,
   );
   out.result(record, () => numbered.join("\n"));
+}
+
+/** Width of the line-number column of the memory tool's `view` (memory-core's format.ts). */
+const LINE_NUMBER_WIDTH = 6;
+
+/**
+ * `text`'s lines numbered as the memory tool's `view` numbers them (memory-core's
+ * `splitLines` and `numberedLine`, which hms-cli may not import; a test holds the two
+ * equal): lines end at LF only (a CR stays in its line); a final LF ends the last line and
+ * starts no empty one; each line is its number right-aligned in 6 columns, a tab, the line.
+ */
+export function viewLines(text: string): string[] {
+  const lines = text.split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  return lines.map((line, index) => `${String(index + 1).padStart(LINE_NUMBER_WIDTH)}\t${line}`);
 }

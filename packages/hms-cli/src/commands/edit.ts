@@ -1,11 +1,13 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { constants, tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import type { HmsMemoryBackend } from "@hms/memory-backend-hms";
+import { readFileAtMost } from "../bounded-read.js";
 import { CliError } from "../errors.js";
 import { onInterrupt, terminate, whileEditing } from "../interrupt.js";
-import { getMemory, type MemoryRecord, utf8Text } from "../memories.js";
+import type { Io } from "../io.js";
+import { boundedRefusal, getMemory, type MemoryRecord, utf8Text } from "../memories.js";
 import type { Output } from "../output.js";
 import { coloredDiff } from "./diff.js";
 import { describeSave, refuseDirectory, save } from "./write.js";
@@ -19,11 +21,7 @@ import { describeSave, refuseDirectory, save } from "./write.js";
 export async function edit(backend: HmsMemoryBackend, path: string, out: Output): Promise<void> {
   // vi, the editor of last resort, waits for ever for keys that never come without a terminal
   // (a script, a pipe): an editor that needs none must be named.
-  if (
-    !process.env.VISUAL &&
-    !process.env.EDITOR &&
-    !(process.stdin.isTTY && process.stdout.isTTY)
-  ) {
+  if (!out.io.env.VISUAL && !out.io.env.EDITOR && !(out.io.stdin.isTTY && out.io.stdout.isTTY)) {
     throw new CliError(
       `no editor: set EDITOR (vi needs a terminal, and this is not one), or write the file with \`hms write ${path} < FILE\``,
     );
@@ -37,11 +35,17 @@ export async function edit(backend: HmsMemoryBackend, path: string, out: Output)
   writeFileSync(file, before, { mode: 0o600 });
   const keep = (why: string) => `${why}; your text is kept at ${file}`;
 
-  const stopKeeping = onInterrupt(() => process.stderr.write(`hms: ${keep("not saved")}\n`));
+  const stopKeeping = onInterrupt(() => out.note(keep("not saved")));
   try {
-    const status = await whileEditing(() => runEditor(file));
+    const status = await whileEditing(() => runEditor(file, out.io.env));
     if (status !== 0) throw new CliError(keep(`the editor exited with ${status}; nothing saved`));
-    const text = utf8Text(readFileSync(file));
+    // Bounded: an editor may leave a file of any size (a paste, a command's output).
+    const read = await readFileAtMost(file, backend.maxFileBytes);
+    if (read.over) {
+      const why = boundedRefusal(read, backend.maxFileBytes);
+      throw new CliError(keep(`the text is ${why}; nothing saved`));
+    }
+    const text = utf8Text(read.bytes);
     if (text === undefined) throw new CliError(keep("the text is not UTF-8; nothing saved"));
     if (text === before) {
       rmSync(folder, { recursive: true, force: true });
@@ -68,12 +72,12 @@ export async function edit(backend: HmsMemoryBackend, path: string, out: Output)
 }
 
 /** Runs the editor on `file` and resolves with its exit status (a signal counts as 128 + n). */
-function runEditor(file: string): Promise<number> {
-  const editor = (process.env.VISUAL || process.env.EDITOR || "vi").trim();
+function runEditor(file: string, env: Io["env"]): Promise<number> {
+  const editor = (env.VISUAL || env.EDITOR || "vi").trim();
   // A plain command runs as is; one with arguments ("code --wait") through the shell, as git does.
   const child = /^[\w@%+=:,./-]+$/.test(editor)
-    ? spawn(editor, [file], { stdio: "inherit" })
-    : spawn("/bin/sh", ["-c", `${editor} "$1"`, editor, file], { stdio: "inherit" });
+    ? spawn(editor, [file], { stdio: "inherit", env })
+    : spawn("/bin/sh", ["-c", `${editor} "$1"`, editor, file], { stdio: "inherit", env });
   const stopEditor = onInterrupt(() => terminate(child.pid));
   return new Promise((resolve, reject) => {
     child.once("error", (error) => {

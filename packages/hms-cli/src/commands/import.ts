@@ -1,11 +1,14 @@
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import type { HmsMemoryBackend } from "@hms/memory-backend-hms";
 import { checkMemoryPath, MEMORY_ROOT } from "@hms/memory-paths";
-import { MAX_PAGE, MEMORY_FILE_TAG, TOOLS } from "@hms/protocol";
+import { MAX_ANSWER_BYTES, MAX_PAGE, MEMORY_FILE_TAG, TOOLS } from "@hms/protocol";
+import { readFileAtMost } from "../bounded-read.js";
+import { escapedBytes } from "../bytes.js";
 import { CliError, EXIT } from "../errors.js";
 import { onInterrupt } from "../interrupt.js";
-import { sizeRefusal, utf8Text } from "../memories.js";
+import { boundedLines } from "../lines.js";
+import { boundedRefusal, sizeRefusal, utf8Text } from "../memories.js";
 import type { Output } from "../output.js";
 import { progressBar } from "../progress.js";
 
@@ -22,6 +25,12 @@ export interface Refusal {
   source: string;
   reason: string;
 }
+
+/** Why a file or folder whose name is not UTF-8 is refused. */
+const NOT_UTF8_NAME =
+  "its name is not UTF-8 (shown with \\x for each byte that is not): memory paths are UTF-8 text; rename it";
+
+const DOT = 0x2e;
 
 /** Why a hidden file or folder (`.DS_Store`, `.git`) is left out: not an error, a note. */
 const HIDDEN =
@@ -48,7 +57,7 @@ export async function importFrom(
   out: Output,
 ): Promise<void> {
   const { planned, refusals, skipped } = source.endsWith(".jsonl")
-    ? { ...(await planJsonl(source)), skipped: [] }
+    ? { ...(await planJsonl(source, backend.maxFileBytes)), skipped: [] }
     : await planDirectory(source, backend.maxFileBytes);
   const existing = await existingVersions(backend);
   const writes: Planned[] = [];
@@ -73,7 +82,7 @@ export async function importFrom(
     out.result(summary, () =>
       [...notes, describePlan(writes, refusals, options, blocked)].join("\n"),
     );
-    if (blocked) process.exitCode = EXIT.failed;
+    if (blocked) out.exitCode = EXIT.failed;
     return;
   }
   await writeAll(backend, writes, existing, out);
@@ -117,17 +126,27 @@ async function planDirectory(
   const refusals: Refusal[] = [];
   const skipped: Refusal[] = [];
   const walk = async (directory: string, names: string[]) => {
-    const entries = await readdir(directory, { withFileTypes: true });
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    // Names as bytes: a name that is not UTF-8 would come back from a string readdir as
+    // U+FFFD, a name that cannot be opened (and two such names as one).
+    const entries = await readdir(directory, { withFileTypes: true, encoding: "buffer" });
+    entries.sort((a, b) => Buffer.compare(a.name, b.name));
     for (const entry of entries) {
-      const file = join(directory, entry.name);
-      const key = [MEMORY_ROOT, ...names, entry.name].join("/");
-      if (entry.name.startsWith(".")) {
-        skipped.push({ source: entry.isDirectory() ? `${file}/` : file, reason: HIDDEN });
-      } else if (entry.isSymbolicLink()) {
+      const name = utf8Text(entry.name);
+      const shown = join(directory, escapedBytes(entry.name)) + (entry.isDirectory() ? "/" : "");
+      if (entry.name[0] === DOT) {
+        skipped.push({ source: shown, reason: HIDDEN });
+        continue;
+      }
+      if (name === undefined) {
+        refusals.push({ source: shown, reason: NOT_UTF8_NAME });
+        continue;
+      }
+      const file = join(directory, name);
+      const key = [MEMORY_ROOT, ...names, name].join("/");
+      if (entry.isSymbolicLink()) {
         refusals.push({ source: file, reason: "a symbolic link (not followed)" });
       } else if (entry.isDirectory()) {
-        await walk(file, [...names, entry.name]);
+        await walk(file, [...names, name]);
       } else if (!entry.isFile()) {
         refusals.push({ source: file, reason: "not a regular file" });
       } else {
@@ -163,48 +182,77 @@ async function memoriesFolder(source: string): Promise<string> {
 async function checkFile(file: string, key: string, maxBytes: number): Promise<Planned | string> {
   const pathError = checkMemoryPath(key);
   if (pathError) return pathError.message;
-  const bytes = await readFile(file);
-  const tooLarge = sizeRefusal(bytes.length, maxBytes);
-  if (tooLarge !== undefined) return tooLarge;
+  // A huge file is refused by its size, unread.
+  const read = await readFileAtMost(file, maxBytes);
+  if (read.over) return boundedRefusal(read, maxBytes);
   // Byte for byte: a byte order mark, CRLF and a missing last newline are kept.
-  const text = utf8Text(bytes);
+  const text = utf8Text(read.bytes);
   if (text === undefined) return "not UTF-8 text";
   return { key, text, tags: [MEMORY_FILE_TAG] };
 }
 
-/** The memories of an `hms export --to FILE.jsonl`. */
-async function planJsonl(source: string): Promise<{ planned: Planned[]; refusals: Refusal[] }> {
-  let content: string;
-  try {
-    content = await readFile(source, "utf8");
-  } catch (error) {
-    throw new CliError(`cannot read ${source}: ${(error as Error).message}`, EXIT.usage);
-  }
-  const lines = content.split("\n").filter((line) => line.trim() !== "");
-  const header = parseLine(lines[0] ?? "", source, 1) as { format?: unknown };
-  if (header.format !== "hms-export") {
-    throw new CliError(
-      `${source} is not an hms export: its first line has no "format": "hms-export"`,
-      EXIT.usage,
-    );
-  }
+/**
+ * The memories of an `hms export --to FILE.jsonl`, read line by line: a line longer than any
+ * export line can be (hms-mcp's largest answer) is refused unread, and a memory over the
+ * server's size limit is refused by its size.
+ */
+async function planJsonl(
+  source: string,
+  maxBytes: number,
+): Promise<{ planned: Planned[]; refusals: Refusal[] }> {
   const planned: Planned[] = [];
   const refusals: Refusal[] = [];
-  lines.slice(1).forEach((line, index) => {
-    const where = `${source}:${index + 2}`;
-    const record = TOOLS.get.output.safeParse(parseLine(line, source, index + 2));
-    if (!record.success) {
-      const issue = record.error.issues[0];
-      refusals.push({
-        source: where,
-        reason: `${issue?.path.join(".") || "line"}: ${issue?.message}`,
-      });
-      return;
+  let header = false;
+  try {
+    for await (const line of boundedLines(source, MAX_ANSWER_BYTES)) {
+      const where = `${source}:${line.number}`;
+      if (line.tooLong) {
+        if (!header) throw new CliError(notAnExport(source), EXIT.usage);
+        refusals.push({ source: where, reason: TOO_LONG_LINE });
+        continue;
+      }
+      const text = utf8Text(line.bytes);
+      if (text === undefined) {
+        if (!header) throw new CliError(notAnExport(source), EXIT.usage);
+        refusals.push({ source: where, reason: "not UTF-8 text" });
+        continue;
+      }
+      if (text.trim() === "") continue;
+      if (!header) {
+        if (
+          (parseLine(text, source, line.number) as { format?: unknown }).format !== "hms-export"
+        ) {
+          throw new CliError(notAnExport(source), EXIT.usage);
+        }
+        header = true;
+        continue;
+      }
+      const record = TOOLS.get.output.safeParse(parseLine(text, source, line.number));
+      if (!record.success) {
+        const issue = record.error.issues[0];
+        refusals.push({
+          source: where,
+          reason: `${issue?.path.join(".") || "line"}: ${issue?.message}`,
+        });
+        continue;
+      }
+      const { key, text: memory, tags, metadata } = record.data;
+      const tooLarge = sizeRefusal(Buffer.byteLength(memory, "utf8"), maxBytes);
+      if (tooLarge !== undefined) refusals.push({ source: where, reason: `${key}: ${tooLarge}` });
+      else planned.push({ key, text: memory, tags, metadata });
     }
-    const { key, text, tags, metadata } = record.data;
-    planned.push({ key, text, tags, metadata });
-  });
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    throw new CliError(`cannot read ${source}: ${(error as Error).message}`, EXIT.usage);
+  }
+  if (!header) throw new CliError(notAnExport(source), EXIT.usage);
   return { planned, refusals };
+}
+
+const TOO_LONG_LINE = `a line of more than ${MAX_ANSWER_BYTES} bytes, longer than any memory of an hms export`;
+
+function notAnExport(source: string): string {
+  return `${source} is not an hms export: its first line has no "format": "hms-export"`;
 }
 
 function parseLine(line: string, source: string, number: number): unknown {
@@ -250,8 +298,8 @@ async function writeAll(
   const stopped = onInterrupt(() => {
     if (undo.length === 0) return;
     progress.stop();
-    process.stderr.write(
-      "hms: the import stopped part way (the files it wrote stay): run it again with --skip-refused to import the rest\n",
+    out.note(
+      "the import stopped part way (the files it wrote stay): run it again with --skip-refused to import the rest",
     );
   });
   try {

@@ -1,12 +1,15 @@
 import { spawn } from "node:child_process";
+import { HmsMcpError } from "@hms/memory-backend-hms";
 import { TOOLS, type ToolName, type ToolResult } from "@hms/protocol";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { CliError, EXIT } from "../errors.js";
 import { onInterrupt, terminate } from "../interrupt.js";
+import type { Io } from "../io.js";
 import { humanBytes, type Output } from "../output.js";
-import { checkUrl, hmsMcpBin, httpFailure } from "../target.js";
+import { hmsMcpBin, httpFailure, URL_TIMEOUT_SECONDS } from "../target.js";
+import { checkUrl, redactUrls } from "../url.js";
 
 /** One namespace as `hms namespaces` lists it (hms-mcp namespaces' summary). */
 export interface NamespaceEntry {
@@ -25,13 +28,13 @@ export interface NamespaceEntry {
  * `stats` and newest change; nothing is created there either.
  */
 export async function namespaces(
-  options: { dataDir?: string; url?: string },
+  options: { dataDir?: string; url?: string; timeout?: number },
   out: Output,
 ): Promise<void> {
   const listing =
     options.url === undefined
       ? await localNamespaces(options.dataDir)
-      : await serverNamespaces(options.url);
+      : await serverNamespaces(options.url, options.timeout ?? URL_TIMEOUT_SECONDS, out.io);
   out.result(listing.namespaces, () => {
     if (listing.namespaces.length === 0) return `no namespace in ${listing.store}`;
     // A server does not say how much disk its stores take: no column for it then.
@@ -62,17 +65,21 @@ interface Listing {
  * directly rather than through a memory backend, which needs a namespace the token may use
  * before it can connect: a token limited to `team-*` may not use `default`.
  */
-async function serverNamespaces(address: string): Promise<Listing> {
+async function serverNamespaces(address: string, timeout: number, io: Io): Promise<Listing> {
   const url = checkUrl(address);
-  const token = process.env.HMS_MCP_TOKEN;
+  const token = io.env.HMS_MCP_TOKEN;
   const transport = new StreamableHTTPClientTransport(url, {
     requestInit: { headers: token ? { Authorization: `Bearer ${token}` } : {} },
   });
   const client = new Client({ name: "hms", version: "0" });
   try {
-    await client.connect(transport);
+    await client.connect(transport, { timeout: timeout * 1000 });
   } catch (error) {
-    throw new CliError(httpFailure(url, error), EXIT.unreachable);
+    await client.close().catch(() => undefined);
+    const failure = isTimeout(error)
+      ? new HmsMcpError("TIMEOUT", "no answer", { cause: error })
+      : error;
+    throw new CliError(httpFailure(url, failure, timeout, io), EXIT.unreachable);
   }
   try {
     const answer = await callTool(client, "namespaces", {});
@@ -93,11 +100,15 @@ async function serverNamespaces(address: string): Promise<Listing> {
         updated_at: changes[0]?.at ?? null,
       });
     }
-    return { store: url.href, namespaces: entries };
+    return { store: redactUrls(url.href), namespaces: entries };
   } finally {
     await transport.terminateSession().catch(() => undefined);
     await client.close();
   }
+}
+
+function isTimeout(error: unknown): boolean {
+  return error instanceof McpError && error.code === ErrorCode.RequestTimeout;
 }
 
 /** Calls `tool` and returns its structured content, checked against the tool's schema. */

@@ -22,9 +22,9 @@ export async function watch(backend: HmsMemoryBackend, path: string, out: Output
     const line = out.json
       ? JSON.stringify({ op: change.op, path: change.path, from_path: change.fromPath })
       : changeLine(change);
-    process.stdout.write(`${line}\n`);
+    out.print(`${line}\n`);
   });
-  process.stderr.write(`hms: watching ${path} (Ctrl-C to stop)\n`);
+  out.note(`watching ${path} (Ctrl-C to stop)`);
   await untilInterrupted();
   // The server may have been interrupted too (the terminal signals the whole group).
   await stop().catch(() => {});

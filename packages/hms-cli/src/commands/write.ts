@@ -1,8 +1,8 @@
-import { readFile } from "node:fs/promises";
 import type { HmsMemoryBackend } from "@hms/memory-backend-hms";
 import { MEMORY_FILE_TAG } from "@hms/protocol";
+import { type Bounded, readFileAtMost, readStreamAtMost } from "../bounded-read.js";
 import { CliError, EXIT } from "../errors.js";
-import { getMemory, pathKind, sizeRefusal, utf8Text } from "../memories.js";
+import { boundedRefusal, getMemory, pathKind, sizeRefusal, utf8Text } from "../memories.js";
 import { humanBytes, type Output } from "../output.js";
 
 /** What `hms write` and `hms edit` report of a save. */
@@ -24,33 +24,37 @@ export async function write(
   options: { file?: string },
   out: Output,
 ): Promise<void> {
-  const text = await readText(options.file);
+  const text = await readText(options.file, backend.maxFileBytes, out);
   await refuseDirectory(backend, path);
   const saved = await save(backend, path, text, await getMemory(backend, path));
   out.result(saved, () => describeSave(saved));
 }
 
-/** The text to write: FILE's bytes, or stdin's, as UTF-8. */
-async function readText(file: string | undefined): Promise<string> {
-  let bytes: Buffer;
+/**
+ * The text to write: FILE's bytes, or stdin's, as UTF-8. Reading stops once the input passes
+ * the server's limit (`yes | hms write x` ends at once, refused), and nothing is written.
+ */
+async function readText(file: string | undefined, max: number, out: Output): Promise<string> {
+  let read: Bounded;
   if (file !== undefined) {
     try {
-      bytes = await readFile(file);
+      read = await readFileAtMost(file, max);
     } catch (error) {
       throw new CliError(`cannot read ${file}: ${(error as Error).message}`, EXIT.usage);
     }
   } else {
-    if (process.stdin.isTTY) {
+    if (out.io.stdin.isTTY) {
       throw new CliError(
         "hms write reads the text from stdin (hms write PATH < FILE) or --file FILE; to type it, use hms edit PATH",
         EXIT.usage,
       );
     }
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    bytes = Buffer.concat(chunks);
+    read = await readStreamAtMost(out.io.stdin as AsyncIterable<Buffer>, max);
   }
-  const text = utf8Text(bytes);
+  if (read.over) {
+    throw new CliError(`${file ?? "stdin"} holds ${boundedRefusal(read, max)}; nothing written`);
+  }
+  const text = utf8Text(read.bytes);
   if (text === undefined) {
     throw new CliError(`${file ?? "stdin"} is not UTF-8 text; nothing written`);
   }
