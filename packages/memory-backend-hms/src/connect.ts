@@ -170,10 +170,17 @@ async function openSession(
       );
     }
     const url = new URL(connection.url);
-    // Never in a message: a user name and password given in the URL.
+    // Never in a message: a user name and password given in the URL. They are refused:
+    // hms-mcp reads a Bearer token from the Authorization header, the one basic auth needs.
     const shown = new URL(url.href);
     shown.username = "";
     shown.password = "";
+    if (url.username !== "" || url.password !== "") {
+      throw new TypeError(
+        `connection.url ${shown.href.replace("//", "//***@")} carries a user name or password; ` +
+          "hms-mcp takes a token: give it as connection.token (or HMS_MCP_TOKEN), and the URL without them",
+      );
+    }
     const token = connection.token ?? process.env.HMS_MCP_TOKEN;
     const headers: Record<string, string> = { ...connection.headers };
     if (token) headers.Authorization = `Bearer ${token}`;
