@@ -1,8 +1,10 @@
 /**
- * What a person meets at the edges of `hms` (issue 23), on the built `hms` and the hms-mcp it
- * starts: reads of a store that does not exist, paths that cannot be used, signals, --url
- * errors in a person's words, `hms write` and `hms edit` (with an editor script that edits as a
- * person would, and a second writer between open and save), and the smaller refusals.
+ * What a person meets at the edges of `hms` (issue 23): reads of a store that does not exist,
+ * paths that cannot be used, signals, --url errors in a person's words, `hms write` and `hms
+ * edit` (with an editor script that edits as a person would, and a second writer between open
+ * and save), and the smaller refusals. What rests on `hms` being a process (signals, a reader
+ * going away, exit statuses) runs the built program (runHms, startHms); the rest runs it as a
+ * function (hms), on the hms-mcp it starts where that is what is tested, else on one shared.
  */
 import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -19,12 +21,21 @@ import {
   tempDir,
   writeMemoryFolder,
 } from "@hms/test-support";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { hms, type SharedServer, startSharedServer } from "../run-here.js";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
+
+let server: SharedServer;
+/** `--url URL --namespace NAME` of a namespace of its own on the shared server. */
+const store = () => server.namespace().args;
+beforeAll(async () => {
+  server = await startSharedServer();
+});
+afterAll(() => server.stop());
 
 function scratch(): string {
   const { dir, remove } = tempDir("hms-cli-");
@@ -87,7 +98,7 @@ describe("reads create nothing, and say when there is no store", () => {
       ["history"],
       ["export", "--to", join(scratch(), "out")],
     ]) {
-      const run = await runHms(["--data-dir", typo, ...args]);
+      const run = await hms(["--data-dir", typo, ...args]);
       expect(run, args.join(" ")).toEqual({ code: 1, stdout: "", stderr: NO_STORE(typo) });
     }
     expect(existsSync(typo)).toBe(false);
@@ -96,14 +107,14 @@ describe("reads create nothing, and say when there is no store", () => {
   it("refuses a mistyped namespace, lists the real ones by name, and creates none", async () => {
     const data = scratch();
     const source = writeMemoryFolder(scratch(), { "a.md": "alpha\n", "d/b.md": "béta\n" });
-    expect((await runHms(["--data-dir", data, "import", "--from", source])).code).toBe(0);
+    expect((await hms(["--data-dir", data, "import", "--from", source])).code).toBe(0);
     const team = ["--data-dir", data, "--namespace", "team"];
-    expect((await runHms([...team, "import", "--from", source])).code).toBe(0);
+    expect((await hms([...team, "import", "--from", source])).code).toBe(0);
 
-    const typo = await runHms(["--data-dir", data, "--namespace", "defualt", "ls"]);
+    const typo = await hms(["--data-dir", data, "--namespace", "defualt", "ls"]);
     expect(typo).toEqual({ code: 1, stdout: "", stderr: NO_STORE(data, "defualt") });
 
-    const listed = await runHms(["--data-dir", data, "--json", "namespaces"]);
+    const listed = await hms(["--data-dir", data, "--json", "namespaces"]);
     expect(listed.code).toBe(0);
     const namespaces = JSON.parse(listed.stdout);
     expect(namespaces.map((ns: { name: string }) => ns.name)).toEqual(["default", "team"]);
@@ -115,13 +126,13 @@ describe("reads create nothing, and say when there is no store", () => {
       });
       expect(ns.disk_bytes).toBeGreaterThan(0);
     }
-    const table = await runHms(["--data-dir", data, "namespaces"]);
+    const table = await hms(["--data-dir", data, "namespaces"]);
     expect(table.stdout).toMatch(/^NAMESPACE +MEMORIES +SIZE +ON DISK +LAST CHANGE\n/);
     expect(table.stdout).toMatch(/\ndefault +2 +12 B +\d+(\.\d)? [KM]iB +\d{4}-\d\d-\d\d /);
     expect(table.stdout).toMatch(/\nteam +2 /);
 
     const nowhere = join(scratch(), "nowhere");
-    const none = await runHms(["--data-dir", nowhere, "namespaces"]);
+    const none = await hms(["--data-dir", nowhere, "namespaces"]);
     expect(none).toEqual({
       code: 1,
       stdout: "",
@@ -133,26 +144,26 @@ describe("reads create nothing, and say when there is no store", () => {
   it("runs an import's dry run on a data directory that does not exist, and makes none", async () => {
     const data = join(scratch(), "new");
     const source = writeMemoryFolder(scratch(), { "a.md": "alpha\n" });
-    const dryRun = await runHms(["--data-dir", data, "import", "--from", source, "--dry-run"]);
+    const dryRun = await hms(["--data-dir", data, "import", "--from", source, "--dry-run"]);
     expect(dryRun.code).toBe(0);
     expect(dryRun.stdout).toContain("would import /memories/a.md");
     expect(existsSync(data)).toBe(false);
     // The import itself creates it.
-    expect((await runHms(["--data-dir", data, "import", "--from", source])).code).toBe(0);
-    expect((await runHms(["--data-dir", data, "cat", "a.md"])).stdout).toBe("alpha\n");
+    expect((await hms(["--data-dir", data, "import", "--from", source])).code).toBe(0);
+    expect((await hms(["--data-dir", data, "cat", "a.md"])).stdout).toBe("alpha\n");
   });
 });
 
 describe("unusable paths fail at once, and hms leaves no process behind", () => {
   it("says in one line that /proc/... cannot hold a store", async () => {
     const where = "/proc/hms-cli-nope";
-    expect(await runHms(["--data-dir", where, "ls"])).toEqual({
+    expect(await hms(["--data-dir", where, "ls"])).toEqual({
       code: 1,
       stdout: "",
       stderr: NO_STORE(where),
     });
     const source = writeMemoryFolder(scratch(), { "a.md": "alpha\n" });
-    const write = await runHms(["--data-dir", where, "import", "--from", source]);
+    const write = await hms(["--data-dir", where, "import", "--from", source]);
     expect(write.code).toBe(3);
     expect(write.stdout).toBe("");
     expect(write.stderr).toMatch(
@@ -164,9 +175,9 @@ describe("unusable paths fail at once, and hms leaves no process behind", () => 
   it("says in one line that an export cannot go under /proc", async () => {
     const data = scratch();
     const source = writeMemoryFolder(scratch(), { "a.md": "a\n" });
-    expect((await runHms(["--data-dir", data, "import", "--from", source])).code).toBe(0);
+    expect((await hms(["--data-dir", data, "import", "--from", source])).code).toBe(0);
     // Node's recursive mkdir never settles there: hms spun at full CPU before.
-    const run = await runHms(["--data-dir", data, "export", "--to", "/proc/hms-export-test"]);
+    const run = await hms(["--data-dir", data, "export", "--to", "/proc/hms-export-test"]);
     expect(run).toMatchObject({ code: 1, stdout: "" });
     expect(run.stderr).toBe(
       "hms: cannot export to /proc/hms-export-test: mkdir /proc/hms-export-test failed (ENOENT)\n",
@@ -176,7 +187,7 @@ describe("unusable paths fail at once, and hms leaves no process behind", () => 
   it("stops its server and its editor when told to stop, and keeps the text typed", async () => {
     const data = scratch();
     const source = writeMemoryFolder(scratch(), { "plan.md": "step one\n" });
-    expect((await runHms(["--data-dir", data, "import", "--from", source])).code).toBe(0);
+    expect((await hms(["--data-dir", data, "import", "--from", source])).code).toBe(0);
     const pidFile = join(scratch(), "editor.pid");
     // An editor that is still open when hms is told to stop.
     const editor = script("slow-editor", `echo $$ > '${pidFile}'\nexec sleep 600`);
@@ -201,7 +212,7 @@ describe("unusable paths fail at once, and hms leaves no process behind", () => 
     expect(stopped).toBe("hms: stopped (SIGTERM)");
     expect(await noProcessLeft(data)).toEqual([]);
     expect(processesMentioning("sleep 600").filter((pid) => pid === editorPid)).toEqual([]);
-    expect((await runHms(["--data-dir", data, "cat", "plan.md"])).stdout).toBe("step one\n");
+    expect((await hms(["--data-dir", data, "cat", "plan.md"])).stdout).toBe("step one\n");
   });
 });
 
@@ -214,7 +225,7 @@ describe("an import stopped part way", () => {
     const { child, done } = startHms(["--data-dir", data, "import", "--from", source]);
     // Stopped once some files are in (one write a call: the import takes seconds).
     const count = async (): Promise<number> => {
-      const stats = await runHms(["--data-dir", data, "--json", "stats"]);
+      const stats = await hms(["--data-dir", data, "--json", "stats"]);
       return stats.code === 0 ? JSON.parse(stats.stdout).memories : 0;
     };
     while ((await count()) === 0) await new Promise((resolve) => setTimeout(resolve, 100));
@@ -228,7 +239,7 @@ describe("an import stopped part way", () => {
     expect(written).toBeGreaterThan(0);
     expect(written).toBeLessThan(1500);
     // As it says.
-    const rest = await runHms(["--data-dir", data, "import", "--from", source, "--skip-refused"]);
+    const rest = await hms(["--data-dir", data, "import", "--from", source, "--skip-refused"]);
     expect(rest.code).toBe(0);
     expect(await count()).toBe(1500);
   });
@@ -249,36 +260,36 @@ describe("--url, and its errors in a person's words", () => {
     const [token, entry] = [lines[1] as string, lines[3] as string];
     const tokens = join(scratch(), "tokens.jsonl");
     writeFileSync(tokens, `${entry}\n`);
-    const server = await startHttpServer({ dataDir: scratch(), args: ["--tokens-file", tokens] });
-    cleanups.push(() => server.stop());
-    const origin = new URL(server.url).origin;
-    const host = new URL(server.url).host;
+    const guarded = await startHttpServer({ dataDir: scratch(), args: ["--tokens-file", tokens] });
+    cleanups.push(() => guarded.stop());
+    const origin = new URL(guarded.url).origin;
+    const host = new URL(guarded.url).host;
     const elsewhere = scratch();
 
-    const ok = await runHms(["--url", server.url, "ls"], {
+    const ok = await hms(["--url", guarded.url, "ls"], {
       HMS_MCP_TOKEN: token,
       HMS_MCP_DATA_DIR: elsewhere,
     });
     expect(ok).toMatchObject({ code: 0, stderr: "" });
     expect(ok.stdout).toBe("/memories is empty\n");
     // Both as flags is still a mistake.
-    const both = await runHms(["--url", server.url, "--data-dir", elsewhere, "ls"]);
+    const both = await hms(["--url", guarded.url, "--data-dir", elsewhere, "ls"]);
     expect(both).toMatchObject({ code: 2 });
     expect(both.stderr).toBe(
       "hms: give --url (a server) or --data-dir (a local store), not both\n",
     );
 
-    const wrong = await runHms(["--url", server.url, "ls"], { HMS_MCP_TOKEN: "wrong" });
+    const wrong = await hms(["--url", guarded.url, "ls"], { HMS_MCP_TOKEN: "wrong" });
     expect(wrong).toEqual({
       code: 3,
       stdout: "",
       stderr: `hms: the server at ${host} refused the token in HMS_MCP_TOKEN (HTTP 401): set HMS_MCP_TOKEN to the server's token\n`,
     });
-    const none = await runHms(["--url", server.url, "ls"]);
+    const none = await hms(["--url", guarded.url, "ls"]);
     expect(none.stderr).toBe(
       `hms: the server at ${host} needs a token (HTTP 401): set HMS_MCP_TOKEN to the server's token\n`,
     );
-    const noPath = await runHms(["--url", origin, "ls"], { HMS_MCP_TOKEN: token });
+    const noPath = await hms(["--url", origin, "ls"], { HMS_MCP_TOKEN: token });
     expect(noPath).toEqual({
       code: 3,
       stdout: "",
@@ -299,18 +310,18 @@ describe("--url, and its errors in a person's words", () => {
     const tokens = join(scratch(), "tokens.jsonl");
     writeFileSync(tokens, `${admin.entry}\n${team.entry}\n`);
     const data = scratch();
-    const server = await startHttpServer({
+    const guarded = await startHttpServer({
       dataDir: data,
       args: ["--namespace-arg", "--tokens-file", tokens],
     });
-    cleanups.push(() => server.stop());
-    const url = ["--url", server.url];
+    cleanups.push(() => guarded.stop());
+    const url = ["--url", guarded.url];
     for (const [namespace, text] of [
       ["team-a", "alpha\n"],
       ["team-b", "béta\n"],
       ["private", "secret\n"],
     ] as const) {
-      const wrote = await runHms(
+      const wrote = await hms(
         [...url, "--namespace", namespace, "write", "a.md"],
         { HMS_MCP_TOKEN: admin.token },
         { input: text },
@@ -318,7 +329,7 @@ describe("--url, and its errors in a person's words", () => {
       expect(wrote.code).toBe(0);
     }
 
-    const all = await runHms([...url, "--json", "namespaces"], { HMS_MCP_TOKEN: admin.token });
+    const all = await hms([...url, "--json", "namespaces"], { HMS_MCP_TOKEN: admin.token });
     expect(all).toMatchObject({ code: 0, stderr: "" });
     expect(JSON.parse(all.stdout).map((ns: { name: string }) => ns.name)).toEqual([
       "default",
@@ -328,28 +339,29 @@ describe("--url, and its errors in a person's words", () => {
     ]);
 
     // The team token may not use default, so this listing cannot go through a namespace.
-    const mine = await runHms([...url, "--json", "namespaces"], { HMS_MCP_TOKEN: team.token });
+    const mine = await hms([...url, "--json", "namespaces"], { HMS_MCP_TOKEN: team.token });
     expect(mine).toMatchObject({ code: 0, stderr: "" });
     expect(JSON.parse(mine.stdout)).toEqual([
       { name: "team-a", memories: 1, bytes: 6, updated_at: expect.stringMatching(/^\d{4}-/) },
       { name: "team-b", memories: 1, bytes: 6, updated_at: expect.stringMatching(/^\d{4}-/) },
     ]);
-    const table = await runHms([...url, "namespaces"], { HMS_MCP_TOKEN: team.token });
+    const table = await hms([...url, "namespaces"], { HMS_MCP_TOKEN: team.token });
     expect(table.stdout).toMatch(/^NAMESPACE +MEMORIES +SIZE +LAST CHANGE\nteam-a +1 +6 B +\d{4}-/);
     expect(table.stdout).not.toContain("private");
 
     // Another command without --namespace says why, and where to look.
-    const ls = await runHms([...url, "ls"], { HMS_MCP_TOKEN: team.token });
+    const ls = await hms([...url, "ls"], { HMS_MCP_TOKEN: team.token });
     expect(ls.stderr).toBe(
-      `hms: the server at ${new URL(server.url).host} says: namespace default does not exist or this token may not use it; name one with --namespace (\`hms namespaces\` lists those this token may use)\n`,
+      `hms: the server at ${new URL(guarded.url).host} says: namespace default does not exist or this token may not use it; name one with --namespace (\`hms namespaces\` lists those this token may use)\n`,
     );
-    const wrong = await runHms([...url, "namespaces"], { HMS_MCP_TOKEN: "wrong" });
+    const wrong = await hms([...url, "namespaces"], { HMS_MCP_TOKEN: "wrong" });
     expect(wrong.code).toBe(3);
     spokenToAPerson(wrong.stderr);
   });
 
   it("says nothing answers at a closed port, and how to start the server", async () => {
     const port = await freePort();
+    // As a process: the exit status itself.
     const run = await runHms(["--url", `http://127.0.0.1:${port}/mcp`, "ls"]);
     expect(run).toEqual({
       code: 3,
@@ -372,12 +384,12 @@ describe("hms write and hms edit", () => {
   };
 
   it("edits a file in $EDITOR as a person would, and round-trips every other byte", async () => {
-    const data = scratch();
+    const at = store();
     const source = writeMemoryFolder(scratch(), FILES);
-    expect((await runHms(["--data-dir", data, "import", "--from", source])).code).toBe(0);
+    expect((await hms([...at, "import", "--from", source])).code).toBe(0);
     // The person changes one line of a CRLF file; the editor keeps its line ends.
     const editor = script("editor", "sed -i 's/Contact: Dana/Contact: Dana (mornings)/' \"$1\"");
-    const edited = await runHms(["--data-dir", data, "edit", "customers/acme.md"], {
+    const edited = await hms([...at, "edit", "customers/acme.md"], {
       EDITOR: editor,
     });
     expect(edited.stderr).toBe("");
@@ -387,7 +399,7 @@ describe("hms write and hms edit", () => {
     );
 
     const out = scratch();
-    expect((await runHms(["--data-dir", data, "export", "--to", out])).code).toBe(0);
+    expect((await hms([...at, "export", "--to", out])).code).toBe(0);
     const expected = Object.fromEntries(
       Object.entries({
         ...FILES,
@@ -396,36 +408,36 @@ describe("hms write and hms edit", () => {
     );
     expect(readMemoryFolder(out)).toEqual(expected);
     const history = JSON.parse(
-      (await runHms(["--data-dir", data, "--json", "history", "customers/acme.md"])).stdout,
+      (await hms([...at, "--json", "history", "customers/acme.md"])).stdout,
     );
     expect(history.changes[0]).toMatchObject({ op: "update", command: "hms_edit" });
 
     // No change: nothing saved. A new file: created.
-    const unchanged = await runHms(["--data-dir", data, "edit", "todo.md"], { EDITOR: "true" });
+    const unchanged = await hms([...at, "edit", "todo.md"], { EDITOR: "true" });
     expect(unchanged.stdout).toBe("no change to /memories/todo.md; nothing saved\n");
     const appender = script("append", "printf 'a new note\\n' >> \"$1\"");
-    const created = await runHms(["--data-dir", data, "edit", "notes/new.md"], {
+    const created = await hms([...at, "edit", "notes/new.md"], {
       EDITOR: appender,
     });
     expect(created.stdout).toMatch(/^created \/memories\/notes\/new\.md \(version \d+, 11 B\)\n$/);
-    expect((await runHms(["--data-dir", data, "cat", "notes/new.md"])).stdout).toBe("a new note\n");
+    expect((await hms([...at, "cat", "notes/new.md"])).stdout).toBe("a new note\n");
   });
 
   it("saves nothing when another writer changed the file meanwhile, shows that change and keeps the text", async () => {
-    const data = scratch();
+    const at = store();
     const source = writeMemoryFolder(scratch(), { "plan.md": "step one\nstep two\n" });
-    expect((await runHms(["--data-dir", data, "import", "--from", source])).code).toBe(0);
+    expect((await hms([...at, "import", "--from", source])).code).toBe(0);
     const theirs = join(scratch(), "theirs.md");
     writeFileSync(theirs, "step one\nstep two\nstep three (theirs)\n");
     // While the file is open, another hms writes it; then the person edits their copy.
     const editor = script(
       "editor",
       [
-        `"${process.execPath}" "${hmsCliBin()}" --data-dir "${data}" write plan.md --file "${theirs}" >/dev/null`,
+        `"${process.execPath}" "${hmsCliBin()}" ${at.join(" ")} write plan.md --file "${theirs}" >/dev/null`,
         "sed -i 's/step two/step 2 (mine)/' \"$1\"",
       ].join("\n"),
     );
-    const run = await runHms(["--data-dir", data, "edit", "plan.md"], { EDITOR: editor });
+    const run = await hms([...at, "edit", "plan.md"], { EDITOR: editor });
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(
       /^another writer \(hms_write\) changed it from version \d+ to \d+ while you edited it:\n/,
@@ -437,13 +449,11 @@ describe("hms write and hms edit", () => {
       );
     expect(match).not.toBeNull();
     expect(readFileSync(match?.[1] as string, "utf8")).toBe("step one\nstep 2 (mine)\n");
-    expect((await runHms(["--data-dir", data, "cat", "plan.md"])).stdout).toBe(
-      readFileSync(theirs, "utf8"),
-    );
-    const json = await runHms(["--data-dir", data, "--json", "edit", "plan.md"], {
+    expect((await hms([...at, "cat", "plan.md"])).stdout).toBe(readFileSync(theirs, "utf8"));
+    const json = await hms([...at, "--json", "edit", "plan.md"], {
       EDITOR: script(
         "again",
-        `"${process.execPath}" "${hmsCliBin()}" --data-dir "${data}" rm plan.md >/dev/null\necho x >> "$1"`,
+        `"${process.execPath}" "${hmsCliBin()}" ${at.join(" ")} rm plan.md >/dev/null\necho x >> "$1"`,
       ),
     });
     expect(json.code).toBe(1);
@@ -456,68 +466,52 @@ describe("hms write and hms edit", () => {
   });
 
   it("refuses to fall back on vi without a terminal, where it would wait for ever", async () => {
-    const data = scratch();
-    await runHms(["--data-dir", data, "write", "plan.md"], {}, { input: "step one\n" });
-    const run = await runHms(["--data-dir", data, "edit", "plan.md"], { EDITOR: "", VISUAL: "" });
+    const at = store();
+    await hms([...at, "write", "plan.md"], {}, { input: "step one\n" });
+    const run = await hms([...at, "edit", "plan.md"], { EDITOR: "", VISUAL: "" });
     expect(run).toEqual({
       code: 1,
       stdout: "",
       stderr:
         "hms: no editor: set EDITOR (vi needs a terminal, and this is not one), or write the file with `hms write /memories/plan.md < FILE`\n",
     });
-    expect((await runHms(["--data-dir", data, "cat", "plan.md"])).stdout).toBe("step one\n");
+    expect((await hms([...at, "cat", "plan.md"])).stdout).toBe("step one\n");
   });
 
   it("writes stdin or --file byte for byte, creating or replacing, and refuses a directory", async () => {
-    const data = scratch();
+    const at = store();
     const crlf = "line one\r\nline two";
-    const created = await runHms(
-      ["--data-dir", data, "write", "notes/日本.md"],
-      {},
-      { input: crlf },
-    );
+    const created = await hms([...at, "write", "notes/日本.md"], {}, { input: crlf });
     expect(created.stdout).toMatch(/^created \/memories\/notes\/日本\.md \(version \d+, 18 B\)\n$/);
-    expect((await runHms(["--data-dir", data, "cat", "notes/日本.md"])).stdout).toBe(crlf);
+    expect((await hms([...at, "cat", "notes/日本.md"])).stdout).toBe(crlf);
     const file = join(scratch(), "new.md");
     writeFileSync(file, "replaced\n");
-    const replaced = await runHms([
-      "--data-dir",
-      data,
-      "--json",
-      "write",
-      "notes/日本.md",
-      "--file",
-      file,
-    ]);
+    const replaced = await hms([...at, "--json", "write", "notes/日本.md", "--file", file]);
     expect(JSON.parse(replaced.stdout)).toMatchObject({
       key: "/memories/notes/日本.md",
       created: false,
       bytes: 9,
     });
-    expect((await runHms(["--data-dir", data, "cat", "notes/日本.md"])).stdout).toBe("replaced\n");
+    expect((await hms([...at, "cat", "notes/日本.md"])).stdout).toBe("replaced\n");
 
-    const directory = await runHms(["--data-dir", data, "write", "notes"], {}, { input: "x" });
+    const directory = await hms([...at, "write", "notes"], {}, { input: "x" });
     expect(directory).toEqual({
       code: 1,
       stdout: "",
       stderr:
         "hms: /memories/notes is a directory: name a file in it, such as /memories/notes/notes.md\n",
     });
-    const notText = await runHms(
-      ["--data-dir", data, "write", "bin.md"],
-      {},
-      { input: Buffer.from([0xff, 0xfe]) },
-    );
+    const notText = await hms([...at, "write", "bin.md"], {}, { input: Buffer.from([0xff, 0xfe]) });
     expect(notText.stderr).toBe("hms: stdin is not UTF-8 text; nothing written\n");
   });
 });
 
 describe("the smaller edges", () => {
   it("says that a directory is a directory, to cat", async () => {
-    const data = scratch();
+    const at = store();
     const source = writeMemoryFolder(scratch(), { "d/a.md": "x\n" });
-    await runHms(["--data-dir", data, "import", "--from", source]);
-    expect(await runHms(["--data-dir", data, "cat", "d"])).toEqual({
+    await hms([...at, "import", "--from", source]);
+    expect(await hms([...at, "cat", "d"])).toEqual({
       code: 1,
       stdout: "",
       stderr: "hms: /memories/d is a directory: `hms ls /memories/d` lists what is in it\n",
@@ -525,26 +519,25 @@ describe("the smaller edges", () => {
   });
 
   it("restores a directory to a time with new versions only for the files that changed", async () => {
-    const data = scratch();
-    const at = ["--data-dir", data];
+    const at = store();
     const source = writeMemoryFolder(scratch(), {
       "d/same.md": "same\n",
       "d/edited.md": "before\n",
     });
-    await runHms([...at, "import", "--from", source]);
+    await hms([...at, "import", "--from", source]);
     const moment = new Date().toISOString();
     await new Promise((resolve) => setTimeout(resolve, 10));
-    await runHms([...at, "write", "d/edited.md"], {}, { input: "after\n" });
+    await hms([...at, "write", "d/edited.md"], {}, { input: "after\n" });
 
-    const restored = await runHms([...at, "restore", "d", "--at", moment]);
+    const restored = await hms([...at, "restore", "d", "--at", moment]);
     expect(restored.stdout).toMatch(/^restored \/memories\/d\/edited\.md as version \d+\n$/);
-    const same = JSON.parse((await runHms([...at, "--json", "history", "d/same.md"])).stdout);
+    const same = JSON.parse((await hms([...at, "--json", "history", "d/same.md"])).stdout);
     expect(same.changes.map((c: { op: string }) => c.op)).toEqual(["create"]);
-    const again = await runHms([...at, "restore", "d", "--at", moment]);
+    const again = await hms([...at, "restore", "d", "--at", moment]);
     expect(again.stdout).toBe(
       "nothing to restore: every file under /memories/d is as it was then\n",
     );
-    const file = await runHms([...at, "restore", "d/same.md", "--at", moment]);
+    const file = await hms([...at, "restore", "d/same.md", "--at", moment]);
     expect(file.stdout).toMatch(
       /^\/memories\/d\/same\.md already is as it was then \(version \d+\): nothing written\n$/,
     );
@@ -558,7 +551,7 @@ describe("the smaller edges", () => {
       ".git/config": "[core]\n",
       "big.md": "x".repeat(40 * 1024),
     });
-    const refused = await runHms(["--data-dir", data, "import", "--from", source]);
+    const refused = await hms(["--data-dir", data, "import", "--from", source]);
     expect(refused.code).toBe(1);
     expect(refused.stdout).toContain(
       `skipped ${join(source, "memories", ".DS_Store")}: hidden (a name starting with a dot is not a memory file`,
@@ -568,12 +561,12 @@ describe("the smaller edges", () => {
       "40960 bytes, over the server's limit of 32768 bytes per file (raise it with hms-mcp's --max-text-bytes; for the server hms starts, set HMS_MCP_MAX_TEXT_BYTES)",
     );
     // As it says: with the limit raised, everything but the hidden files is imported.
-    const raised = await runHms(["--data-dir", data, "import", "--from", source], {
+    const raised = await hms(["--data-dir", data, "import", "--from", source], {
       HMS_MCP_MAX_TEXT_BYTES: "65536",
     });
     expect(raised.code).toBe(0);
     expect(raised.stdout).toMatch(/\nimported 2 memories from /);
-    const files = JSON.parse((await runHms(["--data-dir", data, "--json", "ls", "-R"])).stdout);
+    const files = JSON.parse((await hms(["--data-dir", data, "--json", "ls", "-R"])).stdout);
     expect(files.map((file: { path: string }) => file.path)).toEqual([
       "/memories/a.md",
       "/memories/big.md",
@@ -583,7 +576,7 @@ describe("the smaller edges", () => {
   it("stops printing quietly when its reader goes away (`| head`), and still makes the change", async () => {
     const data = scratch();
     const at = ["--data-dir", data];
-    await runHms([...at, "import", "--from", writeMemoryFolder(scratch(), { "a.md": "a\n" })]);
+    await hms([...at, "import", "--from", writeMemoryFolder(scratch(), { "a.md": "a\n" })]);
     // The reader closes its end before hms prints anything: every write of hms's then fails
     // (EPIPE), as when `head` has read what it wanted. Before, hms died with a stack trace.
     const unread = async (args: string[], input?: string) => {
@@ -598,7 +591,7 @@ describe("the smaller edges", () => {
       code: 0,
       stderr: "",
     });
-    expect((await runHms([...at, "cat", "b.md"])).stdout).toBe("written unread\n");
+    expect((await hms([...at, "cat", "b.md"])).stdout).toBe("written unread\n");
     // A failure still says why, on stderr, with its own exit code.
     expect(await unread([...at, "cat", "missing.md"])).toMatchObject({
       code: 1,
@@ -607,10 +600,9 @@ describe("the smaller edges", () => {
   });
 
   it("gives the server's refusals in words, without its error codes", async () => {
-    const data = scratch();
-    const at = ["--data-dir", data];
-    await runHms([...at, "import", "--from", writeMemoryFolder(scratch(), { "a.md": "a\n" })]);
-    expect(await runHms([...at, "mv", "a.md", "a.md"])).toEqual({
+    const at = store();
+    await hms([...at, "import", "--from", writeMemoryFolder(scratch(), { "a.md": "a\n" })]);
+    expect(await hms([...at, "mv", "a.md", "a.md"])).toEqual({
       code: 1,
       stdout: "",
       stderr: "hms: cannot move /memories/a.md onto itself\n",
@@ -619,7 +611,7 @@ describe("the smaller edges", () => {
       ["diff", "a.md", "1", "99"],
       ["restore", "a.md", "--version", "99"],
     ]) {
-      expect(await runHms([...at, ...args]), args.join(" ")).toEqual({
+      expect(await hms([...at, ...args]), args.join(" ")).toEqual({
         code: 1,
         stdout: "",
         stderr:
@@ -629,8 +621,8 @@ describe("the smaller edges", () => {
   });
 
   it("exits 2 on a bad flag, in hms and in hms-mcp alike", async () => {
-    const hms = await runHms(["ls", "--bogus"]);
-    expect(hms).toEqual({ code: 2, stdout: "", stderr: "hms: unknown option '--bogus'\n" });
+    const cli = await runHms(["ls", "--bogus"]);
+    expect(cli).toEqual({ code: 2, stdout: "", stderr: "hms: unknown option '--bogus'\n" });
     for (const args of [["--bogus"], ["token", "create", "--bogus"], ["fetch-model", "--bogus"]]) {
       const run = hmsMcp(args);
       expect(run.status, args.join(" ")).toBe(2);
