@@ -37,6 +37,18 @@ function scratch(): string {
 }
 
 describe("docs/cli/README.md, First five minutes", () => {
+  it("names the Node.js versions that engines states, the ones tested", () => {
+    const manifest = fileURLToPath(new URL("../../package.json", import.meta.url));
+    const { engines } = JSON.parse(readFileSync(manifest, "utf8")) as { engines: { node: string } };
+    // "^22.23.5 || ^24.22.3" as the store's message says it too (the newest line first).
+    const floors = engines.node
+      .split("||")
+      .map((part) => part.trim().replace(/^\^/, ""))
+      .sort((a, b) => Number.parseInt(b, 10) - Number.parseInt(a, 10));
+    const words = floors.map((floor) => `${floor} or a later ${floor.split(".")[0]}`).join(", or ");
+    expect(readFileSync(README, "utf8")).toContain(`Install it (Node.js ${words};`);
+  });
+
   it("works as written, from install to export", () => {
     const [install, trial, ...more] = firstFiveMinutes();
     expect(more).toEqual([]);
