@@ -157,8 +157,11 @@ function startFailure(message: string): string {
   const [head = "", tail] = message.split("\nIts stderr ended with:\n");
   const said = tail?.split("\n").map(loggedReason).filter(Boolean).at(-1);
   if (said !== undefined) return `could not start hms-mcp: ${said.replace(/^hms-mcp: /, "")}`;
-  if (/timed out/i.test(head)) {
-    return "hms-mcp started but did not answer in time; try again, or run hms-mcp by itself to see why";
+  if (/timed out|did not answer within/i.test(head)) {
+    return (
+      "hms-mcp started but did not answer in time; try again (--timeout SECONDS waits longer), " +
+      "or run hms-mcp by itself to see why"
+    );
   }
   const first = head.split("\n")[0] ?? head;
   return first.replace(/^Could not connect to hms-mcp \([^)]*\): /, "could not start hms-mcp: ");

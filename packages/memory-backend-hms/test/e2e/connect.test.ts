@@ -164,7 +164,7 @@ describe("connecting over stdio", () => {
   it("fails, not hangs, when the program never answers", async () => {
     const silent = { command: process.execPath, args: ["-e", "setInterval(() => {}, 1000)"] };
     await expect(connectHmsBackend({ connection: silent, timeoutMs: 300 })).rejects.toThrow(
-      /Could not connect to hms-mcp .*timed out/i,
+      /^Could not connect to hms-mcp \(.*\): it did not answer within 0\.3 seconds\.$/,
     );
   });
 
