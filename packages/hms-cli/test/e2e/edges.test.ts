@@ -9,6 +9,7 @@
 import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import {
   cleanEnv,
   freePort,
@@ -18,6 +19,7 @@ import {
   runHms,
   startHms,
   startHttpServer,
+  storeFile,
   tempDir,
   writeMemoryFolder,
 } from "@hms/test-support";
@@ -223,18 +225,33 @@ describe("an import stopped part way", () => {
     for (let i = 0; i < 1500; i++) files[`batch/${i}.md`] = `note ${i}\n`;
     const source = writeMemoryFolder(scratch(), files);
     const { child, done } = startHms(["--data-dir", data, "import", "--from", source]);
-    // Stopped once some files are in (one write a call: the import takes seconds).
-    const count = async (): Promise<number> => {
-      const stats = await hms(["--data-dir", data, "--json", "stats"]);
-      return stats.code === 0 ? JSON.parse(stats.stdout).memories : 0;
+    // The store's memories, read straight from its file (a read takes no lock of the writer's).
+    const inStore = (): number => {
+      if (!existsSync(storeFile(data))) return 0;
+      const db = new DatabaseSync(storeFile(data), { readOnly: true });
+      try {
+        return Number((db.prepare("SELECT count(*) AS n FROM memories").get() as { n: number }).n);
+      } catch {
+        return 0; // the store is being created
+      } finally {
+        db.close();
+      }
     };
-    while ((await count()) === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    // hms is frozen as soon as a file is in, so it cannot finish the 1,500 (one write a call,
+    // each a round trip and a commit) before it is told to stop; then the stop is delivered.
+    while (inStore() === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    child.kill("SIGSTOP");
     child.kill("SIGINT");
+    child.kill("SIGCONT");
     const run = await done;
     expect(run.code).toBe(130);
     expect(run.stderr).toBe(
       "hms: the import stopped part way (the files it wrote stay): run it again with --skip-refused to import the rest\nhms: stopped (SIGINT)\n",
     );
+    const count = async (): Promise<number> => {
+      const stats = await hms(["--data-dir", data, "--json", "stats"]);
+      return stats.code === 0 ? JSON.parse(stats.stdout).memories : 0;
+    };
     const written = await count();
     expect(written).toBeGreaterThan(0);
     expect(written).toBeLessThan(1500);
