@@ -96,12 +96,18 @@ release_checks() {
 # stdio and signals, worker threads, timers and fs.stat (the tokens file's poll), V8
 # (WebAssembly, the Unicode tables).
 # `turbo run test:node22` runs each package's `test:node22` script, all at once:
-# - @hms/store, all of it: node:sqlite throughout (its driver, text reads, schema upgrades,
-#   full disks, growth, the engines' conformance suite) and recall's tokenizer on V8's Unicode
-#   tables;
-# - holographic-memory-claude-tool, all of it: the memory tool as a user runs it, its client
-#   over stdio, HTTP and in-process to hms-mcp on both engines (postgres-replicas.test.ts runs
-#   @hms/store-postgres inside hms-mcp on Node 22, PostgreSQL restarts and outages included);
+# - @hms/store, all of it but two files: node:sqlite throughout (its driver, reading SQLite's
+#   codes from its errors (a full disk's among them), text reads, schema upgrades, the
+#   engines' conformance suite) and recall's tokenizer on V8's Unicode tables. Not again: the
+#   store's own handling of a full disk (disk-full.test.ts) and of its files' growth over
+#   thousands of cycles (growth.test.ts), which rest on the driver's reading of SQLite's codes
+#   (driver.test.ts, run on both) and on SQLite itself (3.54.1 on both lines);
+# - holographic-memory-claude-tool, all of it but three files: the memory tool as a user runs
+#   it, its client over stdio, HTTP and in-process to hms-mcp. Not again: PostgreSQL replicas
+#   (postgres-replicas.test.ts; @hms/store-postgres runs on Node 22 in scripts/test-postgres.sh,
+#   where the shared vectors' TypeScript suites and their servers run on Node 22), and the
+#   tool's answers at a full disk and at the largest file (disk-full, largest-file), the
+#   server's and the engine's logic above the parts listed here;
 # - @hms/memory-backend-hms, all of it: the client's transports (spawning hms-mcp, stdio,
 #   streamable HTTP over fetch, sessions the server forgot, in-process);
 # - @hms/memory-paths, all of it: path rules on V8's Unicode tables (normalization, classes);
@@ -109,16 +115,18 @@ release_checks() {
 #   WebAssembly with threads), to the same vectors;
 # - hms-mcp's in-process project (the server on node:sqlite, every tool) and the e2e files
 #   vitest.node22.config.ts lists, each under its part: stdio, node:sqlite as a process, the
-#   HTTP stack and sessions, notifications, the tokens file's reload, the embedding worker.
+#   HTTP stack and its deadlines, notifications, the tokens file's reload, the embedding
+#   worker.
 # Not again, and why that is safe:
 # - hms-mcp's other e2e files (fairness, history bounds, export pages, answer sizes, hostile
-#   input, namespaces, no-create, cli flags (commander), concurrency, hybrid recall's ranking
+#   input, the HTTP bounds it counts itself (sessions, requests in flight, unread answers),
+#   namespaces, no-create, cli flags (commander), concurrency, hybrid recall's ranking
 #   and runtimes, the inspector and CORS in chromium, PostgreSQL and copy) test its own code
 #   above the parts listed, which the files kept run on Node 22; sqlite-driver.test.ts loads
 #   better-sqlite3's addon, built for Node 24 (the files it checks are the same on Node 22: both
 #   lines ship SQLite 3.54.1); and its ui project runs in a browser, not in Node;
-# - @hms/store-postgres: pg over node:net, run on Node 22 inside hms-mcp by the memory tool's
-#   postgres-replicas.test.ts above; its own suite pins SQL, the same on either line;
+# - @hms/store-postgres: pg over node:net, run on Node 22 inside hms-mcp (and in process) by
+#   scripts/test-postgres.sh; its own suite pins SQL, the same on either line;
 # - hms-cli: commander and the backend, whose transports run above; the installed `hms` runs on
 #   Node 22 in pack-install (a local store through the installed hms-mcp);
 # - @hms/memory-core and @hms/protocol: plain JavaScript over zod; the memory tool's suite runs

@@ -4,8 +4,9 @@ import { MAX_WORKERS } from "./vitest.config.js";
 /**
  * The e2e suite on PostgreSQL (`pnpm test:e2e:postgres`): the same files as the e2e project,
  * each server started with --database-url on a fresh database of one cluster (see
- * test/e2e/global-setup-postgres.ts), except the files about SQLite itself or already on
- * PostgreSQL, listed here with the reason.
+ * test/e2e/global-setup-postgres.ts), except the files about SQLite itself, those already on
+ * PostgreSQL, and those about a layer above the store that no call of theirs reaches the
+ * engine differently through, listed here with the reason.
  */
 const SQLITE_ONLY = [
   // SQLite's own file: waiting for another process's lock, fsync and kill -9 of the file,
@@ -33,6 +34,32 @@ const ALREADY_ON_POSTGRES = [
   "test/e2e/postgres-replicas*.test.ts",
   // Starts its own cluster (and restarts it) for its replicas.
   "test/e2e/notify-postgres.test.ts",
+  // Seeds a cluster of its own with the benchmarks' bulk loader.
+  "test/e2e/bench-bulk-load.test.ts",
+];
+/**
+ * What these test sits above the store, and their calls reach it as any other call does (the
+ * files kept reach every tool, history, namespaces, tokens and notifications on PostgreSQL):
+ */
+const ABOVE_THE_STORE = [
+  // The web inspector's page in chromium: it calls the same tools over HTTP as any client.
+  "test/e2e/inspector.test.ts",
+  "test/e2e/inspector-first-run.test.ts",
+  "test/e2e/http-browser.test.ts",
+  // node:http and the HTTP layer: deadlines, slow and partial bodies, connections per peer,
+  // session and in-flight bounds, the protocol's headers, Origin, Host and tokens at the door.
+  "test/e2e/slow-clients.test.ts",
+  "test/e2e/http-bounds.test.ts",
+  "test/e2e/http-protocol.test.ts",
+  "test/e2e/http.test.ts",
+  // stdio's framing, its size bound, the end of its input, a quiet start.
+  "test/e2e/stdio-oversize.test.ts",
+  "test/e2e/stdio-end.test.ts",
+  "test/e2e/quiet-start.test.ts",
+  // The command line's flags, --help and the one-line start errors (PostgreSQL's own start
+  // errors are postgres.test.ts's).
+  "test/e2e/cli.test.ts",
+  "test/e2e/start-errors.test.ts",
 ];
 const NOT_A_STORE = [
   // What the npm package holds: no server on a store, the same on either engine.
@@ -52,7 +79,7 @@ export default defineConfig({
     // PostgreSQL's round trips and its servers.
     maxWorkers: MAX_WORKERS,
     include: ["test/e2e/**/*.test.ts"],
-    exclude: [...SQLITE_ONLY, ...ALREADY_ON_POSTGRES, ...NOT_A_STORE],
+    exclude: [...SQLITE_ONLY, ...ALREADY_ON_POSTGRES, ...NOT_A_STORE, ...ABOVE_THE_STORE],
     globalSetup: ["./test/e2e/global-setup-postgres.ts"],
   },
 });
