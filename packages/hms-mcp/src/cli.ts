@@ -33,6 +33,16 @@ async function main(): Promise<void> {
     process.exitCode = await copyCommand(argv.slice(1), SERVER_INFO.version);
     return;
   }
+  if (argv[0] === "backup") {
+    const { backupCommand } = await import("./commands/backup.js");
+    process.exitCode = await backupCommand(argv.slice(1), SERVER_INFO.version);
+    return;
+  }
+  if (argv[0] === "restore") {
+    const { restoreCommand } = await import("./commands/restore.js");
+    process.exitCode = await restoreCommand(argv.slice(1), SERVER_INFO.version);
+    return;
+  }
   if (argv[0] === "namespaces") {
     const { namespacesCommand } = await import("./commands/namespaces.js");
     process.exitCode = await namespacesCommand(argv.slice(1), SERVER_INFO.version);

@@ -8,6 +8,12 @@
  * `@hms/store/internal`.
  */
 export type { StoreAccess, UnusedFile } from "./access.js";
+export {
+  backupNamespace,
+  type NamespaceCopy,
+  restoreNamespace,
+  storeFilePath,
+} from "./backup.js";
 export { Changes } from "./changes.js";
 export { MAX_CHANGES_PAGE, type MemoryChange } from "./changes-types.js";
 export { defaultDataDir } from "./data-dir.js";

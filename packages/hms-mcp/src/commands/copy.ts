@@ -1,56 +1,26 @@
 /**
  * `hms-mcp copy --from SOURCE --to DESTINATION`: copies every namespace of a store to another,
  * between a SQLite data directory and a PostgreSQL database (either way, or like to like).
- * Each memory keeps its version, tags, metadata and times (`StoreApi.load`). A destination
- * namespace that already holds memories is refused before anything is copied.
+ * Each memory keeps its version, tags, metadata and times (`StoreApi.load`), and a memory
+ * file's history at the destination starts with the attribution (who, and which command) of
+ * its newest change at the source. A destination namespace that already holds memories is
+ * refused before anything is copied.
  */
-import { existsSync, statSync } from "node:fs";
-import { resolve } from "node:path";
 import { MAX_TEXT_BYTES_CAP } from "@hms/protocol";
-import { DEFAULT_LIMITS, Namespaces, type StoreEngine } from "@hms/store";
+import {
+  type Attribution,
+  DEFAULT_LIMITS,
+  isMemoryFile,
+  type MemoryRecord,
+  type StoreApi,
+  type StoreEngine,
+} from "@hms/store";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { ConfigError, oneLineError } from "../config/config.js";
-import { databaseUrlProblem, redactUrl } from "../config/database-url.js";
+import { describePlace as describe, openEngine, type Place, placeOf } from "./store-place.js";
 
 /** Memories read and loaded at a time. */
 const PAGE = 500;
-
-/** A place a store lives: a PostgreSQL URL, or a SQLite data directory. */
-type Place = { kind: "postgres"; url: string } | { kind: "sqlite"; dir: string };
-
-/** How a place is named in messages (a URL without its password). */
-function describe(place: Place): string {
-  return place.kind === "postgres" ? redactUrl(place.url) : place.dir;
-}
-
-/** --from/--to: a postgres:// or postgresql:// URL, else a directory. */
-function placeOf(value: string, flag: string): Place {
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
-    const problem = databaseUrlProblem(value);
-    if (problem !== undefined) throw new ConfigError(`${flag} is not usable: ${problem}`);
-    return { kind: "postgres", url: value };
-  }
-  return { kind: "sqlite", dir: resolve(value) };
-}
-
-/**
- * Opens the engine at `place`. A source is only read: a SQLite source must exist, and a
- * PostgreSQL source must already be at this hms-mcp's schema (it is not migrated).
- */
-async function openEngine(
-  place: Place,
-  role: "source" | "destination",
-  maxTextBytes: number,
-): Promise<StoreEngine> {
-  if (place.kind === "sqlite") {
-    if (role === "source" && !(existsSync(place.dir) && statSync(place.dir).isDirectory())) {
-      throw new ConfigError(`--from ${place.dir} is not a directory: name a data directory`);
-    }
-    return new Namespaces({ dataDir: place.dir, maxTextBytes });
-  }
-  const { openCopyEngine } = await import("../runtime/postgres.js");
-  return await openCopyEngine(place.url, { maxTextBytes, migrate: role === "destination" });
-}
 
 /**
  * Copies every namespace of `from` to `to`, writing progress to `progress`. Refuses (nothing
@@ -82,7 +52,10 @@ export async function copyStores(
     let cursor: string | undefined;
     do {
       const page = await source.export({ cursor, limit: PAGE });
-      if (page.memories.length > 0) copied += (await destination.load(page.memories)).loaded;
+      for (const { who, records } of await byAttribution(source, page.memories)) {
+        const loaded = await destination.history.attributed(who, () => destination.load(records));
+        copied += loaded.loaded;
+      }
       cursor = page.next_cursor ?? undefined;
       if (cursor !== undefined) progress(`  ${name}: ${copied} of ${total}`);
     } while (cursor !== undefined);
@@ -92,13 +65,39 @@ export async function copyStores(
   return { namespaces: names.length, memories };
 }
 
+/**
+ * `records` in runs of the same attribution: that of each memory file's newest change in
+ * `source`'s history (none for other keys, and for a file the history no longer reaches).
+ */
+async function byAttribution(
+  source: StoreApi,
+  records: readonly MemoryRecord[],
+): Promise<{ who: Attribution; records: MemoryRecord[] }[]> {
+  const runs: { who: Attribution; records: MemoryRecord[] }[] = [];
+  for (const record of records) {
+    const newest = isMemoryFile(record.key, record.tags)
+      ? (await source.history.ofFile(record.key, { limit: 1 })).entries[0]
+      : undefined;
+    const who = { actor: newest?.actor ?? undefined, command: newest?.command ?? undefined };
+    const last = runs[runs.length - 1];
+    if (last !== undefined && last.who.actor === who.actor && last.who.command === who.command) {
+      last.records.push(record);
+    } else {
+      runs.push({ who, records: [record] });
+    }
+  }
+  return runs;
+}
+
 /** Runs `hms-mcp copy ...` with `argv` (after `copy`); resolves to the exit status. */
 export async function copyCommand(argv: readonly string[], version: string): Promise<number> {
   const program = new Command("hms-mcp copy")
     .description(
       "Copy every namespace of a store to another: from a SQLite data directory to a " +
         "PostgreSQL database, back, or like to like. Every memory keeps its version, tags, " +
-        "metadata and times; the history starts anew at the destination. A destination " +
+        "metadata and times; the history starts anew at the destination, each memory file's " +
+        "with who made its newest change (a backup that keeps the whole history is " +
+        "`hms-mcp backup`). A destination " +
         "namespace that already holds memories is refused before anything is copied. Stop the " +
         "servers writing to the source first. Progress goes to stderr. Exits 0 when done, 1 " +
         "when a store cannot be used or the copy is refused, 2 for a bad flag.",

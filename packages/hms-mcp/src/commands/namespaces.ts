@@ -3,18 +3,11 @@
  * store by name, with their memories, bytes and last change (on SQLite also the size on
  * disk), read without creating or upgrading anything. `hms namespaces` runs it.
  */
-import { statSync } from "node:fs";
-import { resolve } from "node:path";
-import {
-  DEFAULT_LIMITS,
-  defaultDataDir,
-  type NamespaceSummary,
-  Namespaces,
-  type StoreEngine,
-} from "@hms/store";
-import { Command, Option } from "commander";
+import { DEFAULT_LIMITS, type NamespaceSummary, Namespaces, type StoreEngine } from "@hms/store";
+import { Command } from "commander";
 import { ConfigError, oneLineError } from "../config/config.js";
-import { databaseUrlProblem, redactUrl } from "../config/database-url.js";
+import { redactUrl } from "../config/database-url.js";
+import { isDirectory, type Place, placeOfFlags, withStoreFlags } from "./store-place.js";
 
 /** What `--json` prints: where the store is, and its namespaces in name order. */
 export interface NamespacesListing {
@@ -26,7 +19,7 @@ export interface NamespacesListing {
 
 /** Runs `hms-mcp namespaces ...` with `argv` (after `namespaces`); resolves to the exit status. */
 export async function namespacesCommand(argv: readonly string[], version: string): Promise<number> {
-  const program = new Command("hms-mcp namespaces")
+  const program = withStoreFlags(new Command("hms-mcp namespaces"))
     .description(
       "List the namespaces of a data directory (or a PostgreSQL database) by name, with how " +
         "many memories each holds, their bytes, the last change and, on SQLite, the size on " +
@@ -35,17 +28,6 @@ export async function namespacesCommand(argv: readonly string[], version: string
     )
     .version(version, "-V, --version", "print the version and exit")
     .helpOption("-h, --help", "print this help and exit")
-    .addOption(
-      new Option("--data-dir <dir>", `the data directory (default: ${defaultDataDir()})`).env(
-        "HMS_MCP_DATA_DIR",
-      ),
-    )
-    .addOption(
-      new Option(
-        "--database-url <url>",
-        "a PostgreSQL database instead (postgres://USER:PASSWORD@HOST:PORT/DB)",
-      ).env("HMS_MCP_DATABASE_URL"),
-    )
     .option("--json", "print one JSON document on stdout")
     .configureOutput({
       outputError: oneLineError("hms-mcp namespaces", "hms-mcp namespaces --help shows how"),
@@ -60,21 +42,18 @@ export async function namespacesCommand(argv: readonly string[], version: string
   }
   const options = program.opts<{ dataDir?: string; databaseUrl?: string; json?: boolean }>();
   const say = (line: string) => process.stderr.write(`hms-mcp namespaces: ${line}\n`);
-  const url = options.databaseUrl?.trim();
-  if (url !== undefined && options.dataDir !== undefined) {
-    say("--data-dir and --database-url both say where the memories live: give one");
-    return 2;
-  }
-  if (url !== undefined && databaseUrlProblem(url) !== undefined) {
-    say(`--database-url (HMS_MCP_DATABASE_URL) is not usable: ${databaseUrlProblem(url)}`);
+  let place: Place;
+  try {
+    place = placeOfFlags(options);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    say(error.message);
     return 2;
   }
   let listing: NamespacesListing;
   try {
     listing =
-      url === undefined
-        ? await list("sqlite", resolve(options.dataDir ?? defaultDataDir()))
-        : await list("postgres", url);
+      place.kind === "sqlite" ? await list("sqlite", place.dir) : await list("postgres", place.url);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     say(message.split("\n")[0] ?? message);
@@ -136,12 +115,4 @@ function describeListing(listing: NamespacesListing): string {
         .trimEnd(),
     )
     .join("\n")}\n`;
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }

@@ -563,6 +563,8 @@ export function buildCommand(version: string): Command {
         "  hms-mcp [options]            serve (the default)",
         "  hms-mcp migrate              PostgreSQL: bring --database-url's schema up to date, then exit",
         "  hms-mcp copy                 copy every namespace between a data directory and a database",
+        "  hms-mcp backup               back up a store while it serves, history included",
+        "  hms-mcp restore              put a backup (or one namespace of it) back",
         "  hms-mcp namespaces           list the namespaces by name, with size and last change",
         "  hms-mcp fetch-model          install the embedding model of hybrid recall, print its directory",
         "  hms-mcp token create         make a token and print it once, with the line to add to --tokens-file",

@@ -118,6 +118,30 @@ export function openSqlite(file: string, options: { readOnly?: boolean } = {}): 
 }
 
 /**
+ * Pages a backup copies per step: all of them, in one step. SQLite's online backup starts
+ * again from the first page whenever another connection writes between two steps, so a store
+ * that a server keeps writing would never finish in small steps; in one step the backup reads
+ * the file inside one read transaction, which in WAL mode never blocks a writer and sees one
+ * committed state of it.
+ */
+const ALL_PAGES = 2 ** 31 - 1;
+
+/**
+ * Copies the SQLite file `source` (opened read-only, so nothing is created or upgraded) to a
+ * new file `destination` through SQLite's online backup, as one committed state of it, while
+ * other processes go on writing. Resolves to the pages copied. Runs off the main thread.
+ */
+export async function backupFile(source: string, destination: string): Promise<number> {
+  const { DatabaseSync, backup } = loadSqlite();
+  const db = new DatabaseSync(source, { readOnly: true });
+  try {
+    return await backup(db, destination, { rate: ALL_PAGES });
+  } finally {
+    db.close();
+  }
+}
+
+/**
  * Runs `PRAGMA <text>`, one that answers with a row, and returns its first column:
  * `pragma(db, "user_version")`, `pragma(db, "journal_mode = WAL")`. A pragma that sets a
  * value and answers nothing runs with `db.exec` (better-sqlite3 refuses to read it).
