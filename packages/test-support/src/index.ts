@@ -38,6 +38,7 @@ export { freePort, type PostgresServer, postgresBinDir, startPostgres } from "./
 export { backdateWrites, seedFilesIn, storeFile, writeSeedFiles } from "./seed-store.js";
 export {
   cleanEnv,
+  createToken,
   exited,
   type HttpServer,
   hmsMcpBin,

@@ -220,3 +220,27 @@ export function hmsMcpOnPath(): { dir: string; path: string; remove: () => void 
   chmodSync(script, 0o755);
   return { dir, path: [dir, process.env.PATH ?? ""].join(delimiter), remove };
 }
+
+/**
+ * A named token made by `hms-mcp token create --name NAME --namespaces LIST`: the token a
+ * client sends, and the line to put in a `--tokens-file`.
+ */
+export function createToken(name: string, namespaces: string): { token: string; line: string } {
+  const { command, args } = hmsMcpCommand([
+    "token",
+    "create",
+    "--name",
+    name,
+    "--namespaces",
+    namespaces,
+  ]);
+  const lines = execFileSync(command, args, { env: cleanEnv(), encoding: "utf8" })
+    .split("\n")
+    .map((line) => line.trim());
+  const token = lines[1] ?? "";
+  const line = lines[3] ?? "";
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token) || !line.startsWith("{")) {
+    throw new Error(`hms-mcp token create printed no token and line:\n${lines.join("\n")}`);
+  }
+  return { token, line };
+}

@@ -207,7 +207,7 @@ async function backupPostgres(
 
 /** The program `name` beside `tool` when `tool` is a path, else `name` on PATH. */
 export function siblingOf(tool: string | undefined, name: string): string {
-  return tool !== undefined && tool.includes("/") ? join(tool, "..", name) : name;
+  return tool?.includes("/") ? join(tool, "..", name) : name;
 }
 
 /** Writes `backup.json` whole or not at all. */

@@ -9,9 +9,11 @@ import { join } from "node:path";
 import { type MemoryRecord, Namespaces } from "@hms/store";
 import {
   cleanEnv,
+  createToken,
   hmsMcpBin,
   ok,
   type PostgresServer,
+  startHttpProcess,
   startPostgres,
   startStdio,
   tempDir,
@@ -152,6 +154,48 @@ describe("hms-mcp copy", () => {
     );
     const db = new URL(url).pathname.slice(1);
     expect(pg.psql("SELECT count(*) FROM hms_memories", db).trim()).toBe("1");
+  });
+
+  it("keeps who made each memory file's newest change, both ways", async () => {
+    const written = tempDir();
+    const home = tempDir();
+    const tokensFile = join(written.dir, "tokens.jsonl");
+    const alice = createToken("alice", "default");
+    writeFileSync(tokensFile, `${alice.line}\n`);
+    try {
+      const server = await startHttpProcess({
+        dataDir: written.dir,
+        args: ["--tokens-file", tokensFile, "--log-level", "info"],
+      });
+      try {
+        const client = await server.connect(alice.token);
+        await ok(client, "remember", { key: "/memories/a.md", text: "one" });
+        await ok(client, "remember", { key: "/memories/a.md", text: "two" });
+        await ok(client, "remember", { key: "plain", text: "no history" });
+        await client.close();
+      } finally {
+        await server.stop();
+      }
+      const url = pg.createDatabase("attribution");
+      expect(copy(["--from", written.dir, "--to", url]).status).toBe(0);
+      expect(copy(["--from", url, "--to", home.dir]).status).toBe(0);
+      const namespaces = new Namespaces({ dataDir: home.dir });
+      try {
+        const [created] = namespaces.read("default").history.ofFile("/memories/a.md").entries;
+        expect(created).toMatchObject({
+          op: "create",
+          version: 2,
+          actor: "alice",
+          command: "remember",
+        });
+        expect(namespaces.read("default").get("plain")?.text).toBe("no history");
+      } finally {
+        namespaces.close();
+      }
+    } finally {
+      written.remove();
+      home.remove();
+    }
   });
 
   it("refuses bad flags with 2 and an unusable source with 1, in one line", () => {
