@@ -13,6 +13,8 @@ const SQLITE_ONLY = [
   // the SQLITE_BUSY retry.
   "test/e2e/lock-wait.test.ts",
   "test/e2e/durability.test.ts",
+  // hms-mcp backup and restore of SQLite store files (on PostgreSQL: backup-postgres.test.ts).
+  "test/e2e/backup.test.ts",
   // Upgrades of SQLite store files made by older versions.
   "test/e2e/upgrade.test.ts",
   // Store files written by one SQLite driver (better-sqlite3, node:sqlite) opened by the other.
@@ -29,6 +31,7 @@ const ALREADY_ON_POSTGRES = [
   // Start their own clusters (they stop and start them) and run on both engines already.
   "test/e2e/postgres.test.ts",
   "test/e2e/copy.test.ts",
+  "test/e2e/backup-postgres.test.ts",
   "test/e2e/hybrid-postgres.test.ts",
   // The pg-replicas suites start their own clusters and replicas.
   "test/e2e/postgres-replicas*.test.ts",

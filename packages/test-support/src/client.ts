@@ -196,3 +196,90 @@ export async function refused(
   const meta = (result._meta?.[ERROR_META_KEY] ?? {}) as Record<string, unknown>;
   return { code, text, meta, result };
 }
+
+/** Every memory of `namespace` as the server's export tool pages them (in key order). */
+export async function exportAll(
+  client: Client,
+  namespace: string,
+): Promise<Record<string, unknown>[]> {
+  const all: Record<string, unknown>[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await ok<{ memories: Record<string, unknown>[]; next_cursor: string | null }>(
+      client,
+      "export",
+      { namespace, limit: 200, ...(cursor === undefined ? {} : { cursor }) },
+    );
+    all.push(...page.memories);
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor !== undefined);
+  return all;
+}
+
+/** One change of a memory file, as the history tool answers it. */
+export interface HistoryChange {
+  seq: number;
+  key: string;
+  op: string;
+  version: number;
+  at: string;
+  actor: string | null;
+  command: string | null;
+}
+
+/** Every change of the memory files of `namespace`, newest first, as the history tool pages them. */
+export async function historyAll(client: Client, namespace: string): Promise<HistoryChange[]> {
+  const all: HistoryChange[] = [];
+  let before: number | undefined;
+  do {
+    const page = await ok<{ changes: HistoryChange[]; next_before: number | null }>(
+      client,
+      "history",
+      { namespace, prefix: "/memories/", limit: 1000, ...(before === undefined ? {} : { before }) },
+    );
+    all.push(...page.changes);
+    before = page.next_before ?? undefined;
+  } while (before !== undefined);
+  return all;
+}
+
+/** A memory file a write load wrote, once the server acknowledged it, and how long that took. */
+export interface AckedWrite {
+  namespace: string;
+  key: string;
+  text: string;
+  ms: number;
+}
+
+/**
+ * A write load: each client writes new memory files, `/memories/load/w<client>/n<i>.md`, in
+ * the namespaces in turn, one call at a time, pushing each onto `acked` once the server
+ * acknowledged it, until `stopped()` or `max` writes each.
+ */
+export async function writeLoad(
+  clients: readonly Client[],
+  namespaces: readonly string[],
+  acked: AckedWrite[],
+  stopped: () => boolean,
+  max = 5000,
+): Promise<void> {
+  await Promise.all(
+    clients.map(async (client, w) => {
+      for (let i = 0; i < max && !stopped(); i++) {
+        const write = {
+          namespace: namespaces[i % namespaces.length] as string,
+          key: `/memories/load/w${w}/n${i}.md`,
+          text: `writer ${w}, note ${i}\n`,
+        };
+        const started = performance.now();
+        await ok(client, "remember", write);
+        acked.push({ ...write, ms: performance.now() - started });
+      }
+    }),
+  );
+}
+
+/** Resolves once `count()` reaches `n`, looking again every few milliseconds. */
+export async function until(count: () => number, n: number): Promise<void> {
+  while (count() < n) await new Promise((resolve) => setTimeout(resolve, 5));
+}

@@ -17,18 +17,24 @@ export {
 } from "./better-sqlite3.js";
 export { type HmsRun, hmsCliBin, runHms, startHms } from "./cli-process.js";
 export {
+  type AckedWrite,
   type ConnectableServer,
   type Connection,
   call,
   connect,
   connectFresh,
   connectInMemory,
+  exportAll,
+  type HistoryChange,
   type HttpProcess,
+  historyAll,
   ok,
   refused,
   startHttpProcess,
   startStdio,
   type TransportKind,
+  until,
+  writeLoad,
 } from "./client.js";
 export { PARAPHRASES, startHybridWithParaphrases, untilEmbedded } from "./hybrid.js";
 export { ndcgAt10, quantile, seededUnitVector } from "./measures.js";

@@ -14,17 +14,21 @@ import { join } from "node:path";
 import { type HistoryEntry, type MemoryRecord, type MemoryStore, Namespaces } from "@hms/store";
 import { openSqlite, pragma } from "@hms/store/internal";
 import {
+  type AckedWrite,
   cleanEnv,
   createToken,
   exited,
+  exportAll,
   type HttpProcess,
+  historyAll,
   hmsMcpBin,
   ok,
   startHttpProcess,
   startStdio,
   tempDir,
+  until,
+  writeLoad,
 } from "@hms/test-support";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 function run(args: string[]) {
@@ -34,48 +38,6 @@ function run(args: string[]) {
     input: "",
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-interface Change {
-  seq: number;
-  key: string;
-  version: number;
-  at: string;
-  actor: string | null;
-  command: string | null;
-}
-
-/** Every memory of `namespace` as the server's export tool pages them. */
-async function exportAll(client: Client, namespace: string): Promise<MemoryRecord[]> {
-  const all: MemoryRecord[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await ok<{ memories: MemoryRecord[]; next_cursor: string | null }>(
-      client,
-      "export",
-      { namespace, limit: 200, ...(cursor === undefined ? {} : { cursor }) },
-    );
-    all.push(...page.memories);
-    cursor = page.next_cursor ?? undefined;
-  } while (cursor !== undefined);
-  return all;
-}
-
-/** Every change of the memory files of `namespace`, newest first, as the history tool pages them. */
-async function historyAll(client: Client, namespace: string): Promise<Change[]> {
-  const all: Change[] = [];
-  let before: number | undefined;
-  do {
-    const page = await ok<{ changes: Change[]; next_before: number | null }>(client, "history", {
-      namespace,
-      prefix: "/memories/",
-      limit: 1000,
-      ...(before === undefined ? {} : { before }),
-    });
-    all.push(...page.changes);
-    before = page.next_before ?? undefined;
-  } while (before !== undefined);
-  return all;
 }
 
 /** Every memory of a store read directly, page by page. */
@@ -102,47 +64,18 @@ function storeHistory(store: MemoryStore): HistoryEntry[] {
   return all;
 }
 
-/** A memory written and acknowledged by the server. */
-interface Acked {
-  namespace: string;
-  key: string;
-  text: string;
-}
-
 const NAMESPACES = ["default", "team"] as const;
 const data = tempDir();
 const backups = tempDir();
 const tokensFile = join(data.dir, "tokens.jsonl");
 const alice = createToken("alice", "default,team");
 let server: HttpProcess;
-const acked: Acked[] = [];
+const acked: AckedWrite[] = [];
 let ackedBeforeBackup = 0;
 let writesDuringBackup = 0;
 let backupRun: { status: number | null; stderr: string };
 const midLoad = join(backups.dir, "mid-load");
 const quiet = join(backups.dir, "quiet");
-
-/** Writers: each writes new memory files, in both namespaces, until `stopped` or its bound. */
-function startWriters(clients: Client[], stopped: () => boolean): Promise<void[]> {
-  return Promise.all(
-    clients.map(async (client, w) => {
-      for (let i = 0; i < 5000 && !stopped(); i++) {
-        const write = {
-          namespace: NAMESPACES[i % 2] as string,
-          key: `/memories/load/w${w}/n${i}.md`,
-          text: `writer ${w}, note ${i}\n`,
-        };
-        await ok(client, "remember", write);
-        acked.push(write);
-      }
-    }),
-  );
-}
-
-/** Resolves once `count()` reaches `n`, checking at each turn of the event loop. */
-async function until(count: () => number, n: number): Promise<void> {
-  while (count() < n) await new Promise((resolve) => setTimeout(resolve, 5));
-}
 
 beforeAll(async () => {
   writeFileSync(tokensFile, `${alice.line}\n`);
@@ -160,7 +93,7 @@ beforeAll(async () => {
   await seeder.close();
   const clients = await Promise.all([1, 2, 3].map(() => server.connect(alice.token)));
   let stop = false;
-  const writers = startWriters(clients, () => stop);
+  const writers = writeLoad(clients, NAMESPACES, acked, () => stop);
   await until(() => acked.length, 60);
   // Every write acknowledged from here on came after the backup started.
   ackedBeforeBackup = acked.length;
@@ -314,7 +247,9 @@ describe("hms-mcp restore", () => {
         key: "/memories/plan.md",
         text: "after the restore\n",
       });
-      expect(written.version).toBeGreaterThan(Math.max(...team.map((memory) => memory.version)));
+      expect(written.version).toBeGreaterThan(
+        Math.max(...team.map((memory) => memory.version as number)),
+      );
     } finally {
       await restarted.close();
       await onBackup.close();
