@@ -14,6 +14,7 @@ import { Command, InvalidArgumentError, Option } from "commander";
 import { DEFAULT_MAX_SUBSCRIPTIONS } from "../notify/subscriptions.js";
 import type { EmbedRuntime } from "../semantic/protocol.js";
 import { databaseUrlProblem } from "./database-url.js";
+import { tokenFromEnv } from "./token-file.js";
 
 /** Where a server keeps its namespaces when it runs on PostgreSQL (`--database-url`). */
 export interface DatabaseConfig {
@@ -58,7 +59,7 @@ export interface Config {
   readonly allowedOrigins: readonly string[];
   /** Extra Host header values allowed on HTTP requests. */
   readonly allowedHosts: readonly string[];
-  /** The all-access bearer token (from HMS_MCP_TOKEN only). */
+  /** The all-access bearer token (HMS_MCP_TOKEN, or the file HMS_MCP_TOKEN_FILE names). */
   readonly token: string | undefined;
   /** HTTP: the tokens file (JSON Lines of named token hashes and their namespaces). */
   readonly tokensFile?: string | undefined;
@@ -215,7 +216,8 @@ export function buildCommand(version: string): Command {
     .description(
       "MCP server for the Holographic Memory store: durable, versioned, searchable memories " +
         "over stdio (default) or streamable HTTP.\n\n" +
-        "Environment only: HMS_MCP_TOKEN, a bearer token that opens every namespace over HTTP " +
+        "Environment only: HMS_MCP_TOKEN (or HMS_MCP_TOKEN_FILE, a file holding it), a bearer " +
+        "token that opens every namespace over HTTP " +
         "(--tokens-file adds named tokens limited to some namespaces).\n\n" +
         "Recall is lexical (BM25) unless --model-dir names an embedding model: then it is " +
         "hybrid (BM25 plus embeddings). `hms-mcp fetch-model` installs the model and prints " +
@@ -688,7 +690,9 @@ export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): C
     );
   }
   const database = databaseOf(options, env);
-  const token = env.HMS_MCP_TOKEN;
+  const fromEnv = tokenFromEnv(env);
+  if ("problem" in fromEnv) throw new ConfigError(fromEnv.problem);
+  const { token } = fromEnv;
   if (token !== undefined && token.trim() === "") {
     throw new ConfigError("HMS_MCP_TOKEN is set but empty; set a real token or unset it");
   }
