@@ -2,8 +2,11 @@
 // Checks the release `pnpm version-packages` would make from .changeset/ (the plan
 // `changeset status` prints, computed without git):
 // - no private package is versioned;
-// - no package gets a bigger bump than its own changesets ask for (changesets would otherwise
-//   give a dependent a major bump when a peer dependency leaves its range);
+// - no package gets a bigger bump than the largest its changesets, or the changesets of the
+//   packages released with it (one fixed group: .changeset/config.json), ask for (changesets
+//   would otherwise give a dependent a major bump when a peer dependency leaves its range);
+// - one version line: when any published package is released, all are, at one new version
+//   (scripts/check-versions.mjs holds the Python wheel to it);
 // - a publishable package that was never versioned (it has no CHANGELOG.md yet) has a
 //   changeset, and its first release is 0.1.0.
 import { existsSync } from "node:fs";
@@ -25,6 +28,11 @@ for (const changeset of plan.changesets) {
 
 const problems = [];
 const releases = plan.releases.filter((release) => release.type !== "none");
+// The packages released together (the fixed group) ask for the largest bump any of them asks.
+let groupWants = "none";
+for (const type of asked.values()) {
+  if (ORDER.indexOf(type) > ORDER.indexOf(groupWants)) groupWants = type;
+}
 for (const release of releases) {
   const pkg = packages.get(release.name);
   if (!pkg) continue; // the examples' private packages
@@ -32,11 +40,25 @@ for (const release of releases) {
     problems.push(`${release.name} is private but would be versioned (${release.newVersion})`);
     continue;
   }
-  const wanted = asked.get(release.name) ?? "patch";
+  const wanted = groupWants;
   if (ORDER.indexOf(release.type) > ORDER.indexOf(wanted)) {
     problems.push(
-      `${release.name} would get a ${release.type} bump (${release.oldVersion} -> ${release.newVersion}); its changesets ask for ${wanted}`,
+      `${release.name} would get a ${release.type} bump (${release.oldVersion} -> ${release.newVersion}); the changesets ask for at most ${wanted}`,
     );
+  }
+}
+const published = [...packages.values()].filter((pkg) => !pkg.manifest.private);
+if (releases.length > 0) {
+  const newVersions = new Set(
+    releases.filter((r) => !packages.get(r.name)?.manifest.private).map((r) => r.newVersion),
+  );
+  if (newVersions.size > 1) {
+    problems.push(`the release would give several versions (${[...newVersions].join(", ")}), not one`);
+  }
+  for (const pkg of published) {
+    if (!releases.some((r) => r.name === pkg.name)) {
+      problems.push(`${pkg.name} would not be released with the others: one version line needs all`);
+    }
   }
 }
 for (const pkg of packages.values()) {
