@@ -53,11 +53,15 @@ if (releases.length > 0) {
     releases.filter((r) => !packages.get(r.name)?.manifest.private).map((r) => r.newVersion),
   );
   if (newVersions.size > 1) {
-    problems.push(`the release would give several versions (${[...newVersions].join(", ")}), not one`);
+    problems.push(
+      `the release would give several versions (${[...newVersions].join(", ")}), not one`,
+    );
   }
   for (const pkg of published) {
     if (!releases.some((r) => r.name === pkg.name)) {
-      problems.push(`${pkg.name} would not be released with the others: one version line needs all`);
+      problems.push(
+        `${pkg.name} would not be released with the others: one version line needs all`,
+      );
     }
   }
 }

@@ -14,7 +14,10 @@ import { publishablePackages, ROOT } from "./publishable.mjs";
 const PYTHON_PLACES = [
   ["python/pyproject.toml", /^(version = ")([^"]+)(")$/m],
   ["python/src/hms_memory_tool/__init__.py", /^(__version__ = ")([^"]+)(")$/m],
-  ["python/uv.lock", /(\[\[package\]\]\nname = "holographic-memory-claude-tool"\nversion = ")([^"]+)(")/],
+  [
+    "python/uv.lock",
+    /(\[\[package\]\]\nname = "holographic-memory-claude-tool"\nversion = ")([^"]+)(")/,
+  ],
 ];
 
 const npm = publishablePackages().map((pkg) => ({
@@ -25,7 +28,9 @@ const npmVersions = [...new Set(npm.map((entry) => entry.version))];
 
 if (process.argv.includes("--sync")) {
   if (npmVersions.length !== 1) {
-    console.error(`check-versions: the npm packages disagree (${npmVersions.join(", ")}); nothing written`);
+    console.error(
+      `check-versions: the npm packages disagree (${npmVersions.join(", ")}); nothing written`,
+    );
     process.exit(1);
   }
   for (const [file, pattern] of PYTHON_PLACES) {
@@ -48,7 +53,9 @@ if (versions.length !== 1) {
     const where = all.filter((entry) => entry.version === version).map((entry) => entry.where);
     console.error(`  ${version}: ${where.join(", ")}`);
   }
-  console.error("  (`pnpm version-packages` moves them together; `node scripts/check-versions.mjs --sync` writes the npm version into the Python package)");
+  console.error(
+    "  (`pnpm version-packages` moves them together; `node scripts/check-versions.mjs --sync` writes the npm version into the Python package)",
+  );
   process.exit(1);
 }
 console.error(`check-versions: ${all.length} places, one version: ${versions[0]}`);

@@ -73,13 +73,22 @@ if [ -f "$node_prefix/include/node/node_api.h" ]; then
   export npm_config_nodedir="$node_prefix"
 fi
 
-# Tests need two Debian packages: chromium for the browser e2e tests
-# (packages/hms-mcp/test/e2e/http-browser.test.ts, inspector.test.ts) and postgresql-15, a real
-# PostgreSQL server for the PostgreSQL engine's tests (@hms/test-support's startPostgres).
+# Tests need Debian packages: chromium for the browser e2e tests
+# (packages/hms-mcp/test/e2e/http-browser.test.ts, inspector.test.ts); postgresql-15, a real
+# PostgreSQL server for the PostgreSQL engine's tests (@hms/test-support's startPostgres) and
+# its pg_dump for the backups; for the deployment's tests (deploy-nginx.test.ts,
+# deploy-podman.test.ts): nginx and openssl, podman with runc, busybox-static (the shell of
+# the image the podman test builds) and systemd's systemd-analyze.
 # apt runs only when one is missing (CI runs this script as root on Debian 12).
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -x /usr/lib/postgresql/15/bin/postgres ] || missing+=(postgresql-15)
+[ -x /usr/sbin/nginx ] || missing+=(nginx)
+[ -x /usr/bin/openssl ] || missing+=(openssl)
+[ -x /usr/bin/podman ] || missing+=(podman)
+[ -x /usr/sbin/runc ] || missing+=(runc)
+[ -x /bin/busybox ] || missing+=(busybox-static)
+[ -x /usr/bin/systemd-analyze ] || missing+=(systemd)
 if [ "${#missing[@]}" -gt 0 ] && ! $quick_start; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "setup: installing ${missing[*]} (apt)" >&2
@@ -89,7 +98,8 @@ if [ "${#missing[@]}" -gt 0 ] && ! $quick_start; then
   else
     echo "setup: ${missing[*]} missing and this is not root: install them with apt-get" \
       "(chromium for the browser tests, or set HMS_CHROMIUM; postgresql-15 for the PostgreSQL" \
-      "tests, or set HMS_PG_BIN)" >&2
+      "tests, or set HMS_PG_BIN; nginx, openssl, podman, runc, busybox-static and systemd for" \
+      "the deployment's tests)" >&2
   fi
 fi
 

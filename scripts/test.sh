@@ -78,12 +78,14 @@ python_suites() {
   "$root/scripts/test-postgres.sh"
 }
 
-# What a release publishes, checked from what it packs: the changesets' release plan; each
+# What a release publishes, checked from what it packs: the changesets' release plan; one
+# version line across npm and the wheel (check-versions.mjs); each
 # npm tarball (publint, attw, license, metadata, ranges, size); the Python sdist and wheel;
 # then every package installed from its tarball or wheel outside the workspace with
 # `npm install --ignore-scripts`, on Node 24 and on Node 22, running the quick starts.
 release_checks() {
   node scripts/check-release-plan.mjs
+  node scripts/check-versions.mjs
   node scripts/check-packages.mjs
   python3 scripts/check-python-package.py
   node scripts/pack-install-test.mjs --node-bin "$node24" --node-bin "$node22"

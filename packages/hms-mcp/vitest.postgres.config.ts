@@ -32,6 +32,7 @@ const ALREADY_ON_POSTGRES = [
   "test/e2e/postgres.test.ts",
   "test/e2e/copy.test.ts",
   "test/e2e/backup-postgres.test.ts",
+  "test/e2e/rolling-upgrade.test.ts",
   "test/e2e/hybrid-postgres.test.ts",
   // The pg-replicas suites start their own clusters and replicas.
   "test/e2e/postgres-replicas*.test.ts",
@@ -65,6 +66,12 @@ const ABOVE_THE_STORE = [
   "test/e2e/start-errors.test.ts",
 ];
 const NOT_A_STORE = [
+  // The deployment's files (a container image, a unit, a proxy in front): the same on either
+  // engine.
+  "test/e2e/deploy-nginx.test.ts",
+  "test/e2e/deploy-podman.test.ts",
+  // The token from a file: configuration read before any store is opened.
+  "test/e2e/token-file.test.ts",
   // What the npm package holds: no server on a store, the same on either engine.
   "test/e2e/package-contents.test.ts",
   // The benchmarks' argument checks: they refuse before opening any store.

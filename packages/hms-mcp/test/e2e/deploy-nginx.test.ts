@@ -51,7 +51,10 @@ function nginxConfig(upstreamPort: number): string {
     // hms-mcp's event streams carry X-Accel-Buffering: no, which nginx honours by itself; with
     // it ignored (as a proxy between may drop it), the example's own proxy_buffering off is
     // what keeps the stream flowing, and what this test checks.
-    .replace("proxy_buffering off;", "proxy_buffering off;\n        proxy_ignore_headers X-Accel-Buffering;")
+    .replace(
+      "proxy_buffering off;",
+      "proxy_buffering off;\n        proxy_ignore_headers X-Accel-Buffering;",
+    )
     .replace("/etc/ssl/certs/localhost.pem", join(work.dir, "cert.pem"))
     .replace("/etc/ssl/private/localhost.key", join(work.dir, "key.pem"));
   expect(site).toContain(join(work.dir, "cert.pem"));
