@@ -46,6 +46,11 @@ const benches = {
     package: "hms-mcp",
     script: "bench:cold-start",
   },
+  backup: {
+    summary: "hms-mcp backup of 100,000 memories under writers: its time, their p99",
+    package: "hms-mcp",
+    script: "bench:backup",
+  },
   "notify-latency": {
     summary: "write to change notification: one process, processes, replicas",
     package: "hms-mcp",

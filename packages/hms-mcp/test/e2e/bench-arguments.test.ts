@@ -20,6 +20,7 @@ const BENCHES = {
   "scifact.mjs": "recall-quality",
   "tune-fusion.mjs": "tune-fusion",
   "embed-throughput.mjs": "embed-throughput",
+  "backup.mjs": "backup",
 };
 
 /** Every attack `pnpm bench attack` runs: bench/attacks/<name>.mjs. */
