@@ -129,7 +129,11 @@ function makeBase(): void {
   chownSync(join(root, "home/node"), 1000, 1000);
   const tar = join(work.dir, "rootfs.tar");
   execFileSync("tar", ["-C", root, "-cf", tar, "."]);
-  podman(["import", "--change", "ENV PATH=/usr/local/bin:/usr/bin:/bin", tar, BASE]);
+  const changes = ["ENV PATH=/usr/local/bin:/usr/bin:/bin"];
+  if (process.env.NODE_EXTRA_CA_CERTS !== undefined) {
+    changes.push("ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt");
+  }
+  podman(["import", ...changes.flatMap((change) => ["--change", change]), tar, BASE]);
 }
 
 /** The build context: deploy/ as shipped, the workspace's tarballs in packages/, FROM substituted. */
