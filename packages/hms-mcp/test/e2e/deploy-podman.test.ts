@@ -193,9 +193,9 @@ function runContainer(name: string): void {
   ]);
 }
 
-async function client(token?: string): Promise<Client> {
+async function client(token: string): Promise<Client> {
   const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), {
-    requestInit: token === undefined ? {} : { headers: { Authorization: `Bearer ${token}` } },
+    requestInit: { headers: { Authorization: `Bearer ${token}` } },
   });
   const connected = new Client({ name: "podman-test", version: "0" });
   await connected.connect(transport);
@@ -251,7 +251,15 @@ describe("deploy/Containerfile with podman", () => {
     await healthy();
     expect(podman(["exec", "hms-test-1", "id", "-u"]).trim()).toBe("1000");
     expect(podman(["healthcheck", "run", "hms-test-1"]).trim()).toMatch(/^(healthy)?$/);
-    await expect(client()).rejects.toThrow(/401/);
+    const anonymous = await fetch(`http://127.0.0.1:${port}/mcp`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+    });
+    expect(anonymous.status).toBe(401);
     const writer = await client(TOKEN);
     await ok(writer, "remember", { key: "/memories/deployed.md", text: "kept in the volume\n" });
     await writer.close();
