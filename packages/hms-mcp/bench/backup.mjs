@@ -63,7 +63,10 @@ try {
   seeding.close();
   log(`seeded ${MEMORIES} memories`);
 
-  const server = await startHttpProcess({ dataDir: data.dir, args: ["--log-level", "info"] });
+  const server = await startHttpProcess({
+    dataDir: data.dir,
+    args: ["--namespace-arg", "--log-level", "info"],
+  });
   const clients = await Promise.all(Array.from({ length: WRITERS }, () => server.connect()));
   const acked = [];
   let stop = false;
