@@ -279,7 +279,8 @@ export const stats = {
   title: "Store statistics",
   description:
     "Describe the store: namespace, number of memories and bytes, the limits clients must " +
-    "respect, the recall build and model, the schema version and the server version.",
+    "respect, the recall build and model, the schema version, the server version and which " +
+    "data directory or database it is.",
   input: z.strictObject({}),
   output: z.object({
     namespace: z.string(),
@@ -342,6 +343,26 @@ export const stats = {
     }),
     schema_version: z.number().int(),
     server: z.object({ name: z.string(), version: z.string() }),
+    store: z
+      .object({
+        engine: z.enum(["sqlite", "postgresql"]),
+        name: z
+          .string()
+          .describe("The data directory's own name (SQLite), or the database's (PostgreSQL)."),
+        location: z
+          .string()
+          .describe(
+            "Where it is: the data directory's absolute path, or the database's URL without " +
+              "user, password and parameters. Told only to the server's own token " +
+              "(HMS_MCP_TOKEN, or none); a token of --tokens-file is told the name alone.",
+          )
+          .optional(),
+      })
+      .describe(
+        "Which store the server serves, so that a person sees which one they look at. " +
+          "Absent from servers before it was added.",
+      )
+      .optional(),
   }),
   annotations: readOnly,
 } as const satisfies ToolSchema;

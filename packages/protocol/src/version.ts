@@ -10,8 +10,9 @@
  * must not count on them from every version-1 server): `stats.recall.embedded` and
  * `embedded_per_second`; recall's `modified_after` and `modified_before` (a server before them
  * refuses them as unknown arguments, so a filter is never silently dropped) and each hit's
- * `updated_at` (absent before); the `namespaces` tool, and `history`'s `dropped` (what the
- * history dropped and why; servers before it omit it).
+ * `updated_at` (absent before); the `namespaces` tool, `history`'s `dropped` (what the
+ * history dropped and why; servers before it omit it), and `stats.store` (which data
+ * directory or database; absent before).
  */
 export const PROTOCOL_VERSION = 1;
 

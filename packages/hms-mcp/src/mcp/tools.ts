@@ -23,6 +23,7 @@ import { flowOf } from "../runtime/flows.js";
 import { grantOf, openStore, type Runtime } from "../runtime/runtime.js";
 import { RUNNERS } from "../tools/memory.js";
 import { namespacesRunner } from "../tools/namespaces.js";
+import { placeFor } from "../tools/store-place.js";
 import type { ServerContext, ToolContext, ToolOutput } from "../tools/types.js";
 import { NAMESPACE_DISABLED_MESSAGE } from "./namespace.js";
 import { HEAVY_WEIGHT } from "./turns.js";
@@ -157,6 +158,7 @@ function contextFor(
     namespace,
     exists: () => runtime.exists(namespace),
     server: runtime.server,
+    place: placeFor(runtime.place, access.grant === ALL_ACCESS),
     semantic: runtime.semantic,
     caller,
   }));

@@ -28,6 +28,7 @@ import { ToolError } from "../errors.js";
 import { HistoryRetention, historyDropLogger, MIB } from "../history/retention.js";
 import { type Announcements, ChangeHub } from "../notify/hub.js";
 import type { Semantic } from "../semantic/semantic.js";
+import { type StorePlace, storePlace } from "../tools/store-place.js";
 import { SERVER_INFO } from "../version.js";
 import { BUSY_WAIT_MS } from "./busy.js";
 import { CallTracker } from "./call-tracker.js";
@@ -71,6 +72,8 @@ export interface Runtime {
   readonly changes: ChangeHub;
   /** Most resource subscriptions one connection holds (--max-subscriptions). */
   readonly maxSubscriptions: number | undefined;
+  /** Which data directory or database this is (`stats` tells it, see tools/store-place.ts). */
+  readonly place: StorePlace;
 }
 
 /**
@@ -152,6 +155,7 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     retention,
     reads,
     busyTimeoutMs: config.busyTimeoutMs,
+    place: storePlace({ dataDir: config.dataDir, databaseUrl: config.database?.url }),
   };
 }
 

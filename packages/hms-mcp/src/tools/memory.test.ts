@@ -2,10 +2,11 @@
  * Every tool's behaviour, through an MCP client linked in memory to the server running in this
  * process on a real store (the transports are tested end to end in test/e2e).
  */
+import { basename, resolve } from "node:path";
 import * as protocol from "@hms/protocol";
 import * as store from "@hms/store";
 import { SCHEMA_VERSION } from "@hms/store";
-import { call, ok, refused } from "@hms/test-support";
+import { call, ok, refused, tempDir } from "@hms/test-support";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { connectInProcess } from "../../test/in-process.js";
@@ -437,6 +438,22 @@ describe("every tool", () => {
     });
     expect(stats.memories).toBeGreaterThan(0);
     expect(stats.bytes).toBeGreaterThan(0);
+  });
+
+  it("tells the server's own caller which data directory it serves", async () => {
+    const data = tempDir();
+    const connection = await connectInProcess({ dataDir: data.dir });
+    try {
+      // In-process, as on stdio, the caller is the operator: the whole path.
+      expect((await ok(connection.client, "stats")).store).toEqual({
+        engine: "sqlite",
+        name: basename(data.dir),
+        location: resolve(data.dir),
+      });
+    } finally {
+      await connection.close();
+      data.remove();
+    }
   });
 });
 

@@ -252,7 +252,7 @@ function statsOutput(
   exists: boolean,
   context: ToolContext,
 ): ToolOutput {
-  const { limits, namespace, server, semantic } = context;
+  const { limits, namespace, server, semantic, place } = context;
   // The store knows its configured build; only the server knows the worker has stopped.
   const failure = semantic?.failure ?? null;
   const recall = {
@@ -277,6 +277,7 @@ function statsOutput(
     recall,
     schema_version: counts.schema_version,
     server,
+    store: place,
   };
   return {
     structured,

@@ -6,6 +6,7 @@ import type { ToolArguments, ToolName } from "@hms/protocol";
 import type { Awaitable, Limits, StoreApi } from "@hms/store";
 import type { Grant } from "../auth/tokens.js";
 import type { Semantic } from "../semantic/semantic.js";
+import type { StorePlace } from "./store-place.js";
 
 /** What a tool call runs against. */
 export interface ToolContext {
@@ -20,6 +21,8 @@ export interface ToolContext {
   /** Whether the namespace has a store (one nothing was written to reads as empty). */
   exists(): Awaitable<boolean>;
   readonly server: { readonly name: string; readonly version: string };
+  /** Which store this is, as much of it as the caller's token is told (`stats`). */
+  readonly place: StorePlace;
   /** The embedding model's side of recall, when the server runs with one. */
   readonly semantic: Semantic | undefined;
   /** The connection (stdio pipe or HTTP session) making the call; hybrid recall waits for its writes. */
