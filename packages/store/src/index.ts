@@ -65,7 +65,7 @@ export {
 export { EXCERPT_CHARS, EXCERPT_LINES } from "./recall/excerpt.js";
 export { type Candidate, DEFAULT_FUSION, type FusionParams, fuse } from "./recall/hybrid.js";
 export { SNIPPET_CHARS } from "./recall/lines.js";
-export { matchExpression, queryTerms, STOPWORDS } from "./recall/query.js";
+export { EXCERPT_STOPWORDS, matchExpression, queryTerms, STOPWORDS } from "./recall/query.js";
 export type { RecallBuild, RecallFilter } from "./recall/ranker.js";
 export { checkTimeRange, type TimeRange } from "./recall/time-range.js";
 export type { DenseHit } from "./recall/vector-index.js";

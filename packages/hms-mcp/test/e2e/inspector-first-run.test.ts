@@ -36,6 +36,7 @@ const QUOTED = {
     "Claude writes them here with its memory tool. You can also copy a folder in with " +
     "hms import --from ./my-memories, or make one here with New file (n).",
   saved: "Saved.",
+  store: "This server keeps its memories in the data directory",
 };
 
 const cleanups: (() => unknown)[] = [];
@@ -54,13 +55,14 @@ describe("docs/inspector/README.md, The first five minutes", () => {
     );
     expect(blocks).toHaveLength(1);
     const lines = blocks[0] as string[];
-    expect(lines.at(-1)).toBe("hms-mcp --transport http --ui --data-dir ./memory");
+    expect(lines.at(-1)).toBe("hms-mcp --transport http --ui --data-dir ./store");
     const words = prose(text);
     expect(words).toContain("export HMS_MCP_PORT=8766");
     // Quoted with its markup (code, emphasis) as the page shows it.
     const plain = words.replace(/[`_]/g, "");
     expect(plain).toContain(`"${QUOTED.empty} ${QUOTED.how}"`);
     expect(words).toContain(`("${QUOTED.saved}")`);
+    expect(plain).toContain(`"${QUOTED.store} /…/store."`);
 
     // 1. The block, run by a shell in an empty folder.
     const bin = hmsMcpOnPath();
@@ -98,7 +100,7 @@ describe("docs/inspector/README.md, The first five minutes", () => {
     const quotedLine = /`(inspector: http:\/\/127\.0\.0\.1:8765\/ui \([^`]*\))`/.exec(words)?.[1];
     const port = /^inspector: http:\/\/127\.0\.0\.1:(\d+)\/ui /.exec(printed)?.[1] as string;
     expect(printed).toBe(quotedLine?.replace(":8765/", `:${port}/`));
-    expect(existsSync(join(folder.dir, "memory"))).toBe(true);
+    expect(existsSync(join(folder.dir, "store"))).toBe(true);
 
     const browser: Browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -123,7 +125,9 @@ describe("docs/inspector/README.md, The first five minutes", () => {
     const empty = page.locator(".empty-state");
     await empty.waitFor();
     const paragraphs = await empty.locator("p").allTextContents();
-    expect(prose(paragraphs.join(" "))).toBe(`${QUOTED.empty} ${QUOTED.how}`);
+    expect(prose(paragraphs.slice(0, 2).join(" "))).toBe(`${QUOTED.empty} ${QUOTED.how}`);
+    // And which data directory the page shows: the one the block made.
+    expect(paragraphs[2]).toBe(`${QUOTED.store} ${join(folder.dir, "store")}.`);
     await keys.press("n");
     await page.getByLabel("Path", { exact: true }).waitFor();
     await keys.type("notes/today.md");

@@ -6,28 +6,26 @@
  * preview of a hostile file, a long file, the namespace switch, an empty namespace and signing
  * out. axe-core checks every screen; the page must break no rule of its Content-Security-Policy.
  * Screenshots of each step go to test-results/inspector/ (and to docs/inspector/screens/ with
- * HMS_INSPECTOR_DOCS=1: `pnpm --filter hms-mcp screenshots`).
+ * HMS_INSPECTOR_DOCS=1: `pnpm --filter hms-mcp screenshots`). inspector-details.test.ts has the
+ * finer points (the editor's cursor and conflicts, quick open, the store shown), and
+ * inspector-preview.test.ts the preview's task lists and hostile sizes.
  */
-import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { type HttpProcess, ok, startHttpProcess, tempDir } from "@hms/test-support";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import {
-  type Browser,
-  type BrowserContext,
-  chromium,
-  type Page,
-  type Request,
-} from "playwright-core";
+import type { Browser, Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  accessibilityProblems,
+  focused,
+  launch,
+  newPage as openPage,
+  shot,
+  signIn as signInAt,
+  styleOf,
+  treeItem,
+} from "./inspector-browser.js";
 
-const CHROMIUM = process.env.HMS_CHROMIUM ?? "/usr/bin/chromium";
 const TOKEN = "inspector-test-token-0123456789abcdef";
-const SHOTS = fileURLToPath(new URL("../../test-results/inspector/", import.meta.url));
-const DOCS = fileURLToPath(new URL("../../../../docs/inspector/screens/", import.meta.url));
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const FILE = ["memory-file"];
 const ACME = "/memories/customers/acme-corp.md";
 
@@ -39,79 +37,8 @@ let browser: Browser;
 /** The inspector's address: the MCP endpoint's origin, path /ui. */
 const uiUrl = () => new URL("/ui", server.url).href;
 
-/** Chromium as this closed network needs it: headless, no sandbox, no calls home. */
-async function launch(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-domain-reliability",
-    ],
-  });
-}
-
-/** A page whose CSP violations and script errors are collected (each test expects none). */
-async function newPage(
-  options: { width?: number; dark?: boolean } = {},
-): Promise<{ page: Page; context: BrowserContext; problems: string[] }> {
-  const context = await browser.newContext({
-    viewport: { width: options.width ?? 1280, height: 800 },
-    colorScheme: options.dark ? "dark" : "light",
-  });
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on("console", (message) => {
-    if (/Content Security Policy|Refused to/.test(message.text())) problems.push(message.text());
-  });
-  page.on("pageerror", (error) => problems.push(String(error)));
-  page.on("dialog", (dialog) => {
-    problems.push(`a dialog opened: ${dialog.message()}`);
-    void dialog.dismiss();
-  });
-  return { page, context, problems };
-}
-
-/** A screenshot of the screen as it is, for a person to look at (and for the docs). */
-async function shot(page: Page, name: string): Promise<void> {
-  const path = join(SHOTS, `${name}.png`);
-  await page.screenshot({ path });
-  if (process.env.HMS_INSPECTOR_DOCS === "1") copyFileSync(path, join(DOCS, `${name}.png`));
-}
-
-/** axe-core's serious and critical violations on the screen as it is. */
-async function accessibilityProblems(page: Page): Promise<string[]> {
-  // Evaluated through the browser's debugging protocol, which the page's CSP does not govern.
-  await page.evaluate(AXE);
-  const violations = (await page.evaluate(
-    "axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 3) })))",
-  )) as { id: string; impact: string; nodes: string[] }[];
-  return violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.join(", ")}`);
-}
-
-async function signIn(page: Page): Promise<void> {
-  await page.goto(uiUrl());
-  await page.getByLabel("Token", { exact: true }).fill(TOKEN);
-  await page.getByRole("button", { name: "Open", exact: true }).click();
-  await page.getByRole("tree", { name: "Memory files" }).waitFor();
-}
-
-/** Waits until the element with `id` has the focus (a view focuses after it renders). */
-const focused = (page: Page, id: string) =>
-  expect.poll(() => page.evaluate("document.activeElement?.id")).toBe(id);
-
-/** A computed style of the first element `selector` matches. */
-const styleOf = (page: Page, selector: string, property: string) =>
-  page.evaluate(
-    `getComputedStyle(document.querySelector(${JSON.stringify(selector)})).${property}`,
-  ) as Promise<string>;
-
-const treeItem = (page: Page, name: string) =>
-  page.getByRole("treeitem").filter({ has: page.getByText(name, { exact: true }) });
+const newPage = (options: { width?: number; dark?: boolean } = {}) => openPage(browser, options);
+const signIn = (page: Page) => signInAt(page, uiUrl(), TOKEN);
 
 const LONG_LINES = 30_000;
 
@@ -121,8 +48,6 @@ interface ToolCall {
 }
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  if (process.env.HMS_INSPECTOR_DOCS === "1") mkdirSync(DOCS, { recursive: true });
   server = await startHttpProcess({
     dataDir: data.dir,
     args: ["--ui", "--namespace-arg", "--max-text-bytes", "1572864", "--log-level", "info"],
@@ -276,6 +201,14 @@ describe("the inspector at 1280 px", () => {
       };
     })(document.querySelector('.hit .excerpt'))`)) as { clipped: boolean; halves: number };
     expect(cut).toEqual({ clipped: true, halves: 0 });
+    // In the main pane, ranked and scored, with the query's words marked and the lines named.
+    expect(await page.locator("main .hits").count()).toBe(1);
+    expect(await hit.locator(".rank").textContent()).toMatch(/^rank \d+$/);
+    expect(await hit.locator(".score").textContent()).toMatch(/^[01]\.\d\d$/);
+    expect(await hit.locator(".hit-lines").textContent()).toMatch(/^lines \d+–\d+$/);
+    expect(await hit.locator("mark").allTextContents()).toEqual(
+      expect.arrayContaining(["Acme", "quote"]),
+    );
     await shot(page, "03-recall");
     await hit.click();
     await expect.poll(() => page.locator(".line.mark").count()).toBeGreaterThan(0);
@@ -324,6 +257,16 @@ describe("the inspector at 1280 px", () => {
         { timeout: 30_000 },
       )
       .toBe("the conflict");
+    // Said once: no notice above, none below, and what they changed is in view.
+    expect(await page.locator("#file-notice").textContent()).toBe("");
+    expect(await page.getByText("Someone changed this file while you edit it").count()).toBe(0);
+    const diffBox = await page.locator(".conflict .diff").boundingBox();
+    expect(diffBox !== null && diffBox.y >= 0 && diffBox.y + 20 < 800).toBe(true);
+    expect(await conflict.getByRole("button").allTextContents()).toEqual([
+      "Keep mine",
+      "Copy my text",
+      "Edit on top of theirs",
+    ]);
     const added = page.locator(".conflict .diff-line.add");
     expect(await added.textContent()).toContain("- Contact: Sam Lee (Dana left)");
     const colour = (selector: string) => styleOf(page, selector, "backgroundColor");
@@ -355,7 +298,15 @@ describe("the inspector at 1280 px", () => {
     await shot(page, "05-history");
     expect(await accessibilityProblems(page)).toEqual([]);
     await versions.last().click();
-    await page.getByRole("button", { name: "Restore this version", exact: true }).click();
+    // What a restore brings back is shown first, whole: the text of the first version.
+    await expect
+      .poll(() => page.getByTestId("version-text").textContent())
+      .toBe(
+        "# Acme Corp\n- Prefers email follow-ups (not phone calls).\n- Contact: Dana Reyes\n\nAsked on 2026-03-02 for a quote:\nsend it by Friday, in EUR.\n",
+      );
+    const restore = page.getByRole("button", { name: "Restore this version", exact: true });
+    expect((await restore.getAttribute("class")) ?? "").not.toContain("primary");
+    await restore.click();
     await expect
       .poll(() => page.locator("#history-notice").textContent())
       .toMatch(/^Restored version \d+; it is now version \d+\.$/);
@@ -402,10 +353,10 @@ describe("the inspector at 1280 px", () => {
     await expect
       .poll(() => page.locator("#files-notice").textContent())
       .toContain("Deleted /memories/notes/monday.md");
+    // The deleted files are a tab away at the top of the list, however long the tree.
+    await page.getByRole("tab", { name: /^Deleted \(\d+\)$/ }).click();
     const restore = page.getByRole("button", { name: "Restore /memories/notes/monday.md" });
     await restore.waitFor();
-    // The sidebar scrolls: the shot of the deleted files shows them.
-    await restore.scrollIntoViewIfNeeded();
     await shot(page, "08-deleted");
     await restore.click();
     await treeItem(page, "monday.md").waitFor();
@@ -542,8 +493,8 @@ describe("the inspector from the keyboard alone", () => {
     await keys.type("Dana Reyes contact");
     await keys.press("Enter");
     await page.locator(".hit").first().waitFor();
-    await keys.press("Tab");
-    await keys.press("Tab");
+    // ↓ from the field goes to the first result, in the main pane.
+    await keys.press("ArrowDown");
     expect(await page.evaluate("document.activeElement?.className")).toBe("hit");
     await keys.press("Enter");
     await page.locator(".line.mark").first().waitFor();

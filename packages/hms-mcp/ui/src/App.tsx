@@ -6,9 +6,10 @@
 import { useEffect, useState } from "preact/hooks";
 import { Kbd, NoticeLine } from "./bits.js";
 import { Dialogs } from "./Dialogs.js";
-import { FileView } from "./FileView.js";
+import { editLine, FileView } from "./FileView.js";
 import { useInspector } from "./hooks.js";
 import { Sidebar } from "./Sidebar.js";
+import { StorePlace } from "./StorePlace.js";
 import type { Inspector } from "./state.js";
 import { applyTheme, nextTheme, storedTheme, type Theme } from "./theme.js";
 
@@ -20,7 +21,7 @@ export function App({ app }: { app: Inspector }) {
   return (
     <div class="app">
       <Header app={app} />
-      <div class="panes" data-pane={state.route.file ? "file" : "files"}>
+      <div class="panes" data-pane={state.route.file || state.showHits ? "file" : "files"}>
         <Sidebar app={app} />
         <main id="main" tabIndex={-1} aria-busy={state.busy}>
           <FileView app={app} />
@@ -45,6 +46,8 @@ function Header({ app }: { app: Inspector }) {
       <p class="server">
         {state.server ? `${state.server.name} ${state.server.version}` : ""}
         {stats ? ` · ${stats.recall.build} recall` : ""}
+        {stats?.store ? " · " : ""}
+        <StorePlace app={app} />
       </p>
       <div class="top-actions">
         <ThemeButton />
@@ -144,6 +147,11 @@ function useShortcuts(app: Inspector): void {
       const canWrite = state.api?.canWrite === true;
       const actions: Record<string, (() => void) | undefined> = {
         "/": () => document.getElementById("query")?.focus(),
+        o: () => {
+          app.showList("files");
+          // The field is in the list just shown: focused once it is in the page.
+          requestAnimationFrame(() => document.getElementById("filter")?.focus());
+        },
         "?": () => app.openDialog("help"),
         t: () => document.querySelector<HTMLElement>(".tree [tabindex='0']")?.focus(),
         n: canWrite ? () => app.openDialog("new") : undefined,
@@ -151,7 +159,7 @@ function useShortcuts(app: Inspector): void {
         p: file ? () => app.setView("preview") : undefined,
         h: file ? () => app.setView("history") : undefined,
         g: file ? () => app.openDialog("goto") : undefined,
-        e: file && canWrite ? () => app.startEditing() : undefined,
+        e: file && canWrite ? () => app.edit.start(editLine(app.state)) : undefined,
         r: file && canWrite ? () => app.openDialog("rename") : undefined,
         d: file && canWrite ? () => app.openDialog("delete") : undefined,
       };

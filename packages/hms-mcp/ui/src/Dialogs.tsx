@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { NoticeLine } from "./bits.js";
 import { useInspector } from "./hooks.js";
 import { keyFromName } from "./names.js";
+import { splitLines } from "./split-lines.js";
 import type { Inspector } from "./state.js";
 import { shortPath } from "./tree.js";
 
@@ -194,7 +195,7 @@ function Delete({ app }: { app: Inspector }) {
 
 function GoTo({ app }: { app: Inspector }) {
   const state = useInspector(app);
-  const lines = (state.file?.text ?? "").split("\n").length;
+  const lines = Math.max(1, splitLines(state.file?.text ?? "").length);
   const [value, setValue] = useState("");
   return (
     <Modal
@@ -235,6 +236,7 @@ function GoTo({ app }: { app: Inspector }) {
 
 const KEYS: readonly [string, string][] = [
   ["/", "Recall: search the memory files"],
+  ["o", "Open a file by name (type part of its path, Enter opens the first)"],
   ["n", "New file"],
   ["t", "Go to the file list (then ↑ ↓ → ← Enter)"],
   ["l", "The open file's lines"],

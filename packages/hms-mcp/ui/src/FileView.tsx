@@ -1,26 +1,33 @@
 /**
- * The open file: its path and facts, the actions on it, and one of its views: the lines, the
- * markdown preview, the editor (with the conflict screen) or the history.
+ * The main pane: the recall results, or the open file (its path and facts, the actions on it,
+ * and one of its views: the lines, the markdown preview, the editor or the history), or what
+ * to do when none is open.
  */
-import { useEffect, useRef } from "preact/hooks";
 import { Kbd, NoticeLine, Time } from "./bits.js";
-import { DiffView } from "./DiffView.js";
+import { Editor } from "./Editor.js";
+import { HistoryView, VERSION_NOTE } from "./HistoryView.js";
 import { useInspector } from "./hooks.js";
-import { Lines } from "./Lines.js";
+import { Lines, readingLine } from "./Lines.js";
 import { MarkdownPreview } from "./MarkdownPreview.js";
+import { RecallResults } from "./RecallResults.js";
 import type { View } from "./route.js";
-import type { Inspector } from "./state.js";
+import { StorePlace } from "./StorePlace.js";
+import type { Inspector, State } from "./state.js";
 import { humanBytes } from "./time.js";
 import { shortPath } from "./tree.js";
 
-const VERSION_NOTE =
-  "Version numbers count every change in this namespace, so one file's versions skip numbers.";
-
 const scroller = () => document.getElementById("main");
+
+/** Where the cursor goes when the person starts editing: where they were reading. */
+export function editLine(state: State): number | undefined {
+  if (state.route.view !== undefined && state.route.view !== "lines") return undefined;
+  return state.route.end ?? state.route.line ?? readingLine(scroller());
+}
 
 export function FileView({ app }: { app: Inspector }) {
   const state = useInspector(app);
   const file = state.file;
+  if (state.showHits) return <RecallResults app={app} />;
   if (file === undefined) {
     return (
       <div class="placeholder">
@@ -39,13 +46,16 @@ export function FileView({ app }: { app: Inspector }) {
                 "Files appear here as Claude writes them."
               )}
             </p>
+            <p class="muted">
+              <StorePlace app={app} long />
+            </p>
           </>
         ) : (
           <>
             <h2>Choose a file</h2>
             <p class="muted">
-              Pick a memory file in the list, or search with recall (<kbd>/</kbd>). <kbd>?</kbd>{" "}
-              lists every key.
+              Pick a memory file in the list (<kbd>o</kbd> finds one by name), or search with recall
+              (<kbd>/</kbd>). <kbd>?</kbd> lists every key.
             </p>
           </>
         )}
@@ -74,6 +84,11 @@ export function FileView({ app }: { app: Inspector }) {
         <a href={`#ns=${state.api?.namespace ?? ""}`} class="back">
           ← Files
         </a>
+        {state.hits !== undefined && state.hits.length > 0 ? (
+          <button type="button" class="small quiet to-results" onClick={() => app.showResults()}>
+            ← Recall results ({state.hits.length})
+          </button>
+        ) : null}
         <h2 id="file-path" tabIndex={-1}>
           <span class="dir">/memories/{slash >= 0 ? path.slice(0, slash + 1) : ""}</span>
           <span class="name">{path.slice(slash + 1)}</span>
@@ -101,7 +116,7 @@ export function FileView({ app }: { app: Inspector }) {
               <>
                 <button
                   type="button"
-                  onClick={() => app.startEditing()}
+                  onClick={() => app.edit.start(editLine(state))}
                   aria-keyshortcuts="e"
                   disabled={!!state.editing}
                 >
@@ -146,171 +161,5 @@ export function FileView({ app }: { app: Inspector }) {
         />
       )}
     </article>
-  );
-}
-
-function Editor({ app }: { app: Inspector }) {
-  const state = useInspector(app);
-  const field = useRef<HTMLTextAreaElement>(null);
-  const editing = state.editing;
-  const file = state.file;
-  // The person asked to edit: the text gets the focus (autofocus acts only at page load).
-  useEffect(() => field.current?.focus(), []);
-  if (editing === undefined || file === undefined) return null;
-  const save = () => void app.save(field.current?.value ?? "");
-  return (
-    <form
-      class="editor"
-      onSubmit={(event) => {
-        event.preventDefault();
-        save();
-      }}
-    >
-      <label for="editor-text">Text</label>
-      <textarea
-        id="editor-text"
-        ref={field}
-        spellcheck={false}
-        defaultValue={file.text}
-        // biome-ignore lint/a11y/noAutofocus: the person asked to edit; the text is what they came for
-        autoFocus
-        onKeyDown={(event) => {
-          if ((event.ctrlKey || event.metaKey) && (event.key === "s" || event.key === "Enter")) {
-            event.preventDefault();
-            save();
-          }
-          if (event.key === "Escape" && field.current?.value === file.text) app.cancelEditing();
-        }}
-      />
-      <div class="actions">
-        <button type="submit" class="primary" aria-keyshortcuts="Control+S">
-          Save <Kbd>Ctrl S</Kbd>
-        </button>
-        <button type="button" class="quiet" onClick={() => app.cancelEditing()}>
-          Cancel
-        </button>
-        <span class="muted small-text">
-          Saved only if nobody changed the file since version {editing.from}.
-        </span>
-      </div>
-      {/* Below the buttons: told while the person may be about to click Save, it must not
-          move the text or the buttons under their pointer. */}
-      {state.stale ? (
-        <p class="notice info" role="status">
-          Someone changed this file while you edit it; saving will show you what changed.
-        </p>
-      ) : null}
-      {editing.conflict !== undefined ? (
-        <section class="conflict" aria-labelledby="conflict-title">
-          <h3 id="conflict-title" tabIndex={-1}>
-            Changed meanwhile: not saved
-          </h3>
-          <p>
-            Someone (Claude, perhaps) changed this file after you opened it. Your text is still in
-            the editor; here is what changed since you opened it:
-          </p>
-          <DiffView unified={editing.conflict} label="What changed since you opened the file" />
-          <div class="actions">
-            <button type="button" onClick={() => void app.editOnTop()}>
-              Edit on top of their change
-            </button>
-          </div>
-        </section>
-      ) : null}
-    </form>
-  );
-}
-
-const OPS = { create: "created", update: "edited", move: "moved", delete: "deleted" } as const;
-
-function HistoryView({ app }: { app: Inspector }) {
-  const state = useInspector(app);
-  const history = state.history;
-  const file = state.file;
-  if (history === undefined || file === undefined) return <p class="muted">Loading the history…</p>;
-  const { changes } = history;
-  const selected = history.selected === undefined ? undefined : changes[history.selected];
-  const oldest = changes[changes.length - 1];
-  const truncated = history.nextBefore === null && oldest !== undefined && oldest.op === "update";
-  const total = history.nextBefore === null ? changes.length : undefined;
-  return (
-    <section class="history" aria-labelledby="history-title">
-      <h3 id="history-title" tabIndex={-1}>
-        History
-      </h3>
-      <p class="muted small-text">{VERSION_NOTE}</p>
-      {truncated ? (
-        <p class="notice info" role="status">
-          Older versions of this file were not kept: the server keeps a bounded history
-          (--keep-versions, --keep-days).
-        </p>
-      ) : null}
-      <div class="history-grid">
-        <ol class="versions" aria-label="Versions, newest first">
-          {changes.map((change, index) => (
-            <li key={change.seq}>
-              <button
-                type="button"
-                class="version"
-                aria-pressed={history.selected === index}
-                onClick={() => void app.selectVersion(index)}
-              >
-                <span class="v">
-                  {total !== undefined ? `#${total - index}` : ""}{" "}
-                  <span class="muted">v{change.version}</span>
-                </span>
-                <span class="what">
-                  {OPS[change.op]}
-                  {change.from_key ? ` from ${shortPath(change.from_key)}` : ""}
-                  {change.command ? <span class="muted"> · {change.command}</span> : null}
-                  {change.actor ? <span class="muted"> by {change.actor}</span> : null}
-                </span>
-                <Time iso={change.at} />
-              </button>
-            </li>
-          ))}
-          {history.nextBefore !== null ? (
-            <li>
-              <button
-                type="button"
-                class="quiet"
-                onClick={() => void app.loadHistory(history.nextBefore ?? undefined)}
-              >
-                Older changes…
-              </button>
-            </li>
-          ) : null}
-        </ol>
-        <div class="version-detail">
-          <NoticeLine notice={history.notice} id="history-notice" />
-          {selected === undefined ? null : (
-            <>
-              <p class="detail-title">What version {selected.version} changed:</p>
-              {selected.op === "delete" ? (
-                <p class="muted">The file was deleted.</p>
-              ) : history.diff === undefined ? (
-                <p class="muted">Loading…</p>
-              ) : history.first ? (
-                <p class="muted">
-                  The oldest version kept of this file: there is none before it to compare.
-                </p>
-              ) : (
-                <DiffView unified={history.diff} label={`Changes of version ${selected.version}`} />
-              )}
-              {state.api?.canWrite &&
-              selected.op !== "delete" &&
-              selected.key === file.key &&
-              history.selected !== 0 ? (
-                <div class="actions">
-                  <button type="button" class="primary" onClick={() => void app.restoreVersion()}>
-                    Restore this version
-                  </button>
-                </div>
-              ) : null}
-            </>
-          )}
-        </div>
-      </div>
-    </section>
   );
 }

@@ -1,9 +1,11 @@
 /**
- * A file's text with line numbers. A long file is rendered a chunk at a time (window.ts): only
+ * A file's text with line numbers, numbered as Claude's `view` numbers them (split-lines.ts: a
+ * final line end starts no empty line). A long file is rendered a chunk at a time (window.ts): only
  * the chunks in and near the visible part of the scroll area are in the page, the others are
  * blank space of their height, so a file of 30,000 lines scrolls as lightly as one of 30.
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
+import { splitLines } from "./split-lines.js";
 import { CHUNK_LINES, chunkCount, chunkOf, visibleChunks } from "./window.js";
 
 /** A line's height before one is measured, in pixels. */
@@ -22,7 +24,7 @@ export interface LinesProps {
 }
 
 export function Lines({ text, mark, reveal, scroller }: LinesProps) {
-  const lines = useMemo(() => text.split("\n"), [text]);
+  const lines = useMemo(() => splitLines(text), [text]);
   const count = chunkCount(lines.length);
   const [heights, setHeights] = useState<number[]>(() => estimate(lines.length));
   const [range, setRange] = useState<[number, number]>(() => [0, Math.min(count - 1, 1)]);
@@ -120,6 +122,13 @@ export function Lines({ text, mark, reveal, scroller }: LinesProps) {
       </div>,
     );
   }
+  if (lines.length === 0) {
+    return (
+      <section class="lines empty" aria-label="Text, 0 lines" data-lines={0}>
+        <p class="muted">This file is empty.</p>
+      </section>
+    );
+  }
   return (
     <section
       class="lines"
@@ -137,4 +146,20 @@ export function Lines({ text, mark, reveal, scroller }: LinesProps) {
       (_, i) => Math.min(CHUNK_LINES, n - i * CHUNK_LINES) * ESTIMATED_LINE,
     );
   }
+}
+
+/**
+ * The first line wholly in view below the file's header, when the person has scrolled past
+ * the first: where they are reading. Undefined at the top, or when no lines are shown.
+ */
+export function readingLine(area: HTMLElement | null): number | undefined {
+  if (area === null) return undefined;
+  const top = (area.querySelector(".file-head")?.getBoundingClientRect().bottom ?? 0) - 1;
+  for (const line of area.querySelectorAll<HTMLElement>(".lines .line")) {
+    if (line.getBoundingClientRect().top >= top) {
+      const n = Number(line.id.slice(1));
+      return n > 1 ? n : undefined;
+    }
+  }
+  return undefined;
 }

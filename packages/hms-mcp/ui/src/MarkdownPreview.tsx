@@ -60,19 +60,34 @@ function blocks(nodes: readonly Block[]): ComponentChildren {
       case "rule":
         return <hr key={index} />;
       case "list": {
-        const items = node.items.map((item, i) => (
-          <li key={i} class={item.checked === null ? undefined : "task"}>
-            {item.checked === null ? null : (
-              <input
-                type="checkbox"
-                checked={item.checked}
-                disabled
-                aria-label={item.checked ? "done" : "to do"}
-              />
-            )}
-            {blocks(item.children)}
-          </li>
-        ));
+        const items = node.items.map((item, i) => {
+          if (item.checked === null) return <li key={i}>{blocks(item.children)}</li>;
+          // The box goes inside the item's first paragraph: on the line of its label.
+          // Read-only, not disabled: a disabled box is greyed, and done would read as not.
+          const box = (
+            <input
+              type="checkbox"
+              checked={item.checked}
+              tabIndex={-1}
+              aria-readonly="true"
+              aria-label={item.checked ? "done" : "to do"}
+              onClick={(event) => event.preventDefault()}
+            />
+          );
+          const [first, ...rest] = item.children;
+          return (
+            <li key={i} class="task">
+              {first?.type === "paragraph" ? (
+                <p>
+                  {box} {inlines(first.children)}
+                </p>
+              ) : (
+                <p>{box}</p>
+              )}
+              {blocks(first?.type === "paragraph" ? rest : item.children)}
+            </li>
+          );
+        });
         return node.ordered ? (
           <ol key={index} start={node.start}>
             {items}

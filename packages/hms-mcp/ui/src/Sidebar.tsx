@@ -1,44 +1,105 @@
 /**
- * The sidebar: the namespace, recall, the tree of memory files and the deleted ones. The tree
- * is an ARIA tree: arrow keys move between rows, Right and Left open and close folders, Enter
- * opens a file.
+ * The sidebar: the namespace, recall's field (its results fill the main pane), and the files
+ * or the deleted files, one list at a time (both within reach at the top, with their counts).
+ * The files can be filtered by name (the quick open: `o`, type, Enter). The tree is an ARIA
+ * tree: arrow keys move between rows, Right and Left open and close folders, Enter opens a
+ * file. A row shows a file's size; when it changed is on hover (and read out), as most rows
+ * would say the same.
  */
 import { useRef } from "preact/hooks";
 import { Kbd, NoticeLine, Time } from "./bits.js";
 import { useInspector } from "./hooks.js";
-import { formatRoute } from "./route.js";
+import { StorePlace } from "./StorePlace.js";
 import type { Inspector } from "./state.js";
-import { humanBytes } from "./time.js";
-import { shortPath, treeRows } from "./tree.js";
+import { exactTime, humanBytes, relativeTime } from "./time.js";
+import { buildTree, filterFiles, shortPath, treeRows } from "./tree.js";
 
 export function Sidebar({ app }: { app: Inspector }) {
   const state = useInspector(app);
+  const files = state.tree?.files;
+  const deleted = state.deleted?.length;
+  const tab = (list: "files" | "deleted", label: string, count: number | undefined) => (
+    <button
+      type="button"
+      role="tab"
+      id={`${list}-tab`}
+      class="tab"
+      aria-selected={state.list === list}
+      aria-controls={`${list}-panel`}
+      onClick={() => app.showList(list)}
+    >
+      {label}
+      {count === undefined ? "" : ` (${count})`}
+    </button>
+  );
   return (
     <nav class="sidebar" aria-label="Memory files">
       <NamespaceSwitch app={app} />
       <Recall app={app} />
-      <section class="files" aria-labelledby="files-title">
-        <div class="section-head">
-          <h2 id="files-title">Files</h2>
-          {state.api?.canWrite ? (
-            <button
-              type="button"
-              class="small"
-              onClick={() => app.openDialog("new")}
-              aria-keyshortcuts="n"
-            >
-              New file <Kbd>n</Kbd>
+      <div role="tablist" aria-label="Lists" class="tabs list-tabs">
+        {tab("files", "Files", files)}
+        {tab("deleted", "Deleted", deleted)}
+      </div>
+      <NoticeLine notice={state.filesNotice} id="files-notice" />
+      {state.list === "files" ? (
+        <section class="files" id="files-panel" role="tabpanel" aria-labelledby="files-tab">
+          <div class="filter-row">
+            <Filter app={app} />
+            {state.api?.canWrite ? (
+              <button
+                type="button"
+                class="small"
+                onClick={() => app.openDialog("new")}
+                aria-keyshortcuts="n"
+              >
+                New file <Kbd>n</Kbd>
+              </button>
+            ) : null}
+            <button type="button" class="small quiet" onClick={() => void app.refreshFiles()}>
+              Refresh
             </button>
-          ) : null}
-          <button type="button" class="small quiet" onClick={() => void app.refreshFiles()}>
-            Refresh
-          </button>
-        </div>
-        <NoticeLine notice={state.filesNotice} id="files-notice" />
-        <Tree app={app} />
-      </section>
-      <Deleted app={app} />
+          </div>
+          <Tree app={app} />
+        </section>
+      ) : (
+        <Deleted app={app} />
+      )}
     </nav>
+  );
+}
+
+/** The quick open: a part of a file's path; Enter opens the first file it lists. */
+function Filter({ app }: { app: Inspector }) {
+  const state = useInspector(app);
+  if ((state.files?.length ?? 0) === 0 && state.filter === "") return <span class="filter" />;
+  return (
+    <div class="filter">
+      <label for="filter" class="visually-hidden">
+        Find a file by name
+      </label>
+      <input
+        id="filter"
+        type="search"
+        placeholder="Find a file (o)"
+        aria-keyshortcuts="o"
+        autocomplete="off"
+        spellcheck={false}
+        value={state.filter}
+        onInput={(event) => app.setFilter((event.currentTarget as HTMLInputElement).value)}
+        onKeyDown={(event) => {
+          if (event.key === "Enter") {
+            event.preventDefault();
+            app.openFirstMatch();
+          } else if (event.key === "ArrowDown") {
+            event.preventDefault();
+            document.querySelector<HTMLElement>(".tree [role=treeitem]")?.focus();
+          } else if (event.key === "Escape" && state.filter !== "") {
+            event.preventDefault();
+            app.setFilter("");
+          }
+        }}
+      />
+    </div>
   );
 }
 
@@ -79,6 +140,7 @@ function NamespaceSwitch({ app }: { app: Inspector }) {
 
 function Recall({ app }: { app: Inspector }) {
   const state = useInspector(app);
+  const hits = state.hits?.length ?? 0;
   return (
     <search class="recall">
       <form
@@ -106,41 +168,23 @@ function Recall({ app }: { app: Inspector }) {
                 void app.recall();
               }
               if (event.key === "Escape") app.clearRecall();
+              // ↓ goes to the results (from a one-line query: in a longer one it moves the caret).
+              if (event.key === "ArrowDown" && state.showHits && !state.query.includes("\n")) {
+                const first = document.querySelector<HTMLElement>("main .hit");
+                if (first !== null) {
+                  event.preventDefault();
+                  first.focus();
+                }
+              }
             }}
           />
           <button type="submit">Search</button>
         </div>
       </form>
-      <NoticeLine notice={state.searchNotice} />
-      {state.hits && state.hits.length > 0 ? (
-        <ol class="hits" aria-label="Recall results">
-          {state.hits.map((hit) => {
-            const path = shortPath(hit.key);
-            const slash = path.lastIndexOf("/");
-            return (
-              <li key={`${hit.key}:${hit.line_start}`}>
-                <a
-                  class="hit"
-                  href={formatRoute({
-                    namespace: state.api?.namespace,
-                    file: hit.key,
-                    line: hit.line_start,
-                    end: hit.line_end,
-                  })}
-                >
-                  <span class="hit-path">
-                    {slash >= 0 ? <span class="dir">{path.slice(0, slash + 1)}</span> : null}
-                    <span class="name">{path.slice(slash + 1)}</span>
-                  </span>
-                  <span class="hit-lines">
-                    lines {hit.line_start}–{hit.line_end}
-                  </span>
-                  <span class="excerpt">{hit.excerpt}</span>
-                </a>
-              </li>
-            );
-          })}
-        </ol>
+      {state.hits !== undefined && !state.showHits ? (
+        <button type="button" class="small quiet" onClick={() => app.showResults()}>
+          Back to the results ({hits})
+        </button>
       ) : null}
     </search>
   );
@@ -150,7 +194,14 @@ function Tree({ app }: { app: Inspector }) {
   const state = useInspector(app);
   const list = useRef<HTMLDivElement>(null);
   if (state.tree === undefined) return <p class="muted">Loading…</p>;
-  const rows = treeRows(state.tree, state.collapsed);
+  const filtering = state.filter.trim() !== "";
+  // While filtering, every folder of a file that matches is open.
+  const rows = filtering
+    ? treeRows(buildTree(filterFiles(state.files ?? [], state.filter)), new Set())
+    : treeRows(state.tree, state.collapsed);
+  if (rows.length === 0 && filtering) {
+    return <p class="muted">No file's path holds “{state.filter.trim()}”.</p>;
+  }
   if (rows.length === 0) {
     return (
       <div class="empty-state">
@@ -167,6 +218,9 @@ function Tree({ app }: { app: Inspector }) {
           ) : (
             "."
           )}
+        </p>
+        <p>
+          <StorePlace app={app} long />
         </p>
       </div>
     );
@@ -203,6 +257,11 @@ function Tree({ app }: { app: Inspector }) {
             aria-current={selected ? "page" : undefined}
             tabIndex={index === current ? 0 : -1}
             class={`row depth-${Math.min(row.depth, 8)}${selected ? " selected" : ""}${isFolder ? " folder" : " file"}`}
+            title={
+              isFolder
+                ? undefined
+                : `${shortPath(node.key)}, changed ${relativeTime(node.entry.updated_at)} (${exactTime(node.entry.updated_at)})`
+            }
             onClick={activate}
             onKeyDown={(event) => {
               const key = event.key;
@@ -223,10 +282,13 @@ function Tree({ app }: { app: Inspector }) {
             <span class="label">{isFolder ? `${node.name}/` : node.name}</span>
             <span class="meta">
               {isFolder ? (
-                `${node.files} · ${humanBytes(node.bytes)}`
+                `${node.files} ${node.files === 1 ? "file" : "files"} · ${humanBytes(node.bytes)}`
               ) : (
                 <>
-                  <Time iso={node.entry.updated_at} /> · {humanBytes(node.entry.bytes)}
+                  {humanBytes(node.entry.bytes)}
+                  <span class="visually-hidden">
+                    , changed {relativeTime(node.entry.updated_at)}
+                  </span>
                 </>
               )}
             </span>
@@ -239,47 +301,35 @@ function Tree({ app }: { app: Inspector }) {
 
 function Deleted({ app }: { app: Inspector }) {
   const state = useInspector(app);
-  const shown = state.deleted !== undefined;
   return (
-    <section class="deleted" aria-labelledby="deleted-title">
-      <div class="section-head">
-        <h2 id="deleted-title">Deleted</h2>
-        <button
-          type="button"
-          class="small quiet"
-          aria-expanded={shown}
-          onClick={() => (shown ? app.hideDeleted() : void app.loadDeleted())}
-        >
-          {shown ? "Hide" : "Show"}
-        </button>
-      </div>
+    <section class="deleted" id="deleted-panel" role="tabpanel" aria-labelledby="deleted-tab">
       <NoticeLine notice={state.deletedNotice} />
-      {shown ? (
-        state.deleted?.length === 0 ? (
-          <p class="muted">No deleted files in the history.</p>
-        ) : (
-          <ul class="deleted-list">
-            {state.deleted?.map((file) => (
-              <li key={file.key}>
-                <span class="label">{shortPath(file.key)}</span>
-                <span class="meta">
-                  deleted <Time iso={file.at} /> · {humanBytes(file.bytes)}
-                </span>
-                {state.api?.canWrite ? (
-                  <button
-                    type="button"
-                    class="small"
-                    aria-label={`Restore ${file.key}`}
-                    onClick={() => void app.restoreDeleted(file)}
-                  >
-                    Restore
-                  </button>
-                ) : null}
-              </li>
-            ))}
-          </ul>
-        )
-      ) : null}
+      {state.deleted === undefined ? (
+        <p class="muted">Loading…</p>
+      ) : state.deleted.length === 0 ? (
+        <p class="muted">No deleted files in the history.</p>
+      ) : (
+        <ul class="deleted-list">
+          {state.deleted.map((file) => (
+            <li key={file.key}>
+              <span class="label">{shortPath(file.key)}</span>
+              <span class="meta">
+                deleted <Time iso={file.at} /> · {humanBytes(file.bytes)}
+              </span>
+              {state.api?.canWrite ? (
+                <button
+                  type="button"
+                  class="small"
+                  aria-label={`Restore ${file.key}`}
+                  onClick={() => void app.restoreDeleted(file)}
+                >
+                  Restore
+                </button>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
     </section>
   );
 }

@@ -2,78 +2,34 @@
  * The inspector's state and every action a person can take, apart from how they are shown.
  * The view subscribes and re-renders on each change. Changes made elsewhere reach the state
  * through {@link Inspector.fileChanged}, which a change notification can call: the tree is
- * refreshed, and an open file that changed is re-read (or, while it is being edited, marked).
+ * refreshed, and an open file that changed is re-read (or, while it is being edited, its
+ * facts are, and it is marked). Editing (editing.ts) and the history (history-actions.ts)
+ * are modules of their own, given what they need of this one (state-types.ts's Core).
  */
-import {
-  type HistoryChange,
-  MemoryApi,
-  type MemoryRecord,
-  type RecallHit,
-  type Stats,
-} from "./api.js";
-import { type Change, type DeletedFile, deletedFiles } from "./deleted.js";
+import { MemoryApi, type MemoryRecord } from "./api.js";
+import { type Change, deletedFiles } from "./deleted.js";
+import { EditActions } from "./editing.js";
+import { HistoryActions } from "./history-actions.js";
 import { McpClient, type ServerInfo, ToolFailure, Unauthorized } from "./mcp.js";
 import type { Route, View } from "./route.js";
-import { buildTree, type FileEntry, type FolderNode, foldersOf, ROOT } from "./tree.js";
+import type { Core, Dialog, Notice, SidebarList, State } from "./state-types.js";
+import { buildTree, filterFiles, foldersOf, ROOT } from "./tree.js";
 
-/** A message shown beside what it concerns. */
-export interface Notice {
-  readonly kind: "error" | "info" | "success";
-  readonly text: string;
-}
-
-export interface Editing {
-  /** The version the editor's text started from: the save is a compare-and-set on it. */
-  readonly from: number;
-  /** The diff of what someone else changed meanwhile, once a save found it. */
-  readonly conflict?: string;
-}
-
-export interface HistoryState {
-  readonly changes: HistoryChange[];
-  /** More (older) changes exist: pass as before. */
-  readonly nextBefore: number | null;
-  readonly selected?: number;
-  readonly diff?: string;
-  /** The selected change is the oldest kept of the file: there is nothing to compare with. */
-  readonly first?: boolean;
-  readonly notice?: Notice;
-}
-
-export type Dialog = "new" | "rename" | "delete" | "goto" | "help" | undefined;
-
-export interface State {
-  readonly phase: "starting" | "login" | "ready";
-  readonly busy: boolean;
-  readonly loginNotice?: Notice;
-  readonly server?: ServerInfo;
-  readonly api?: MemoryApi;
-  readonly stats?: Stats;
-  readonly files?: FileEntry[];
-  readonly tree?: FolderNode;
-  readonly collapsed: ReadonlySet<string>;
-  readonly filesNotice?: Notice;
-  readonly deleted?: DeletedFile[];
-  readonly deletedNotice?: Notice;
-  readonly query: string;
-  readonly hits?: RecallHit[];
-  readonly searchNotice?: Notice;
-  readonly route: Route;
-  readonly file?: MemoryRecord;
-  /** The open file changed on the server since it was read (while being edited). */
-  readonly stale: boolean;
-  readonly fileNotice?: Notice;
-  readonly editing?: Editing;
-  readonly history?: HistoryState;
-  readonly dialog: Dialog;
-  readonly dialogNotice?: Notice;
-}
+export type {
+  Conflict,
+  Dialog,
+  Editing,
+  HistoryState,
+  Notice,
+  SidebarList,
+  State,
+  VersionText,
+} from "./state-types.js";
 
 const TOKEN_KEY = "hms-token";
 const NAMESPACE_KEY = "hms-namespace";
 /** The command the history records for changes made here. */
 const COMMAND = {
-  edit: "inspector_edit",
   create: "inspector_create",
   rename: "inspector_rename",
   delete: "inspector_delete",
@@ -85,7 +41,10 @@ export class Inspector {
     phase: "starting",
     busy: false,
     collapsed: new Set(),
+    filter: "",
+    list: "files",
     query: "",
+    showHits: false,
     route: {},
     stale: false,
     dialog: undefined,
@@ -107,9 +66,27 @@ export class Inspector {
   navigate: (route: Route) => void = (route) => {
     void this.applyRoute(route);
   };
+  /** Editing the open file, with compare-and-set. */
+  readonly edit: EditActions;
+  /** The open file's history, and restoring a version of it. */
+  readonly history: HistoryActions;
 
   constructor(endpoint: string) {
     this.#endpoint = endpoint;
+    const inspector = this;
+    const core: Core = {
+      get state() {
+        return inspector.#state;
+      },
+      set: (patch) => this.#set(patch),
+      guard: (where, action, quiet) => this.#guard(where, action, quiet),
+      api: () => this.#api,
+      readFile: (key) => this.#readFile(key),
+      treeSees: (file) => this.#treeSees(file, { clearNotice: true }),
+      refreshFiles: () => this.refreshFiles(),
+    };
+    this.edit = new EditActions(core);
+    this.history = new HistoryActions(core);
   }
 
   get state(): State {
@@ -225,6 +202,7 @@ export class Inspector {
       editing: undefined,
       history: undefined,
       hits: undefined,
+      showHits: false,
       deleted: undefined,
       dialog: undefined,
     });
@@ -258,6 +236,9 @@ export class Inspector {
       editing: undefined,
       history: undefined,
       hits: undefined,
+      query: "",
+      asked: undefined,
+      showHits: false,
       deleted: undefined,
       filesNotice: undefined,
       fileNotice: undefined,
@@ -283,7 +264,10 @@ export class Inspector {
     await this.#loadFiles({ clearNotice: true });
   }
 
-  /** Reads the tree again; a refresh someone else's change caused keeps what the page says. */
+  /**
+   * Reads the tree again, and the deleted files with it (the sidebar counts them); a refresh
+   * someone else's change caused keeps what the page says.
+   */
   async #loadFiles(options: { clearNotice: boolean }): Promise<void> {
     const quiet = !options.clearNotice;
     await this.#guard(
@@ -295,7 +279,7 @@ export class Inspector {
           tree: buildTree(files),
           ...(options.clearNotice ? { filesNotice: undefined } : {}),
         });
-        if (this.#state.deleted !== undefined) await this.loadDeleted();
+        await this.loadDeleted();
       },
       quiet,
     );
@@ -306,6 +290,23 @@ export class Inspector {
     if (collapsed.has(path)) collapsed.delete(path);
     else collapsed.add(path);
     this.#set({ collapsed });
+  }
+
+  /** Shows the files or the deleted files in the sidebar. */
+  showList(list: SidebarList): void {
+    this.#set({ list });
+  }
+
+  /** Lists only the files whose path holds `filter` (any case). */
+  setFilter(filter: string): void {
+    this.#set({ filter, list: "files" });
+  }
+
+  /** Opens the first file the filter lists (Enter in the filter field). */
+  openFirstMatch(): void {
+    const first = filterFiles(this.#state.files ?? [], this.#state.filter)[0];
+    if (first === undefined) return;
+    this.open(first.key);
   }
 
   /**
@@ -323,7 +324,9 @@ export class Inspector {
     const open = this.#wanted ?? this.#state.file?.key;
     if (open === undefined || !keys.includes(open)) return;
     if (this.#state.editing !== undefined) {
+      // The editor keeps the person's text; the header shows the file as it is now.
       this.#set({ stale: true });
+      await this.edit.changedMeanwhile();
       return;
     }
     // What the page said stays: this refresh is not the person's doing.
@@ -360,7 +363,12 @@ export class Inspector {
   /** Goes where `route` says: namespace, file, view, lines. */
   async applyRoute(route: Route): Promise<void> {
     const previous = this.#state.route;
-    this.#set({ route });
+    // Going somewhere else leaves the recall results; the same place (a sign-in's own visit,
+    // which a quick search may have overtaken) keeps them.
+    const elsewhere = (["namespace", "file", "line", "end", "view"] as const).some(
+      (part) => route[part] !== previous[part],
+    );
+    this.#set({ route, ...(elsewhere ? { showHits: false } : {}) });
     const api = this.#state.api;
     if (api === undefined) return;
     if (route.namespace !== undefined && route.namespace !== api.namespace) {
@@ -381,7 +389,7 @@ export class Inspector {
       this.#set({ collapsed, editing: undefined, history: undefined });
       await this.#readFile(route.file);
     }
-    if (route.view === "history" && this.#state.history === undefined) await this.loadHistory();
+    if (route.view === "history" && this.#state.history === undefined) await this.history.load();
   }
 
   async #readFile(key: string, options: { clearNotice: boolean } = { clearNotice: true }) {
@@ -444,7 +452,7 @@ export class Inspector {
   setView(view: View): void {
     const { route } = this.#state;
     if (route.file === undefined) return;
-    this.#set({ editing: undefined, fileNotice: undefined });
+    this.#set({ editing: undefined, fileNotice: undefined, showHits: false });
     this.navigate({ namespace: route.namespace, file: route.file, view });
   }
 
@@ -489,7 +497,7 @@ export class Inspector {
       this.open(key);
       // A new file is empty: straight into the editor.
       await this.#readFile(key);
-      this.startEditing();
+      this.edit.start();
       this.#set({
         fileNotice: { kind: "success", text: `Created ${key}. Type its text and save.` },
       });
@@ -525,7 +533,6 @@ export class Inspector {
       this.#set({ dialog: undefined, file: undefined });
       this.navigate({ namespace: this.#state.api?.namespace });
       await this.refreshFiles();
-      await this.loadDeleted();
       this.#set({
         filesNotice: {
           kind: "success",
@@ -538,24 +545,27 @@ export class Inspector {
   // ---- deleted files
 
   async loadDeleted(): Promise<void> {
-    await this.#guard("deletedNotice", async () => {
-      const { changes } = await this.#api.call("history", { prefix: ROOT, limit: 1000 });
-      const existing = new Set((this.#state.files ?? []).map((f) => f.key));
-      this.#set({ deleted: deletedFiles(changes as Change[], existing), deletedNotice: undefined });
-    });
+    await this.#guard(
+      "deletedNotice",
+      async () => {
+        const { changes } = await this.#api.call("history", { prefix: ROOT, limit: 1000 });
+        const existing = new Set((this.#state.files ?? []).map((f) => f.key));
+        this.#set({
+          deleted: deletedFiles(changes as Change[], existing),
+          deletedNotice: undefined,
+        });
+      },
+      true,
+    );
   }
 
-  hideDeleted(): void {
-    this.#set({ deleted: undefined, deletedNotice: undefined });
-  }
-
-  async restoreDeleted(file: DeletedFile): Promise<void> {
+  async restoreDeleted(file: { key: string; version: number }): Promise<void> {
     await this.#guard("deletedNotice", async () => {
       await this.#api.call("restore", { key: file.key, version: file.version }, COMMAND.restore);
       await this.refreshFiles();
-      await this.loadDeleted();
       this.open(file.key);
       this.#set({
+        list: "files",
         fileNotice: { kind: "success", text: `Restored ${file.key} as it was when deleted.` },
       });
     });
@@ -567,16 +577,19 @@ export class Inspector {
     this.#set({ query });
   }
 
+  /** Recalls with the query; the results fill the main pane. */
   async recall(): Promise<void> {
     const query = this.#state.query.trim();
     if (query === "") {
-      this.#set({ hits: undefined, searchNotice: undefined });
+      this.#set({ hits: undefined, showHits: false, searchNotice: undefined });
       return;
     }
     await this.#guard("searchNotice", async () => {
       const { hits } = await this.#api.call("recall", { query, k: 10, prefix: ROOT });
       this.#set({
         hits,
+        asked: query,
+        showHits: true,
         searchNotice:
           hits.length === 0
             ? { kind: "info", text: "No memory file matches. Try other words." }
@@ -585,170 +598,23 @@ export class Inspector {
     });
   }
 
+  /** Leaves the results for the file a hit opens (even where the page already is). */
+  hideResults(): void {
+    this.#set({ showHits: false });
+  }
+
+  /** Shows the last results again (after a hit was opened). */
+  showResults(): void {
+    if (this.#state.hits !== undefined) this.#set({ showHits: true, editing: undefined });
+  }
+
   clearRecall(): void {
-    this.#set({ hits: undefined, query: "", searchNotice: undefined });
-  }
-
-  // ---- editing, with compare-and-set
-
-  startEditing(): void {
-    const file = this.#state.file;
-    if (file === undefined || !this.#state.api?.canWrite) return;
     this.#set({
-      editing: { from: file.version },
-      history: undefined,
-      stale: false,
-      fileNotice: undefined,
-    });
-  }
-
-  /** Leaves the editor; the file is read again, as someone may have changed it meanwhile. */
-  cancelEditing(): void {
-    this.#set({ editing: undefined, fileNotice: undefined });
-    const key = this.#state.file?.key;
-    if (key !== undefined) void this.#readFile(key);
-  }
-
-  /** Saves `text` if the file is still at the version the editor started from. */
-  async save(text: string): Promise<void> {
-    const { file, editing } = this.#state;
-    if (file === undefined || editing === undefined) return;
-    await this.#guard("fileNotice", async () => {
-      try {
-        await this.#api.call(
-          "remember",
-          { key: file.key, text, expected_version: editing.from },
-          COMMAND.edit,
-        );
-      } catch (error) {
-        if (error instanceof ToolFailure && error.code === "VERSION_CONFLICT") {
-          const { unified } = await this.#api.call("diff", {
-            key: file.key,
-            from_version: editing.from,
-          });
-          this.#set({
-            editing: { ...editing, conflict: unified },
-            fileNotice: { kind: "error", text: "Not saved: the file changed since you opened it." },
-          });
-          return;
-        }
-        throw error;
-      }
-      this.#set({ editing: undefined });
-      await this.#readFile(file.key);
-      // Said with the text it saved: the tree's refresh may wait behind others' changes.
-      this.#set({ fileNotice: { kind: "success", text: "Saved." } });
-      await this.refreshFiles();
-    });
-  }
-
-  /** After a conflict: keep the editor's text and save on top of the version now stored. */
-  async editOnTop(): Promise<void> {
-    const key = this.#state.file?.key;
-    if (key === undefined) return;
-    await this.#guard("fileNotice", async () => {
-      const file = await this.#api.call("get", { key });
-      await this.#treeSees(file, { clearNotice: true });
-      this.#set({
-        file,
-        editing: { from: file.version },
-        stale: false,
-        fileNotice: { kind: "info", text: "Your text is kept; saving now replaces their change." },
-      });
-    });
-  }
-
-  // ---- history
-
-  async loadHistory(before?: number): Promise<void> {
-    const key = this.#state.file?.key;
-    if (key === undefined) return;
-    await this.#guard("fileNotice", async () => {
-      const page = await this.#api.call("history", {
-        key,
-        limit: 100,
-        ...(before === undefined ? {} : { before }),
-      });
-      const earlier = before === undefined ? [] : (this.#state.history?.changes ?? []);
-      this.#set({
-        history: { changes: [...earlier, ...page.changes], nextBefore: page.next_before },
-      });
-      if (before === undefined && page.changes.length > 0) await this.selectVersion(0);
-    });
-  }
-
-  /** Shows what the change at `index` (newest first) did, as a diff. */
-  async selectVersion(index: number): Promise<void> {
-    const { history, file } = this.#state;
-    const change = history?.changes[index];
-    if (history === undefined || change === undefined || file === undefined) return;
-    this.#set({ history: { ...history, selected: index, diff: undefined, notice: undefined } });
-    const previous = history.changes
-      .slice(index + 1)
-      .find((c) => c.op !== "delete" && c.key === file.key);
-    await this.#guard("fileNotice", async () => {
-      let diff = "";
-      if (change.op !== "delete" && previous !== undefined) {
-        const answer = await this.#api.call("diff", {
-          key: file.key,
-          from_version: previous.version,
-          to_version: change.version,
-        });
-        diff = answer.unified;
-      }
-      const current = this.#state.history;
-      if (current?.selected === index) {
-        this.#set({ history: { ...current, diff, first: previous === undefined } });
-      }
-    });
-  }
-
-  async restoreVersion(): Promise<void> {
-    const { history, file } = this.#state;
-    const change = history?.changes[history.selected ?? -1];
-    if (history === undefined || change === undefined || file === undefined) return;
-    await this.#guard("fileNotice", async () => {
-      try {
-        const { restored } = await this.#api.call(
-          "restore",
-          { key: file.key, version: change.version, expected_version: file.version },
-          COMMAND.restore,
-        );
-        await this.#readFile(file.key);
-        await this.refreshFiles();
-        this.#set({ history: undefined });
-        await this.loadHistory();
-        const history = this.#state.history as HistoryState | undefined;
-        if (history !== undefined) {
-          this.#set({
-            history: {
-              ...history,
-              notice: {
-                kind: "success",
-                text: `Restored version ${change.version}; it is now version ${restored[0]?.version}.`,
-              },
-            },
-          });
-        }
-      } catch (error) {
-        if (error instanceof ToolFailure && error.code === "VERSION_CONFLICT") {
-          const current = this.#state.history;
-          if (current !== undefined) {
-            this.#set({
-              history: {
-                ...current,
-                notice: {
-                  kind: "error",
-                  text: "Not restored: the file changed meanwhile. Look at the newest version first.",
-                },
-              },
-            });
-          }
-          await this.#readFile(file.key);
-          return;
-        }
-        throw error;
-      }
+      hits: undefined,
+      query: "",
+      asked: undefined,
+      showHits: false,
+      searchNotice: undefined,
     });
   }
 }

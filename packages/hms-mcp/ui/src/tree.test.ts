@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildTree, type FileEntry, foldersOf, shortPath, treeRows } from "./tree.js";
+import { buildTree, type FileEntry, filterFiles, foldersOf, shortPath, treeRows } from "./tree.js";
 
 const file = (key: string, bytes = 10, updated_at = "2026-01-01T00:00:00.000Z"): FileEntry => ({
   key,
@@ -55,5 +55,26 @@ describe("paths", () => {
     expect(foldersOf("/memories/a/b/c.md")).toEqual(["/memories/a/", "/memories/a/b/"]);
     expect(foldersOf("/memories/c.md")).toEqual([]);
     expect(shortPath("/memories/a/b.md")).toBe("a/b.md");
+  });
+});
+
+describe("filterFiles", () => {
+  it("keeps the files whose path holds the filter, in any case, those named so first", () => {
+    const keys = (filter: string) => filterFiles(FILES, filter).map((f) => shortPath(f.key));
+    expect(keys("")).toHaveLength(FILES.length);
+    expect(keys("ACME")).toEqual(["customers/acme.md"]);
+    // "cust" is in three paths, none of them a name.
+    expect(keys("cust")).toEqual([
+      "customers/acme.md",
+      "customers/beta.md",
+      "customers/eu/gamma.md",
+    ]);
+    // A file named so comes before one in a folder named so.
+    const more = [...FILES, file("/memories/eu-notes.md")];
+    expect(filterFiles(more, "eu").map((f) => shortPath(f.key))).toEqual([
+      "eu-notes.md",
+      "customers/eu/gamma.md",
+    ]);
+    expect(keys("nothing")).toEqual([]);
   });
 });

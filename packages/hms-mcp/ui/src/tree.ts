@@ -112,3 +112,22 @@ export function foldersOf(key: string): string[] {
 export function shortPath(key: string): string {
   return key.startsWith(ROOT) ? key.slice(ROOT.length) : key;
 }
+
+/**
+ * The files whose path under /memories/ holds `filter` (any case), for the quick open; every
+ * file when the filter is empty. Those whose name holds it come first, then by path.
+ */
+export function filterFiles(files: readonly FileEntry[], filter: string): FileEntry[] {
+  const wanted = filter.trim().toLowerCase();
+  if (wanted === "") return [...files];
+  const named = (file: FileEntry) =>
+    file.key
+      .slice(file.key.lastIndexOf("/") + 1)
+      .toLowerCase()
+      .includes(wanted)
+      ? 0
+      : 1;
+  return files
+    .filter((file) => shortPath(file.key).toLowerCase().includes(wanted))
+    .sort((a, b) => named(a) - named(b) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
