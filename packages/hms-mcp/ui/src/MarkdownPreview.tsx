@@ -4,6 +4,7 @@
  * https and mailto; nothing from the file becomes HTML.
  */
 import type { ComponentChildren } from "preact";
+import { useMemo } from "preact/hooks";
 import { type Block, type Inline, parseMarkdown } from "./markdown.js";
 
 function inlines(nodes: readonly Inline[]): ComponentChildren {
@@ -130,7 +131,8 @@ function blocks(nodes: readonly Block[]): ComponentChildren {
 }
 
 export function MarkdownPreview({ text }: { text: string }) {
-  const parsed = parseMarkdown(text);
+  // Parsed once a text: the page renders again on every change of its state (busy, notices).
+  const parsed = useMemo(() => parseMarkdown(text), [text]);
   return (
     <div class="markdown" data-testid="preview">
       {parsed.length === 0 ? <p class="muted">This file is empty.</p> : blocks(parsed)}
