@@ -110,6 +110,9 @@ describe("which store the page shows", () => {
     );
     expect(await page.locator(".placeholder").textContent()).toContain("data directory store");
     expect(await page.content()).not.toContain(basename(data.dir));
+    await expect
+      .poll(() => page.getByRole("tab", { name: /^Deleted/ }).textContent())
+      .toBe("Deleted (1)");
     await shot(page, "16-empty-store");
     expect(await accessibilityProblems(page)).toEqual([]);
     expect(problems).toEqual([]);
