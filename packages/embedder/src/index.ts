@@ -23,14 +23,19 @@ export {
 export {
   ALL_MINILM_L6_V2_INT8,
   DEFAULT_MODEL,
+  MODELS,
   type ModelFile,
   type ModelManifest,
+  type ModelSettings,
+  modelById,
+  PARAPHRASE_MINILM_L3_V2,
   type PypiSource,
 } from "./manifest.js";
 export {
   defaultModelDir,
   defaultModelsDir,
   FETCH_HINT,
+  identifyModel,
   type ModelNotReadyCode,
   ModelNotReadyError,
   verifyModelDir,

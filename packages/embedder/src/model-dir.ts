@@ -6,7 +6,7 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { DEFAULT_MODEL, type ModelFile, type ModelManifest } from "./manifest.js";
+import { DEFAULT_MODEL, MODELS, type ModelFile, type ModelManifest } from "./manifest.js";
 
 /** How a person gets the model; every "model not ready" error ends with it. */
 export const FETCH_HINT =
@@ -119,4 +119,26 @@ export async function verifyModelDir(
     );
   }
   return dir;
+}
+
+/**
+ * Which of {@link MODELS} `modelDir` holds, told by the sizes of its files alone (a `stat`
+ * each, nothing read): the first model whose every file is there at its pinned size, or
+ * `undefined`. The hashes are checked when the model is loaded ({@link verifyModelDir}).
+ */
+export async function identifyModel(modelDir: string): Promise<ModelManifest | undefined> {
+  if (typeof modelDir !== "string" || modelDir.trim() === "") return undefined;
+  const dir = resolve(modelDir);
+  for (const model of MODELS) {
+    const sizes = await Promise.all(
+      model.files.map((file) =>
+        stat(join(dir, file.name)).then(
+          (info) => info.size,
+          () => -1,
+        ),
+      ),
+    );
+    if (sizes.every((size, i) => size === model.files[i]?.bytes)) return model;
+  }
+  return undefined;
 }

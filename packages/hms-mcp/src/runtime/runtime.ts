@@ -94,6 +94,7 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     try {
       semantic = await Semantic.start({
         modelDir: config.modelDir,
+        model: config.model,
         workers: config.embedWorkers,
         threads: config.embedThreads,
         runtime: config.embedRuntime,

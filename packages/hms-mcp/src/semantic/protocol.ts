@@ -11,6 +11,8 @@ export type EmbedRuntime = "auto" | "native" | "wasm";
 /** What the worker is started with (`workerData`). */
 export interface WorkerSetup {
   readonly modelDir: string;
+  /** The model the directory must hold (an id of @hms/embedder's MODELS); undefined: any. */
+  readonly model: string | undefined;
   /** ONNX Runtime intra-op threads; undefined lets the embedder choose. */
   readonly threads: number | undefined;
   /** Which ONNX Runtime: native, WebAssembly, or native when installed (auto). */
@@ -32,6 +34,8 @@ export type WorkerHello =
       readonly kind: "ready";
       readonly modelId: string;
       readonly dimensions: number;
+      /** Models whose stores this one re-embeds on its own (the manifest's `replaces`). */
+      readonly replaces: readonly string[];
       /** The ONNX Runtime the model runs on (onnxruntime-node or onnxruntime-web). */
       readonly runtime: string;
     }

@@ -39,6 +39,8 @@ export const FETCH_HINT =
 
 export interface SemanticOptions {
   readonly modelDir: string;
+  /** The model the directory must hold (an id of @hms/embedder's MODELS); default: any. */
+  readonly model?: string | undefined;
   /** Embedding worker threads, each with its own copy of the model (undefined: the default). */
   readonly workers: number | undefined;
   /** ONNX Runtime threads of each embedding worker (undefined: the default). */
@@ -81,6 +83,7 @@ export class Semantic {
     const { workers, threads } = embeddingThreads(options, availableParallelism());
     const setup = {
       modelDir: options.modelDir,
+      model: options.model,
       threads,
       runtime: options.runtime ?? "auto",
       fetchHint: FETCH_HINT,
@@ -121,6 +124,7 @@ export class Semantic {
     return {
       model: { id: this.#worker.modelId, dimensions: this.#worker.dimensions },
       reembed: this.#options.reembed,
+      replaces: this.#worker.replaces,
     };
   }
 

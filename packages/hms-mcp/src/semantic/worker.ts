@@ -52,8 +52,18 @@ async function load(): Promise<Loaded | undefined> {
     });
     return undefined;
   }
+  const model = setup.model === undefined ? undefined : module.modelById(setup.model);
+  if (setup.model !== undefined && model === undefined) {
+    send({
+      kind: "failed",
+      code: "MODEL_UNKNOWN",
+      message: `no embedding model is called ${setup.model}; the models are ${module.MODELS.map((m) => m.id).join(", ")}`,
+    });
+    return undefined;
+  }
   try {
     const embedder = await module.loadEmbedder(setup.modelDir, {
+      ...(model === undefined ? {} : { model }),
       ...(setup.threads === undefined ? {} : { threads: setup.threads }),
       runtime: setup.runtime,
       fetchHint: setup.fetchHint,
@@ -62,6 +72,7 @@ async function load(): Promise<Loaded | undefined> {
       kind: "ready",
       modelId: embedder.modelId,
       dimensions: embedder.dimensions,
+      replaces: (model ?? module.modelById(embedder.modelId))?.replaces ?? [],
       runtime: embedder.runtime,
     });
     return { embedder, plan: module.planBatches };
