@@ -333,6 +333,16 @@ export const stats = {
             "pending / embedded_per_second estimates the seconds left. Absent from servers " +
             "before it was added.",
         ),
+      replacing: z
+        .string()
+        .nullable()
+        .optional()
+        .describe(
+          "While the namespace re-embeds after its model changed (an upgrade, or --reembed): " +
+            "the model whose vectors are being replaced, and `pending` counts what is left; " +
+            "null otherwise. Recall answers meanwhile, ranking memories not re-embedded yet " +
+            "lexically. Absent from servers before it was added.",
+        ),
       failure: z
         .string()
         .nullable()

@@ -7,8 +7,8 @@
  *
  * Version 1: the thirteen tools below, tree operations (`move`/`forget` with `tree`, and
  * `remember` keeping memory files a well-formed tree). Added since, within version 1 (a client
- * must not count on them from every version-1 server): `stats.recall.embedded` and
- * `embedded_per_second`; recall's `modified_after` and `modified_before` (a server before them
+ * must not count on them from every version-1 server): `stats.recall.embedded`,
+ * `embedded_per_second` and `replacing`; recall's `modified_after` and `modified_before` (a server before them
  * refuses them as unknown arguments, so a filter is never silently dropped) and each hit's
  * `updated_at` (absent before); the `namespaces` tool, `history`'s `dropped` (what the
  * history dropped and why; servers before it omit it), and `stats.store` (which data

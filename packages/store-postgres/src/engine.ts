@@ -50,6 +50,8 @@ export interface PgEngineOptions {
     | {
         readonly model: EmbeddingModel;
         readonly reembed?: boolean;
+        /** Models whose namespaces are re-embedded on their own, as with `reembed` (an upgrade). */
+        readonly replaces?: readonly string[] | undefined;
         readonly dense?: DenseChoice | undefined;
       }
     | undefined;
@@ -119,7 +121,12 @@ export class PgEngine implements StoreEngine {
       hybrid =
         embeddings === undefined
           ? undefined
-          : await PgEmbeddings.open(pool, embeddings, model?.reembed === true, model?.dense);
+          : await PgEmbeddings.open(
+              pool,
+              embeddings,
+              { reembed: model?.reembed === true, replaces: model?.replaces ?? [] },
+              model?.dense,
+            );
     } catch (error) {
       await pool.end().catch(() => {});
       throw error;
@@ -224,7 +231,7 @@ export class PgEngine implements StoreEngine {
   async #claimModel(embeddings: PgEmbeddings, id: number, name: string): Promise<void> {
     await transaction(this.pool, async (client) => {
       await client.query("SELECT 1 FROM hms_namespaces WHERE id = $1 FOR UPDATE", [id]);
-      await claimModel(client, id, name, embeddings.model, embeddings.reembed);
+      await claimModel(client, id, name, embeddings.model, embeddings.change);
     });
   }
 

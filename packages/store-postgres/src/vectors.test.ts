@@ -428,6 +428,35 @@ describe("embedding queue on PostgreSQL", () => {
     }
   }, 60_000);
 
+  it("a namespace of a model the new one replaces is re-embedded on its own (an upgrade)", async () => {
+    const url = server.createDatabase("model_upgrade");
+    const [engine] = (await openEngines(url, 1)) as [PgEngine];
+    await (await engine.get("default")).remember({ key: "/m/a", text: "a" });
+    await engine.close();
+    const upgraded = { id: "upgraded-model", dimensions: 8 };
+    // Naming another model is not enough: that namespace is still refused.
+    const unrelated = await PgEngine.open({
+      url,
+      embeddings: { model: upgraded, replaces: ["x"] },
+    });
+    try {
+      await expect(unrelated.get("default")).rejects.toBeInstanceOf(EmbeddingModelMismatchError);
+    } finally {
+      await unrelated.close();
+    }
+    const upgrade = await PgEngine.open({
+      url,
+      embeddings: { model: upgraded, replaces: ["test-embedder-8"] },
+    });
+    try {
+      const store = await upgrade.get("default");
+      expect(await store.embeddingCounts()).toEqual({ pending: 1, embedded: 0 });
+      expect((await store.stats()).recall.model).toBe("upgraded-model");
+    } finally {
+      await upgrade.close();
+    }
+  }, 60_000);
+
   it("refuses a bad model or claim with a reason", async () => {
     const url = server.createDatabase("refusals");
     await expect(

@@ -9,6 +9,7 @@ import {
   type EmbeddingModel,
   EmbeddingModelMismatchError,
   type MemoryVectors,
+  type ModelChange,
   StoreError,
 } from "@hms/store";
 import type pg from "pg";
@@ -42,7 +43,8 @@ export function checkModel(model: EmbeddingModel): EmbeddingModel {
  * Records `model` as namespace `ns`'s embedding model, inside the caller's transaction (which
  * holds the namespace's row lock). A namespace without a model takes it and queues every
  * memory (the backfill); the same model changes nothing; another model is refused with
- * {@link EmbeddingModelMismatchError}, unless `reembed`: then its vectors are dropped and
+ * {@link EmbeddingModelMismatchError}, unless `change` allows it (`reembed`, or a stored model
+ * that `model` replaces): then its vectors are dropped and
  * every memory queued again.
  */
 export async function claimModel(
@@ -50,7 +52,7 @@ export async function claimModel(
   ns: number,
   name: string,
   model: EmbeddingModel,
-  reembed: boolean,
+  change: ModelChange,
 ): Promise<void> {
   const { rows } = await client.query<{ model: string; dimensions: number }>(
     "SELECT model, dimensions FROM hms_embedding_models WHERE ns = $1",
@@ -58,7 +60,7 @@ export async function claimModel(
   );
   const stored = rows[0];
   if (stored?.model === model.id && stored.dimensions === model.dimensions) return;
-  if (stored !== undefined && !reembed) {
+  if (stored !== undefined && !change.reembed && !change.replaces.includes(stored.model)) {
     throw new EmbeddingModelMismatchError(`namespace ${name}`, stored.model, model.id);
   }
   await client.query(
@@ -159,16 +161,17 @@ export type DenseChoice = "auto" | "exact";
  */
 export class PgEmbeddings {
   readonly model: EmbeddingModel;
-  readonly reembed: boolean;
+  /** When a namespace of another model is re-embedded rather than refused. */
+  readonly change: ModelChange;
   readonly dense: DenseIndex;
   /** Whether saved vectors also go to pgvector's table (and recall uses its index). */
   readonly pgvector: boolean;
   readonly #pool: pg.Pool;
 
-  constructor(pool: pg.Pool, model: EmbeddingModel, reembed: boolean, pgvector = false) {
+  constructor(pool: pg.Pool, model: EmbeddingModel, change: ModelChange, pgvector = false) {
     this.#pool = pool;
     this.model = checkModel(model);
-    this.reembed = reembed;
+    this.change = change;
     this.pgvector = pgvector;
     this.dense = pgvector ? new PgvectorSearch(this.model.dimensions) : new DenseSearch();
   }
@@ -180,7 +183,7 @@ export class PgEmbeddings {
   static async open(
     pool: pg.Pool,
     model: EmbeddingModel,
-    reembed: boolean,
+    change: ModelChange,
     dense: DenseChoice = "auto",
   ): Promise<PgEmbeddings> {
     if (dense !== "auto" && dense !== "exact") {
@@ -197,7 +200,7 @@ export class PgEmbeddings {
       }
       pgvector = true;
     }
-    return new PgEmbeddings(pool, checked, reembed, pgvector);
+    return new PgEmbeddings(pool, checked, change, pgvector);
   }
 
   /** Claims queued memories to embed (see queue.ts); one short transaction. */

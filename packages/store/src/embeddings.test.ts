@@ -155,9 +155,57 @@ describe("the store's embedding model", () => {
 
     const other = { id: "other-model", dimensions: 4 };
     const second = hybrid(true, other);
-    expect(second.stats().recall).toEqual({ build: "hybrid", model: "other-model", pending: 1 });
+    expect(second.stats().recall).toEqual({
+      build: "hybrid",
+      model: "other-model",
+      pending: 1,
+      replacing: MODEL.id,
+    });
     second.close();
     expect(() => hybrid(false, MODEL)).toThrow(EmbeddingModelMismatchError);
+  });
+
+  it("re-embeds a store of a model the new one replaces, and says so until it is done", () => {
+    const first = hybrid();
+    first.remember({ key: "a", text: "alpha" });
+    first.remember({ key: "b", text: "beta" });
+    const old = first.embeddings;
+    if (old === undefined) throw new Error("no embeddings");
+    old.save(old.pending(10).map((m) => axisVectors(m, 0)));
+    first.close();
+
+    // A model that does not name the stored one is still refused.
+    const unrelated = { id: "unrelated-model", dimensions: 4 };
+    expect(() => openStore({ embeddings: { model: unrelated, replaces: ["x"] } })).toThrow(
+      EmbeddingModelMismatchError,
+    );
+
+    const upgrade = { id: "upgraded-model", dimensions: 4 };
+    const second = openStore({ embeddings: { model: upgrade, replaces: [MODEL.id] } });
+    expect(second.stats().recall).toEqual({
+      build: "hybrid",
+      model: "upgraded-model",
+      pending: 2,
+      replacing: MODEL.id,
+    });
+    // Recall answers meanwhile: the memories not re-embedded yet rank lexically.
+    expect(second.recall("beta", { vector: new Float32Array([0, 1, 0, 0]) }).hits[0]?.key).toBe(
+      "b",
+    );
+    const embeddings = second.embeddings;
+    if (embeddings === undefined) throw new Error("no embeddings");
+    const [newest, ...rest] = embeddings.pending(10);
+    embeddings.save([axisVectors(newest as PendingMemory, 1)]);
+    expect(second.stats().recall).toMatchObject({ pending: 1, replacing: MODEL.id });
+    embeddings.save(rest.map((m) => axisVectors(m, 1)));
+    expect(second.stats().recall).toEqual({ build: "hybrid", model: "upgraded-model", pending: 0 });
+    second.close();
+    // Reopened with the new model: nothing to replace any more.
+    expect(hybrid(false, upgrade).stats().recall).toEqual({
+      build: "hybrid",
+      model: "upgraded-model",
+      pending: 0,
+    });
   });
 
   it("a lexical open of a hybrid store still works and keeps queueing", () => {

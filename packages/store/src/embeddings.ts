@@ -57,6 +57,8 @@ export interface MemoryVectors {
 
 const MODEL_KEY = "embedding_model";
 const DIMENSIONS_KEY = "embedding_dimensions";
+/** The model whose vectors a re-embedding replaces, kept until the queue is empty. */
+const REPLACING_KEY = "embedding_replacing";
 
 /** The model recorded in a store's database, if any. */
 export function storedModel(db: SqliteDatabase): EmbeddingModel | undefined {
@@ -69,18 +71,35 @@ export function storedModel(db: SqliteDatabase): EmbeddingModel | undefined {
   return { id, dimensions: Number(values.get(DIMENSIONS_KEY) ?? 0) };
 }
 
+/** The model whose vectors are being replaced while a re-embedding runs, if one does. */
+export function replacingModel(db: SqliteDatabase): string | undefined {
+  const row = db.prepare("SELECT value FROM store_info WHERE name = ?").get(REPLACING_KEY) as
+    | { value: string }
+    | undefined;
+  return row?.value;
+}
+
+/** When a store recorded with another model may be re-embedded rather than refused. */
+export interface ModelChange {
+  /** Re-embed whatever model made the vectors (`--reembed`). */
+  readonly reembed: boolean;
+  /** Re-embed a store of one of these models (an upgrade of the default model). */
+  readonly replaces: readonly string[];
+}
+
 /**
  * Records `model` as the store's embedding model, in one transaction. A store without a model
  * takes it and queues every memory for embedding (the backfill). A store with the same model
  * is left alone. A store with another model is refused with
- * {@link EmbeddingModelMismatchError}, unless `reembed` is set: then every vector is dropped
- * and every memory queued again.
+ * {@link EmbeddingModelMismatchError}, unless `change` allows it (`reembed`, or the stored
+ * model is one `model` replaces): then every vector is dropped, every memory queued again, and
+ * the replaced model recorded until the queue is empty ({@link replacingModel}).
  */
 export function claimModel(
   db: SqliteDatabase,
   file: string,
   model: EmbeddingModel,
-  reembed: boolean,
+  change: ModelChange,
 ): void {
   if (!/^[\x21-\x7e]{1,128}$/.test(model.id)) {
     throw new TypeError("an embedding model id is 1 to 128 printable ASCII characters");
@@ -91,12 +110,17 @@ export function claimModel(
   transaction(db, () => {
     const stored = storedModel(db);
     if (stored?.id === model.id && stored.dimensions === model.dimensions) return;
-    if (stored !== undefined && !reembed) {
+    if (stored !== undefined && !change.reembed && !change.replaces.includes(stored.id)) {
       throw new EmbeddingModelMismatchError(file, stored.id, model.id);
     }
     const set = db.prepare("INSERT OR REPLACE INTO store_info (name, value) VALUES (?, ?)");
     set.run(MODEL_KEY, model.id);
     set.run(DIMENSIONS_KEY, String(model.dimensions));
+    if (stored === undefined) {
+      db.prepare("DELETE FROM store_info WHERE name = ?").run(REPLACING_KEY);
+    } else {
+      set.run(REPLACING_KEY, stored.id);
+    }
     db.exec("DELETE FROM memory_vectors");
     // Oldest first, so the newest memories have the highest seq and are embedded first.
     db.exec(
@@ -197,6 +221,8 @@ export class Embeddings {
         this.#sql.dequeue.run(item.id);
         saved++;
       }
+      // The last memory re-embedded: the store no longer holds any of the old model's vectors.
+      if (saved > 0) this.#sql.replaced.run();
       return saved;
     });
   }
@@ -229,6 +255,10 @@ function prepareEmbeddings(db: SqliteDatabase, reads: TextReads) {
       "INSERT INTO memory_vectors (memory_id, hash, spans, vectors) VALUES (@id, @hash, @spans, @vectors)",
     ),
     dequeue: db.prepare("DELETE FROM embedding_queue WHERE memory_id = ?"),
+    replaced: db.prepare(
+      `DELETE FROM store_info WHERE name = '${REPLACING_KEY}'
+         AND NOT EXISTS (SELECT 1 FROM embedding_queue)`,
+    ),
   };
 }
 

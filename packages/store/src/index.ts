@@ -22,6 +22,7 @@ export {
   EmbeddingModelMismatchError,
   Embeddings,
   type MemoryVectors,
+  type ModelChange,
   type PassageSpan,
   type PendingMemory,
 } from "./embeddings.js";

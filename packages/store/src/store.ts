@@ -9,7 +9,7 @@
 import { Access, type StoreAccess } from "./access.js";
 import { Changes } from "./changes.js";
 import type { StoreContext } from "./context.js";
-import { Embeddings } from "./embeddings.js";
+import { Embeddings, replacingModel } from "./embeddings.js";
 import type { StoreApi } from "./engine.js";
 import { StoreError } from "./errors.js";
 import { History, type StoreHistory } from "./history.js";
@@ -304,7 +304,14 @@ export class MemoryStore implements StoreApi {
         build: this.#ranker.build,
         model: this.#ranker.model,
         pending: this.embeddings?.pendingCount() ?? 0,
+        ...replacingOf(this.#db, this.embeddings !== undefined),
       },
     };
   }
+}
+
+/** `replacing` for stats: the model a re-embedding replaces, while one runs (hybrid only). */
+function replacingOf(db: SqliteDatabase, hybrid: boolean): { replacing?: string } {
+  const replacing = hybrid ? replacingModel(db) : undefined;
+  return replacing === undefined ? {} : { replacing };
 }

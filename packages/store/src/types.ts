@@ -150,6 +150,12 @@ export interface StoreStats {
     readonly model: string | null;
     /** Memories waiting for vectors (always 0 in the lexical build). */
     readonly pending: number;
+    /**
+     * While the store re-embeds after an upgrade of its model ({@link EmbeddingOptions.replaces}
+     * or `reembed`): the model whose vectors are being replaced; absent otherwise. Progress is
+     * the share of memories no longer `pending`.
+     */
+    readonly replacing?: string;
   };
 }
 
@@ -161,6 +167,12 @@ export interface EmbeddingOptions {
    * for re-embedding, instead of refusing to open (an `EmbeddingModelMismatchError`).
    */
   readonly reembed?: boolean | undefined;
+  /**
+   * Models this one supersedes: a store whose vectors come from one of them is re-embedded in
+   * the background, as with `reembed`, when opened with this model (an upgrade), instead of
+   * being refused. Recall ranks a memory lexically until its new vectors are saved.
+   */
+  readonly replaces?: readonly string[] | undefined;
   /** Fusion parameters (default {@link DEFAULT_FUSION}). */
   readonly fusion?: FusionParams | undefined;
 }

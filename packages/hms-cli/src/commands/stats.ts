@@ -18,6 +18,14 @@ export async function stats(backend: HmsMemoryBackend, out: Output): Promise<voi
       ["schema version", String(stats.schema_version)],
       ["server", `${stats.server.name} ${stats.server.version}`],
     ];
+    const { replacing, pending, embedded } = stats.recall;
+    if (replacing) {
+      const done = embedded ?? stats.memories - pending;
+      rows.push([
+        "re-embedding",
+        `${done} of ${done + pending} done, replacing ${replacing}'s vectors`,
+      ]);
+    }
     if (stats.recall.failure) rows.push(["recall failure", stats.recall.failure]);
     const width = Math.max(...rows.map(([name]) => name.length));
     return rows

@@ -30,6 +30,8 @@ type Pending = {
 export class EmbeddingWorker {
   readonly modelId: string;
   readonly dimensions: number;
+  /** Models whose stores this model re-embeds on its own (an upgrade). */
+  readonly replaces: readonly string[];
   /** The ONNX Runtime the worker's model runs on. */
   readonly runtime: string;
   readonly #worker: Worker;
@@ -39,11 +41,12 @@ export class EmbeddingWorker {
 
   private constructor(
     worker: Worker,
-    hello: { modelId: string; dimensions: number; runtime: string },
+    hello: { modelId: string; dimensions: number; runtime: string; replaces: readonly string[] },
   ) {
     this.#worker = worker;
     this.modelId = hello.modelId;
     this.dimensions = hello.dimensions;
+    this.replaces = hello.replaces;
     this.runtime = hello.runtime;
     worker.on("message", (message: WorkerResponse) => {
       const pending = this.#pending.get(message.id);

@@ -31,6 +31,8 @@ export interface Embedding {
 export class EmbeddingPool implements Embedding {
   readonly modelId: string;
   readonly dimensions: number;
+  /** Models whose stores this model re-embeds on its own (an upgrade). */
+  readonly replaces: readonly string[];
   /** The ONNX Runtime the models run on. */
   readonly runtime: string;
   readonly #workers: readonly EmbeddingWorker[];
@@ -45,6 +47,7 @@ export class EmbeddingPool implements Embedding {
     this.#busy = workers.map(() => 0);
     this.modelId = first.modelId;
     this.dimensions = first.dimensions;
+    this.replaces = first.replaces;
     this.runtime = first.runtime;
   }
 

@@ -258,6 +258,7 @@ function statsOutput(
   const recall = {
     ...counts.recall,
     ...(failure === null ? {} : { build: "lexical" as const }),
+    replacing: counts.recall.replacing ?? null,
     failure,
     embedded: progress.embedded,
     embedded_per_second: progress.perSecond,

@@ -53,6 +53,7 @@ interface Stats {
     failure: string | null;
     embedded: number;
     embedded_per_second: number | null;
+    replacing?: string | null;
   };
 }
 
@@ -215,10 +216,24 @@ describe("hybrid recall (hms-mcp --model-dir)", { timeout: 240_000 }, () => {
     expect(call.text).toContain("holds vectors made by the embedding model some-other-model");
     await other.close();
 
+    // More memories, so that the re-embedding is seen under way.
+    const more = MemoryStore.open(storeFile(dir), { namespace: "default" });
+    more.rememberMany(
+      Array.from({ length: 60 }, (_, i) => ({ key: `notes/${i}`, text: `${OTHERS[i % 3]} ${i}` })),
+    );
+    more.close();
     const replaced = await server(dir, [...hybridArgs, "--reembed"]);
-    await untilEmbedded(replaced.client);
+    // Every answer while memories wait says which model's vectors are being replaced.
+    const during: Stats[] = [];
+    for (;;) {
+      const stats = await ok<Stats>(replaced.client, "stats");
+      if (stats.recall.pending === 0) break;
+      during.push(stats);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    for (const stats of during) expect(stats.recall.replacing).toBe("some-other-model");
     expect(await ok<Stats>(replaced.client, "stats")).toMatchObject({
-      recall: { build: "hybrid", model: MODEL_ID },
+      recall: { build: "hybrid", model: MODEL_ID, replacing: null },
     });
     const result = await ok<Recall>(replaced.client, "recall", { query: CONTACT });
     expect(result.hits.map((hit) => hit.key)).toEqual(["acme"]);

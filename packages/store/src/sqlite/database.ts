@@ -55,7 +55,8 @@ export function openDatabase(file: string, options: StoreOptions): SqliteDatabas
     mergeIndexSooner(db);
     if (options.namespace !== undefined) claimNamespace(db, file, options.namespace);
     if (options.embeddings !== undefined) {
-      claimModel(db, file, options.embeddings.model, options.embeddings.reembed === true);
+      const { model, reembed, replaces } = options.embeddings;
+      claimModel(db, file, model, { reembed: reembed === true, replaces: replaces ?? [] });
     }
     db.exec(`PRAGMA busy_timeout = ${waitOf(options.busyWaitMs ?? busyTimeoutMs)}`);
     return db;
