@@ -56,6 +56,11 @@ const benches = {
     package: "hms-mcp",
     script: "bench:notify-latency",
   },
+  "model-frontier": {
+    summary: "every fetchable embedding model side by side: SciFact, LoCoMo, speed, size",
+    package: "hms-mcp",
+    script: "bench:model-frontier",
+  },
   "embed-scifact": {
     summary: "the embedder's dense nDCG@10 on SciFact and its throughput",
     package: "@hms/embedder",

@@ -27,7 +27,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
-import { defaultModelDir } from "@hms/embedder";
+import { DEFAULT_MODEL, defaultModelDir, identifyModel } from "@hms/embedder";
 import { MemoryStore, storeFileName } from "@hms/store";
 import { seededRandom, syntheticText, zipfVocabulary } from "@hms/test-support";
 import { engineTable, formatEngineTable } from "./engines.mjs";
@@ -352,7 +352,9 @@ async function recallAtSize(client, queries) {
  * memories, a server that embeds those (timed), then the lexical run's queries again.
  */
 async function hybridLarge(file, queries, lexicalRecall) {
-  const model = { id: "all-MiniLM-L6-v2-int8", dimensions: 384 };
+  // The store takes the model the server will load (ids differ between models).
+  const manifest = (await identifyModel(MODEL_DIR)) ?? DEFAULT_MODEL;
+  const model = { id: manifest.id, dimensions: 384 };
   const store = MemoryStore.open(file, { namespace: "large", embeddings: { model } });
   const synthetic = performance.now();
   const vectorRand = seededRandom(7);
