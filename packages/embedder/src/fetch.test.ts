@@ -12,6 +12,7 @@ const onnxOnly = (change: { file?: Partial<ModelFile>; wheelSha256?: string } = 
   ({
     id: "test-onnx-only",
     upstream: ALL_MINILM_L6_V2_INT8.upstream,
+    summary: "the default model's graph alone",
     sources: {
       onnx: {
         ...(ALL_MINILM_L6_V2_INT8.sources.onnx as NonNullable<
