@@ -236,7 +236,7 @@ describe("hybrid recall (hms-mcp --model-dir)", { timeout: 240_000 }, () => {
       recall: { build: "hybrid", model: MODEL_ID, replacing: null },
     });
     const result = await ok<Recall>(replaced.client, "recall", { query: CONTACT });
-    expect(result.hits.map((hit) => hit.key)).toEqual(["acme"]);
+    expect(result.hits[0]?.key).toBe("acme");
   });
 
   it("shares embedding between workers, each memory getting its own vectors", async () => {
