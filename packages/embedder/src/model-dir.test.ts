@@ -1,12 +1,13 @@
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, open, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { loadEmbedder } from "./embedder.js";
-import { DEFAULT_MODEL } from "./manifest.js";
+import { DEFAULT_MODEL, PARAPHRASE_MINILM_L3_V2 } from "./manifest.js";
 import {
   defaultModelDir,
   defaultModelsDir,
+  identifyModel,
   ModelNotReadyError,
   verifyModelDir,
 } from "./model-dir.js";
@@ -107,5 +108,34 @@ describe("defaultModelsDir", () => {
     expect(defaultModelDir(DEFAULT_MODEL, { XDG_CACHE_HOME: "/c" })).toBe(
       "/c/hms-mcp/models/all-MiniLM-L6-v2-int8",
     );
+  });
+});
+
+describe("identifyModel", () => {
+  /** A directory whose files have `model`'s names and pinned sizes (their bytes are zeros). */
+  async function lookalike(name: string, model: typeof DEFAULT_MODEL): Promise<string> {
+    const dir = join(scratch, name);
+    await mkdir(dir);
+    for (const file of model.files) {
+      await (await open(join(dir, file.name), "w")).truncate(file.bytes);
+    }
+    return dir;
+  }
+
+  it("tells the models apart by their files' sizes, and names none for another directory", async () => {
+    expect((await identifyModel(inject("modelDir")))?.id).toBe(DEFAULT_MODEL.id);
+    const l3 = await lookalike("l3", PARAPHRASE_MINILM_L3_V2);
+    expect((await identifyModel(l3))?.id).toBe("paraphrase-MiniLM-L3-v2");
+    await writeFile(join(l3, "model.onnx"), "not the graph");
+    expect(await identifyModel(l3)).toBeUndefined();
+    expect(await identifyModel(join(scratch, "absent"))).toBeUndefined();
+  });
+
+  it("leaves the hashes to loading: a look-alike of a model is refused with that model's pins", async () => {
+    const dir = await lookalike("zeros", PARAPHRASE_MINILM_L3_V2);
+    const error = await loadEmbedder(dir).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelNotReadyError);
+    expect((error as ModelNotReadyError).code).toBe("MODEL_HASH_MISMATCH");
+    expect((error as Error).message).toContain("the pinned paraphrase-MiniLM-L3-v2");
   });
 });
