@@ -8,5 +8,7 @@ export default defineConfig({
   dts: { compilerOptions: { stripInternal: true } },
   target: "node22",
   clean: true,
+  // import.meta.url in the CommonJS build: find-server.ts resolves hms-mcp from this package.
+  shims: true,
   // No sourcemaps: they made up over half of the published tarball (scripts/check-packages.mjs).
 });

@@ -40,8 +40,9 @@ export interface ConnectOptions {
    * `{ url, token }` uses a running `hms-mcp --transport http` (`token` defaults to
    * `HMS_MCP_TOKEN`); `{ inProcess: { dataDir, ...options } }` runs the server in this
    * process over MCP's in-memory transport (each option is one of hms-mcp's flags; needs the
-   * `hms-mcp` package installed, an optional peer). Default: start `HMS_MCP_BIN`, else the
-   * `hms-mcp` package in `node_modules` (of the working directory or one above it), else
+   * `hms-mcp` package installed, an optional peer). Default, and for the bare command
+   * `"hms-mcp"`: start `HMS_MCP_BIN`, else the `hms-mcp` package in `node_modules` (of the
+   * working directory or one above it, else the one installed beside this package), else
    * `hms-mcp` on PATH.
    */
   connection?: HmsConnection;

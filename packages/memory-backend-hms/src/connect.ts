@@ -7,7 +7,7 @@ import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import packageJson from "../package.json" with { type: "json" };
 import { HmsMemoryBackend, type HmsSession } from "./backend.js";
 import { CONNECTION_LOST, HmsConnectionError, HmsMcpError } from "./errors.js";
-import { findHmsMcp, INSTALL_HINT, serverEnvironment } from "./find-server.js";
+import { findHmsMcp, HMS_MCP_COMMAND, INSTALL_HINT, serverEnvironment } from "./find-server.js";
 import { type InProcessOptions, startInProcess } from "./in-process.js";
 import { reviveWatches } from "./revive.js";
 import { describeStderr, StderrTail } from "./stderr-tail.js";
@@ -15,7 +15,11 @@ import { moveWatches } from "./watch.js";
 
 /** Start an hms-mcp process and talk MCP over its stdin and stdout. */
 export interface StdioConnection {
-  /** The program, e.g. `"hms-mcp"` (looked up on PATH) or a path. */
+  /**
+   * The program: a path, a name looked up on PATH, or `"hms-mcp"`, which is found as with no
+   * connection (`HMS_MCP_BIN`, the application's `node_modules`, then PATH; see
+   * `findHmsMcp`), `args` coming after that program's own.
+   */
   command: string;
   args?: readonly string[];
   /**
@@ -26,7 +30,11 @@ export interface StdioConnection {
   env?: Record<string, string>;
   /** The server's working directory (default: this process's). */
   cwd?: string;
-  /** What happens to the server's log on its stderr: shown on this process's stderr (the default) or dropped. */
+  /**
+   * What happens to the server's log on its stderr: shown on this process's stderr (the
+   * default) or dropped. Either way a failed connect quotes its last lines. The server logs at
+   * `warn` unless `HMS_MCP_LOG_LEVEL` (here or in `env`) or `--log-level` says otherwise.
+   */
   stderr?: "inherit" | "ignore";
 }
 
@@ -60,7 +68,8 @@ export type HmsConnection = StdioConnection | HttpConnection | InProcessConnecti
 /** Options of {@link connectHmsBackend}. */
 export interface ConnectHmsBackendOptions {
   /**
-   * Default: start `HMS_MCP_BIN`, else `hms-mcp` in node_modules, else on PATH, over stdio.
+   * Default: start `HMS_MCP_BIN`, else `hms-mcp` in node_modules (the project's, else beside
+   * this package), else on PATH, over stdio (see `findHmsMcp`).
    * `{ inProcess: { dataDir } }` runs the server in this process instead.
    */
   connection?: HmsConnection;
@@ -209,8 +218,12 @@ async function openSession(
         "connection needs a command (to start hms-mcp), a url (to reach one) or inProcess (to run one in this process)",
       );
     }
-    const server = stdio ?? findHmsMcp();
-    const args = [...(server.args ?? [])];
+    // A bare "hms-mcp" is the application's hms-mcp: under plain `node` its node_modules/.bin
+    // is not on PATH, so the name alone would not start it.
+    const found =
+      stdio === undefined || stdio.command === HMS_MCP_COMMAND ? findHmsMcp() : undefined;
+    const server = found ?? (stdio as StdioConnection);
+    const args = [...(found?.args ?? []), ...(stdio?.args ?? [])];
     stdioCommand = server.command;
     const stdioTransport = new StdioClientTransport({
       command: server.command,

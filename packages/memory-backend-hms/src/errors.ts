@@ -60,8 +60,9 @@ export class HmsConnectionError extends HmsMcpError {
 }
 
 /**
- * There is no hms-mcp to start: no connection was given, `HMS_MCP_BIN` is not set (or names a
- * file that does not exist), and there is no `hms-mcp` on PATH. The message says how to get one.
+ * There is no hms-mcp to start: no connection was given (or the bare command `hms-mcp`),
+ * `HMS_MCP_BIN` is not set (or names a file that does not exist), and there is no `hms-mcp` in
+ * node_modules nor on PATH. The message says where it looked and how to get one.
  */
 export class HmsMcpNotFoundError extends HmsError {
   override readonly name = "HmsMcpNotFoundError";

@@ -363,8 +363,9 @@ describe("finding hms-mcp when no connection is given", () => {
   it("finds hms-mcp on PATH, and starts it", async () => {
     const onPath = hmsMcpOnPath();
     try {
-      // From a directory with no hms-mcp in node_modules (this package's own has one).
-      expect(findHmsMcp({ PATH: onPath.path }, data.dir)).toEqual({
+      // From a directory with no hms-mcp in node_modules (this package's own has one), and
+      // none resolved beside this package.
+      expect(findHmsMcp({ PATH: onPath.path }, data.dir, () => undefined)).toEqual({
         command: `${onPath.dir}/hms-mcp`,
         args: [],
       });
@@ -395,15 +396,16 @@ describe("finding hms-mcp when no connection is given", () => {
   it("says how to get hms-mcp when there is none", () => {
     const error = (() => {
       try {
-        findHmsMcp({ PATH: data.dir }, data.dir);
+        findHmsMcp({ PATH: data.dir }, data.dir, () => undefined);
       } catch (e) {
         return e;
       }
     })();
     expect(error).toBeInstanceOf(HmsMcpNotFoundError);
     expect((error as Error).message).toBe(
-      `No hms-mcp server to start: it is not installed in ${data.dir} (node_modules) nor on ` +
-        "PATH. Install it in your project with `npm install hms-mcp` (then it is found in " +
+      "No hms-mcp server to start: HMS_MCP_BIN is not set, and hms-mcp is neither in " +
+        `node_modules (of ${data.dir} or above, or beside this package) nor on PATH. ` +
+        "Install it in your project with `npm install hms-mcp` (then it is found in " +
         "node_modules); or pass connection: { command, args } to start one, or connection: " +
         "{ url } to use a running one; or set HMS_MCP_BIN to the hms-mcp executable. hms-mcp " +
         "needs Node.js 22 or 24; ./scripts/setup.sh in the Holographic Memory for Claude " +

@@ -21,7 +21,13 @@ from hms_memory_tool.protocol import PROTOCOL_VERSION, stated_protocol_version
 
 from .backend import HmsMemoryBackend
 from .errors import CLOSED, CONNECTION_LOST, HmsConnectionError, HmsMcpError
-from .find_server import INSTALL_HINT, ServerCommand, find_server, server_environment
+from .find_server import (
+    HMS_MCP_COMMAND,
+    INSTALL_HINT,
+    ServerCommand,
+    find_server,
+    server_environment,
+)
 from .stderr_tail import ServerStderr, describe_stderr
 from .watch import ConnectionChanges
 
@@ -56,7 +62,10 @@ async def connect_hms_backend(
 
     With ``url``, connects to a running server over streamable HTTP, sending
     ``Authorization: Bearer {token}`` (``token`` defaults to ``HMS_MCP_TOKEN``). Otherwise
-    starts ``command`` with ``args`` (default: :func:`find_server`) and talks over its stdio.
+    starts ``command`` with ``args`` and talks over its stdio; no command, or the bare name
+    ``"hms-mcp"``, starts the hms-mcp :func:`find_server` finds, with ``args`` after its own.
+    The server logs at ``warn`` unless ``HMS_MCP_LOG_LEVEL`` (here or in ``env``) or
+    ``--log-level`` in ``args`` says otherwise.
 
     The server must state the protocol version this client speaks (see
     :func:`check_protocol_version`); then one ``stats`` call gives its ``max_text_bytes``.
@@ -141,6 +150,16 @@ def _why(cause: BaseException, refused: Sequence[int], stdio: bool) -> str:
     return repr(cause)
 
 
+def _server_command(command: str | None, args: Sequence[str]) -> ServerCommand:
+    """What to start: ``command`` with ``args``, except that no command, or the bare name
+    ``hms-mcp``, is the hms-mcp :func:`find_server` finds (``HMS_MCP_BIN``, the project's
+    ``node_modules``, PATH, then this package's own), ``args`` after its own."""
+    if command is None or command == HMS_MCP_COMMAND:
+        found = find_server()
+        return ServerCommand(found.command, (*found.args, *args))
+    return ServerCommand(command, tuple(args))
+
+
 def _sole_exception(group: BaseExceptionGroup[BaseException]) -> BaseException | None:
     error: BaseException = group
     while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
@@ -204,7 +223,7 @@ async def _connected(
                 check_protocol_version(fresh.server_capabilities.experimental, where)
                 return fresh
         else:
-            server = ServerCommand(command, tuple(args)) if command is not None else find_server()
+            server = _server_command(command, args)
             parameters = StdioServerParameters(
                 command=server.command, args=list(server.args), env=server_environment(env)
             )

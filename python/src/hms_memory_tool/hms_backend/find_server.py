@@ -26,6 +26,13 @@ from .errors import HmsMcpNotFoundError
 
 _SCRIPT_SUFFIXES: Final = (".js", ".mjs", ".cjs")
 
+#: The command that means "hms-mcp, wherever :func:`find_server` finds it".
+HMS_MCP_COMMAND: Final = "hms-mcp"
+
+#: The server's log level unless the caller chose one: an application's stderr stays quiet
+#: but for the server's warnings and errors (a failed connect still quotes its last lines).
+DEFAULT_SERVER_LOG_LEVEL: Final = "warn"
+
 #: How to get an hms-mcp that :func:`find_server` finds (hms-mcp is a Node.js program).
 INSTALL_HINT: Final = (
     "Reinstall holographic-memory-claude-tool from PyPI (its wheel carries hms-mcp and brings "
@@ -44,7 +51,8 @@ class ServerCommand:
 
 
 def find_server(cwd: Path | None = None) -> ServerCommand:
-    """The hms-mcp to start when neither ``command`` nor ``url`` is given: ``HMS_MCP_BIN``
+    """The hms-mcp to start when neither ``command`` nor ``url`` is given, or the command is
+    the bare name ``hms-mcp``: ``HMS_MCP_BIN``
     (an executable, or a ``.js`` file run with ``node``), else the ``hms-mcp`` package in
     ``node_modules`` of ``cwd`` (default: the working directory) or of a directory above it,
     run with ``node``, else ``hms-mcp`` on ``PATH``, else the hms-mcp this package's wheel
@@ -119,10 +127,11 @@ def _in_node_modules(cwd: Path) -> str | None:
 
 
 def server_environment(extra: Mapping[str, str] | None) -> dict[str, str]:
-    """The environment of a server process: the MCP SDK's safe defaults (``PATH``, ``HOME``,
-    ...), every ``HMS_MCP_*`` variable of this process (so ``HMS_MCP_DATA_DIR`` and the like
-    apply) except ``HMS_MCP_TOKEN`` and ``HMS_MCP_BIN``, then ``extra``."""
-    env = get_default_environment()
+    """The environment of a server process: ``HMS_MCP_LOG_LEVEL=warn``
+    (:data:`DEFAULT_SERVER_LOG_LEVEL`), the MCP SDK's safe defaults (``PATH``, ``HOME``, ...),
+    every ``HMS_MCP_*`` variable of this process (so ``HMS_MCP_DATA_DIR`` and the like apply)
+    except ``HMS_MCP_TOKEN`` and ``HMS_MCP_BIN``, then ``extra``."""
+    env = {"HMS_MCP_LOG_LEVEL": DEFAULT_SERVER_LOG_LEVEL, **get_default_environment()}
     for name, value in os.environ.items():
         if name.startswith("HMS_MCP_") and name not in ("HMS_MCP_TOKEN", "HMS_MCP_BIN"):
             env[name] = value
