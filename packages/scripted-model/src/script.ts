@@ -1,4 +1,4 @@
-import type { ScriptedBlock, ScriptedTurn } from "./server";
+import type { ScriptedBlock, ScriptedContextManagement, ScriptedTurn } from "./server";
 
 const STOP_REASONS = new Set(["end_turn", "tool_use", "max_tokens", "stop_sequence"]);
 
@@ -18,11 +18,29 @@ function parseTurn(value: unknown, where: string): ScriptedTurn {
     throw new Error(`${where} must be an object with a non-empty "content" array`);
   }
   const content = value.content.map((block, j) => parseBlock(block, `${where}.content[${j}]`));
-  if (value.stop_reason === undefined) return { content };
-  if (typeof value.stop_reason !== "string" || !STOP_REASONS.has(value.stop_reason)) {
-    throw new Error(`${where}.stop_reason must be one of ${[...STOP_REASONS].join(", ")}`);
+  const turn: ScriptedTurn = { content };
+  if (value.stop_reason !== undefined) {
+    if (typeof value.stop_reason !== "string" || !STOP_REASONS.has(value.stop_reason)) {
+      throw new Error(`${where}.stop_reason must be one of ${[...STOP_REASONS].join(", ")}`);
+    }
+    turn.stop_reason = value.stop_reason as ScriptedTurn["stop_reason"];
   }
-  return { content, stop_reason: value.stop_reason as ScriptedTurn["stop_reason"] };
+  if (value.context_management !== undefined) {
+    turn.context_management = parseApplied(value.context_management, `${where}.context_management`);
+  }
+  return turn;
+}
+
+/** `{"applied_edits": [{"type": ..., ...}]}`: what the reply says the API cleared. */
+function parseApplied(value: unknown, where: string): ScriptedContextManagement {
+  if (
+    !isObject(value) ||
+    !Array.isArray(value.applied_edits) ||
+    !value.applied_edits.every((edit) => isObject(edit) && typeof edit.type === "string")
+  ) {
+    throw new Error(`${where} must be {"applied_edits": [{"type": ..., ...}, ...]}`);
+  }
+  return { applied_edits: value.applied_edits as ScriptedContextManagement["applied_edits"] };
 }
 
 function parseBlock(value: unknown, where: string): ScriptedBlock {

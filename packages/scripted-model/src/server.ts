@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { checkContextManagement } from "./context-management";
 
 /** A text block of a scripted assistant reply. */
 export interface ScriptedTextBlock {
@@ -18,10 +19,20 @@ export interface ScriptedToolUseBlock {
 
 export type ScriptedBlock = ScriptedTextBlock | ScriptedToolUseBlock;
 
-/** One assistant reply. `stop_reason` defaults to `tool_use` when a tool is called, else `end_turn`. */
+/** What the API says it cleared from the request's context (context editing), as sent. */
+export interface ScriptedContextManagement {
+  applied_edits: Array<{ type: string; [field: string]: unknown }>;
+}
+
+/**
+ * One assistant reply. `stop_reason` defaults to `tool_use` when a tool is called, else
+ * `end_turn`; `context_management`, when given, is the reply's report of the context edits
+ * applied (the API sends it when the request asked for context editing).
+ */
 export interface ScriptedTurn {
   content: ScriptedBlock[];
   stop_reason?: "end_turn" | "tool_use" | "max_tokens" | "stop_sequence";
+  context_management?: ScriptedContextManagement;
 }
 
 /** A reply, or a function that builds the reply from the request it answers. */
@@ -72,7 +83,8 @@ const MAX_BODY_BYTES = 32 * 1024 * 1024;
  *
  * `GET /requests` returns the recorded requests as JSON, so a test in another language can
  * assert on what its SDK sent. A request after the script is exhausted, or one that is not a
- * well-formed Messages request, gets a 400 `invalid_request_error` (which SDKs do not retry).
+ * well-formed Messages request (its `context_management` included: see
+ * context-management.ts), gets a 400 `invalid_request_error` (which SDKs do not retry).
  */
 export async function startScriptedModel(options: ScriptedModelOptions): Promise<ScriptedModel> {
   const steps = [...options.turns];
@@ -108,7 +120,9 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
       sendError(res, 400, "invalid_request_error", `request body is not JSON: ${String(error)}`);
       return;
     }
-    const problem = checkRequest(body);
+    const problem =
+      checkRequest(body) ??
+      checkContextManagement(body as Record<string, unknown>, req.headers["anthropic-beta"]);
     if (problem) {
       sendError(res, 400, "invalid_request_error", problem);
       return;
@@ -177,6 +191,7 @@ interface Message {
   stop_reason: string;
   stop_sequence: null;
   usage: { input_tokens: number; output_tokens: number };
+  context_management?: ScriptedContextManagement;
 }
 
 function toMessage(turn: ScriptedTurn, model: string): Message {
@@ -193,6 +208,7 @@ function toMessage(turn: ScriptedTurn, model: string): Message {
     stop_reason: turn.stop_reason ?? (callsTool ? "tool_use" : "end_turn"),
     stop_sequence: null,
     usage: { input_tokens: 1, output_tokens: 1 },
+    ...(turn.context_management ? { context_management: turn.context_management } : {}),
   };
 }
 
@@ -229,6 +245,7 @@ function sendStream(res: ServerResponse, message: Message): void {
   event("message_delta", {
     delta: { stop_reason: message.stop_reason, stop_sequence: null },
     usage: { output_tokens: 1 },
+    ...(message.context_management ? { context_management: message.context_management } : {}),
   });
   event("message_stop", {});
   res.end();
