@@ -105,8 +105,13 @@ const applied = {
 describe("context editing through the SDK's tool runner", () => {
   for (const stream of [false, true]) {
     it(`sends the configuration and receives what was cleared (${stream ? "streamed" : "JSON"})`, async () => {
+      // The second request continues the SDK's thread and sends no tools of its own: the
+      // excluded tool is the thread's.
       const model = await startScriptedModel({
-        turns: [{ content: [{ type: "text", text: "done" }], context_management: applied }],
+        turns: [
+          { content: [{ type: "tool_use", name: "fetch_page", input: {} }] },
+          { content: [{ type: "text", text: "done" }], context_management: applied },
+        ],
       });
       open.push(model);
       const client = new Anthropic({ apiKey: "unused", baseURL: model.url, maxRetries: 0 });
@@ -122,7 +127,11 @@ describe("context editing through the SDK's tool runner", () => {
         tools: [noop],
       });
       expect(final.context_management).toEqual(applied);
-      expect(model.requests[0]?.headers["anthropic-beta"]).toContain(CONTEXT_MANAGEMENT_BETA);
+      expect(model.requests).toHaveLength(2);
+      expect(model.requests[1]?.body.tools).toBeUndefined();
+      for (const request of model.requests) {
+        expect(request.headers["anthropic-beta"]).toContain(CONTEXT_MANAGEMENT_BETA);
+      }
     });
   }
 

@@ -46,11 +46,14 @@ const EDITS: Record<
 
 /**
  * What is wrong with the request's `context_management`, or undefined when it has none or it
- * is as the API takes it. `beta` is the request's `anthropic-beta` header.
+ * is as the API takes it. `beta` is the request's `anthropic-beta` header; `requestTools` the
+ * tools the conversation has (the request's own, or, for a request that continues a thread and
+ * sends none, the thread's).
  */
 export function checkContextManagement(
   body: Fields,
   beta: string | string[] | undefined,
+  requestTools: unknown = body.tools,
 ): string | undefined {
   const config = body.context_management;
   if (config === undefined || config === null) return undefined;
@@ -64,7 +67,7 @@ export function checkContextManagement(
   if (config.edits === undefined) return undefined;
   if (!Array.isArray(config.edits)) return "context_management.edits must be a list";
   const tools = new Set(
-    (Array.isArray(body.tools) ? body.tools : [])
+    (Array.isArray(requestTools) ? requestTools : [])
       .map((tool) => (isObject(tool) ? tool.name : undefined))
       .filter((name): name is string => typeof name === "string"),
   );

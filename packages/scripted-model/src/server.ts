@@ -90,6 +90,9 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
   const steps = [...options.turns];
   const requests: RecordedRequest[] = [];
   let served = 0;
+  // The tools of each reply's conversation: a request that continues a thread
+  // (`thread: { type: "continue", previous_message_id }`) sends none; the thread holds them.
+  const toolsOfReply = new Map<string, unknown>();
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -120,9 +123,10 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
       sendError(res, 400, "invalid_request_error", `request body is not JSON: ${String(error)}`);
       return;
     }
+    const tools = toolsOf(body, toolsOfReply);
     const problem =
       checkRequest(body) ??
-      checkContextManagement(body as Record<string, unknown>, req.headers["anthropic-beta"]);
+      checkContextManagement(body as Record<string, unknown>, req.headers["anthropic-beta"], tools);
     if (problem) {
       sendError(res, 400, "invalid_request_error", problem);
       return;
@@ -143,6 +147,7 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
     served += 1;
     const turn = typeof step === "function" ? step(request) : step;
     const message = toMessage(turn, request.model);
+    toolsOfReply.set(message.id, tools);
     if (request.stream === true) {
       sendStream(res, message);
     } else {
@@ -167,6 +172,15 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
         server.closeAllConnections();
       }),
   };
+}
+
+/** The request's tools, or the thread's it continues when it sends none. */
+function toolsOf(body: unknown, toolsOfReply: Map<string, unknown>): unknown {
+  if (typeof body !== "object" || body === null) return undefined;
+  const { tools, thread } = body as { tools?: unknown; thread?: { previous_message_id?: unknown } };
+  if (tools !== undefined) return tools;
+  const previous = thread?.previous_message_id;
+  return typeof previous === "string" ? toolsOfReply.get(previous) : undefined;
 }
 
 function checkRequest(body: unknown): string | undefined {
