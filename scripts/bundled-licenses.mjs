@@ -4,10 +4,16 @@
 // dist/THIRD-PARTY-LICENSES.txt. Their MIT, ISC and Apache licences ask that a copy carry
 // their notice; the bundle is such a copy. Reads the esbuild metafiles the build wrote, then
 // removes them (they are not shipped).
+//
+//   node scripts/bundled-licenses.mjs [--dist DIR]
+//     (--dist: where the build wrote, default ./dist; the bundle's input paths are relative to
+//     the working directory either way, as esbuild wrote them)
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
 
-const dist = join(process.cwd(), "dist");
+const { values } = parseArgs({ options: { dist: { type: "string" } } });
+const dist = resolve(values.dist ?? "dist");
 const own = JSON.parse(readFileSync(join(process.cwd(), "package.json"), "utf8")).name;
 const metafiles = readdirSync(dist).filter((name) => /^metafile-.*\.json$/.test(name));
 if (metafiles.length === 0)

