@@ -5,6 +5,9 @@
 // other dependencies come from the npm registry), once per Node.js given (--node-bin DIR,
 // repeated: the first is the main one; default: the Node running this), and from there
 // - runs the installed `hms-mcp --version`, and the installed `hms stats` on a new data dir;
+// - runs the README's TypeScript snippet verbatim under plain `node` (no node_modules/.bin on
+//   PATH), against the scripted stand-in: its bare `hms-mcp` is the one in node_modules, and
+//   the application's stderr stays empty;
 // - runs the TypeScript quick start (examples/quickstart/src/main.ts, copied) offline, which
 //   starts the installed hms-mcp, and the in-process example (examples/in-process), which runs
 //   it in its own process (an optional peer of the tool);
@@ -51,6 +54,7 @@ import { delimiter, dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { pipInstallChecks } from "./pip-install.mjs";
 import { pack, publishablePackages, ROOT, workspacePackages } from "./publishable.mjs";
+import { readmeSnippet, SNIPPET_FILE, withScriptedModel } from "./readme-snippets.mjs";
 
 /** The Python versions CI has and tests; check-python-package.py holds the metadata to it. */
 const PYTHON_VERSIONS = JSON.parse(
@@ -144,6 +148,40 @@ function typescriptQuickstart() {
   });
   if (stderr !== "") throw new Error(`the TypeScript quick start wrote to stderr:\n${stderr}`);
   checkQuickstart(stdout, "TypeScript", '{"command":"view","path":"/memories"}');
+}
+
+/**
+ * The README's TypeScript snippet, exactly as written, as a user runs it: `node snippet.mjs`
+ * in the project, with no node_modules/.bin on PATH (only npx and npm scripts put it there),
+ * the Messages API pointed at the stand-in (ANTHROPIC_BASE_URL, read by `new Anthropic()`).
+ * The file it made is then read back with the installed `hms`.
+ */
+async function typescriptReadmeSnippet() {
+  const snippet = join(app, "readme-snippet.mjs");
+  writeFileSync(snippet, readmeSnippet("typescript"));
+  const data = join(app, "readme-snippet-data");
+  rmSync(data, { recursive: true, force: true });
+  const scriptedModel = join(app, "node_modules/@hms/scripted-model");
+  const { stderr } = await withScriptedModel(scriptedModel, work, (url) =>
+    run("node", [snippet], {
+      cwd: app,
+      env: userEnv({
+        ANTHROPIC_BASE_URL: url,
+        ANTHROPIC_API_KEY: "offline",
+        HMS_MCP_DATA_DIR: data,
+      }),
+      timeout: 120_000,
+    }),
+  );
+  if (stderr !== "") throw new Error(`the README's TypeScript snippet wrote to stderr:\n${stderr}`);
+  const shown = run(
+    join(app, "node_modules/.bin/hms"),
+    ["--data-dir", data, "cat", SNIPPET_FILE.path],
+    {
+      env: userEnv(),
+    },
+  ).stdout;
+  if (shown !== SNIPPET_FILE.text) throw new Error(`the snippet's file holds\n${shown}`);
 }
 
 /**
@@ -307,8 +345,11 @@ function installProject(tarballs, registry) {
   }
 }
 
-/** What runs on every Node: the installed commands, the quick start, every entry required. */
-function runInstalled(label, hmsMcpVersion, requireAll) {
+/**
+ * What runs on every Node: the installed commands, the README's snippet, the quick start,
+ * every entry required.
+ */
+async function runInstalled(label, hmsMcpVersion, requireAll) {
   const version = run(join(app, "node_modules/.bin/hms-mcp"), ["--version"], { env: userEnv() });
   if (version.stdout.trim() !== hmsMcpVersion) {
     throw new Error(`hms-mcp --version printed ${version.stdout.trim()}, not ${hmsMcpVersion}`);
@@ -328,6 +369,8 @@ function runInstalled(label, hmsMcpVersion, requireAll) {
     throw new Error(`hms stats printed ${cliStats.stdout}`);
   }
   step(`${label}: the installed hms wrote and read a local store through the installed hms-mcp`);
+  await typescriptReadmeSnippet();
+  step(`${label}: the README's TypeScript snippet ran as written under plain node`);
   typescriptQuickstart();
   step(`${label}: the TypeScript quick start ran against the installed hms-mcp`);
   inProcessExample();
@@ -381,8 +424,8 @@ try {
     `${mainLabel}: npm installed ${installed.length} tarballs (all but @hms/embedder) and ${registry.join(", ")} with --ignore-scripts`,
   );
 
-  const pass = (label) => {
-    runInstalled(`${mainLabel}, ${label}`, hmsMcpVersion, requireAll);
+  const pass = async (label) => {
+    await runInstalled(`${mainLabel}, ${label}`, hmsMcpVersion, requireAll);
     typecheck(entryPoints);
     step(`${label}: ${entryPoints.length} entry points type-check (ESM and CJS, strict, no DOM)`);
     for (const name of SHARED) {
@@ -395,7 +438,7 @@ try {
     }
   };
   const shared = () => SHARED.map((name) => `${name}@${installedVersion(name)}`).join(", ");
-  pass(`newest in range (${shared()})`);
+  await pass(`newest in range (${shared()})`);
 
   // @hms/embedder as its README installs it: no variable, and no install script anywhere in it.
   const embedder = ours.find(({ manifest }) => manifest.name === "@hms/embedder");
@@ -446,7 +489,7 @@ try {
       cwd: app,
       env: npmEnv(),
     });
-    pass(`lowest in range (${shared()})`);
+    await pass(`lowest in range (${shared()})`);
     pythonQuickstart(wheel, PYTHON_VERSIONS.slice(0, 1));
   }
 
@@ -457,7 +500,7 @@ try {
     userPath = [nodeBin, process.env.PATH].join(delimiter);
     installProject(ourTarballs, registry);
     step(`${label}: npm installed ${installed.length} tarballs with --ignore-scripts`);
-    runInstalled(label, hmsMcpVersion, requireAll);
+    await runInstalled(label, hmsMcpVersion, requireAll);
   }
   step("passed");
 } finally {

