@@ -28,6 +28,8 @@ step "set up; Node $(node --version) first on PATH"
 pnpm run lint
 # The package graph of CONTRIBUTING.md: which package may import which.
 node scripts/check-layers.mjs
+# The docs name hybrid recall's model as the embedder's DEFAULT_MODEL does (one place).
+node scripts/model-docs.mjs
 pnpm run typecheck
 step "lint, layers and types checked"
 pnpm run test
@@ -69,10 +71,12 @@ postgres_e2e() {
 python_suites() {
   (
     cd python
-    uv run --frozen ruff check . ../examples/quickstart-python
-    uv run --frozen ruff format --check . ../examples/quickstart-python
+    uv run --frozen ruff check . ../examples/quickstart-python ../examples/context-editing-python
+    uv run --frozen ruff format --check . ../examples/quickstart-python \
+      ../examples/context-editing-python
     uv run --frozen mypy
-    uv run --frozen mypy ../examples/quickstart-python/quickstart.py
+    uv run --frozen mypy ../examples/quickstart-python/quickstart.py \
+      ../examples/context-editing-python/context_editing.py
   )
   uv run --project python --frozen pytest python/tests
   "$root/scripts/test-postgres.sh"
