@@ -40,6 +40,8 @@ const ALREADY_ON_POSTGRES = [
   "test/e2e/notify-postgres.test.ts",
   // Seeds a cluster of its own with the benchmarks' bulk loader.
   "test/e2e/bench-bulk-load.test.ts",
+  // The docs' commands: their PostgreSQL lines run on a cluster of its own, the rest on SQLite.
+  "test/e2e/docs-commands.test.ts",
 ];
 /**
  * What these test sits above the store, and their calls reach it as any other call does (the
