@@ -73,6 +73,15 @@ async function main(): Promise<void> {
   }
   if (config.transport === "stdio") console.log = console.error;
   const log = createLogger(config.logLevel);
+  // Signals are taken from here on, before the server says it is listening: a SIGTERM that
+  // follows that line at once must stop it cleanly, not kill it (Node's default). One that
+  // comes while it starts is acted on once it has started.
+  let stopRequested: string | undefined;
+  let shutdown = (reason: string) => {
+    stopRequested ??= reason;
+  };
+  process.once("SIGINT", () => shutdown("SIGINT"));
+  process.once("SIGTERM", () => shutdown("SIGTERM"));
   let running: Awaited<ReturnType<typeof startServer>>;
   try {
     running = await startServer(config, log);
@@ -105,7 +114,7 @@ async function main(): Promise<void> {
     process.stderr.write(`inspector: ${running.uiUrl} (${signIn(config)})\n`);
   }
 
-  const shutdown = (reason: string) => {
+  shutdown = (reason: string) => {
     log.info({ reason }, "shutting down");
     running.close().then(
       () => {
@@ -118,8 +127,7 @@ async function main(): Promise<void> {
       },
     );
   };
-  process.once("SIGINT", () => shutdown("SIGINT"));
-  process.once("SIGTERM", () => shutdown("SIGTERM"));
+  if (stopRequested !== undefined) shutdown(stopRequested);
   if (config.transport === "stdio") {
     // The client closing our stdin is the end of the session, once what it sent is answered:
     // a write it sent just before closing is carried out, and its answer must reach it.
