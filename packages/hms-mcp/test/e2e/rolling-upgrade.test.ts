@@ -86,7 +86,7 @@ let older: Replica;
 let newer: Replica;
 
 beforeAll(async () => {
-  // The previous build from git, installed from the same pnpm store and built as CI builds.
+  // The previous build from git, installed from the same pnpm store.
   execFileSync("sh", [
     "-c",
     `git -C '${REPO}' archive '${PREVIOUS}' | tar -x -C '${previous.dir}'`,
@@ -97,8 +97,17 @@ beforeAll(async () => {
       stdio: "ignore",
       env: { ...process.env, CI: "true" },
     });
-  run(["install", "--frozen-lockfile", "--prefer-offline"]);
-  run(["--filter", "hms-mcp...", "run", "build"]);
+  // Only what hms-mcp's command needs: its packages' JavaScript (no install scripts, no type
+  // declarations, no inspector page; the declarations were two thirds of the build's time).
+  run([
+    "install",
+    "--frozen-lockfile",
+    "--prefer-offline",
+    "--ignore-scripts",
+    "--filter",
+    "hms-mcp...",
+  ]);
+  run(["--filter", "hms-mcp...", "exec", "tsup", "--no-dts"]);
   previousBin = join(previous.dir, "packages/hms-mcp/dist/cli.js");
   expect(existsSync(previousBin)).toBe(true);
   pg = await startPostgres();

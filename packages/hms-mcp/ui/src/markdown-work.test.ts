@@ -6,8 +6,9 @@
  * array join and every regular expression run is wrapped to add up the characters it can touch
  * (a search from `from` to where it stops, a copy's length, a trim's whole string, a regular
  * expression's input from where it starts to where it stops, or what a sticky one consumes).
- * Each hostile text is parsed at n and at 2n characters, the largest the inspector's own tests
- * allow (--max-text-bytes 1572864); linear work doubles, quadratic work quadruples. The count
+ * Each hostile text is parsed at n and at 2n characters (64 Ki and 128 Ki: the ratio, not the
+ * size, tells the shape, and the parse before touched over a billion characters of `[[[](` at
+ * 64 Ki already); linear work doubles, quadratic work quadruples. The count
  * does not see a regular expression backtrack within its input, so the inputs that made one
  * backtrack quadratically get a bound on time instead, far from both sides: each is parsed at
  * the largest size in about 20 ms here; the code before took 3.5 s on 25 KB and 59 s on 100 KB
@@ -23,10 +24,11 @@ import { parseMarkdown } from "./markdown.js";
 /** The largest text the inspector's tests let a file hold. */
 const LARGEST = 1_572_864;
 /**
- * The smaller size each hostile text is counted at (2n is half the largest): at this size the
- * parse before touched billions of characters where the linear one touches millions.
+ * The smaller size each hostile text is counted at: at this size the parse before touched
+ * about 20,000 characters per character of `[[[](` (over the budget below by 20 times) where
+ * the linear one touches at most 160.
  */
-const N = LARGEST / 4;
+const N = 65_536;
 /**
  * Characters a parse may touch per character of text; the most measured is 160 (a spaced rule: every line is tried as one). The parse
  * before went past it within the first few thousand `[` of `[[[](`.
