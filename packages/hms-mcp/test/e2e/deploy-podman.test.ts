@@ -18,6 +18,7 @@ import {
   chownSync,
   copyFileSync,
   cpSync,
+  existsSync,
   mkdirSync,
   readFileSync,
   realpathSync,
@@ -69,6 +70,20 @@ function podman(args: string[], timeout = 600_000): string {
   return result.stdout;
 }
 
+/**
+ * The CA certificates this host's Node and npm trust: the system's bundle, then the files
+ * NODE_EXTRA_CA_CERTS and npm's `cafile` name when they are other files.
+ */
+function hostCertificates(): string {
+  const system = "/etc/ssl/certs/ca-certificates.crt";
+  const npmCafile = spawnSync("npm", ["config", "get", "cafile"], { encoding: "utf8" }).stdout;
+  const files = new Set([system]);
+  for (const file of [process.env.NODE_EXTRA_CA_CERTS, npmCafile?.trim()]) {
+    if (file !== undefined && file.startsWith("/") && existsSync(file)) files.add(file);
+  }
+  return [...files].map((file) => readFileSync(file, "utf8")).join("\n");
+}
+
 /** The FROM image: Node.js 24, npm, a shell, the user node, and the CA certificates for npm. */
 function makeBase(): void {
   const root = join(work.dir, "rootfs");
@@ -116,10 +131,7 @@ function makeBase(): void {
     recursive: true,
   });
   symlinkSync("../lib/node_modules/npm/bin/npm-cli.js", join(root, "usr/local/bin/npm"));
-  copyFileSync(
-    "/etc/ssl/certs/ca-certificates.crt",
-    join(root, "etc/ssl/certs/ca-certificates.crt"),
-  );
+  writeFileSync(join(root, "etc/ssl/certs/ca-certificates.crt"), hostCertificates());
   writeFileSync(
     join(root, "etc/passwd"),
     "root:x:0:0:root:/root:/bin/sh\nnode:x:1000:1000::/home/node:/bin/sh\n",
@@ -129,10 +141,13 @@ function makeBase(): void {
   chownSync(join(root, "home/node"), 1000, 1000);
   const tar = join(work.dir, "rootfs.tar");
   execFileSync("tar", ["-C", root, "-cf", tar, "."]);
-  const changes = ["ENV PATH=/usr/local/bin:/usr/bin:/bin"];
-  if (process.env.NODE_EXTRA_CA_CERTS !== undefined) {
-    changes.push("ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt");
-  }
+  // npm in the build trusts what this host trusts, whether the host says so through
+  // NODE_EXTRA_CA_CERTS or an npmrc `cafile` (a network that inspects TLS signs with its own
+  // CA, and without it npm in the build retries for many minutes before it fails).
+  const changes = [
+    "ENV PATH=/usr/local/bin:/usr/bin:/bin",
+    "ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt",
+  ];
   podman(["import", ...changes.flatMap((change) => ["--change", change]), tar, BASE]);
 }
 
