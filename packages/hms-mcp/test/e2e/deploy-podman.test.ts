@@ -72,13 +72,17 @@ function podman(args: string[], timeout = 600_000): string {
 
 /**
  * The CA certificates this host's Node and npm trust: the system's bundle, then the files
- * NODE_EXTRA_CA_CERTS and npm's `cafile` name when they are other files.
+ * NODE_EXTRA_CA_CERTS, SSL_CERT_FILE and npm's `cafile` name when they are other files.
  */
 function hostCertificates(): string {
   const system = "/etc/ssl/certs/ca-certificates.crt";
   const npmCafile = spawnSync("npm", ["config", "get", "cafile"], { encoding: "utf8" }).stdout;
   const files = new Set([system]);
-  for (const file of [process.env.NODE_EXTRA_CA_CERTS, npmCafile?.trim()]) {
+  for (const file of [
+    process.env.NODE_EXTRA_CA_CERTS,
+    process.env.SSL_CERT_FILE,
+    npmCafile?.trim(),
+  ]) {
     if (file !== undefined && file.startsWith("/") && existsSync(file)) files.add(file);
   }
   return [...files].map((file) => readFileSync(file, "utf8")).join("\n");
