@@ -8,6 +8,13 @@ import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config
 export const HUNG_AFTER_MS = 60_000;
 
 /**
+ * How long `expect.poll` waits for what a test awaits (a page in chromium, a log line): vitest's
+ * default, 1 s, is a deadline a loaded machine misses (the inspector's pages failed at load 60);
+ * a wait ends as soon as its condition holds, so a long bound costs nothing when all is well.
+ */
+export const POLL = { timeout: 30_000, interval: 50 };
+
+/**
  * Two files at a time even on 2 cores (vitest's default there is one): an e2e file mostly
  * waits, on its servers' starts, fsync and deadlines (slow-clients.test.ts: 20 s, 3 s of CPU),
  * and one at a time made this suite the longest of scripts/test.sh's runs.
@@ -36,6 +43,7 @@ export default defineConfig({
   test: {
     testTimeout: HUNG_AFTER_MS,
     hookTimeout: HUNG_AFTER_MS,
+    expect: { poll: POLL },
     maxWorkers: MAX_WORKERS,
     projects: [
       IN_PROCESS,

@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import { e2eProject, HUNG_AFTER_MS, IN_PROCESS, MAX_WORKERS } from "./vitest.config.js";
+import { e2eProject, HUNG_AFTER_MS, IN_PROCESS, MAX_WORKERS, POLL } from "./vitest.config.js";
 
 /**
  * What of hms-mcp's suites runs again on Node 22 (`pnpm test:node22`, run by scripts/test.sh
@@ -44,6 +44,7 @@ export default defineConfig({
   test: {
     testTimeout: HUNG_AFTER_MS,
     hookTimeout: HUNG_AFTER_MS,
+    expect: { poll: POLL },
     maxWorkers: MAX_WORKERS,
     projects: [IN_PROCESS, e2eProject(ON_BOTH_LINES)],
   },

@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import { MAX_WORKERS } from "./vitest.config.js";
+import { MAX_WORKERS, POLL } from "./vitest.config.js";
 
 /**
  * The e2e suite on PostgreSQL (`pnpm test:e2e:postgres`): the same files as the e2e project,
@@ -48,9 +48,12 @@ const ALREADY_ON_POSTGRES = [
  * files kept reach every tool, history, namespaces, tokens and notifications on PostgreSQL):
  */
 const ABOVE_THE_STORE = [
-  // The web inspector's page in chromium: it calls the same tools over HTTP as any client.
+  // The web inspector's page in chromium: it calls the same tools over HTTP as any client
+  // (inspector-details.test.ts also checks that the page names a SQLite store's directory).
   "test/e2e/inspector.test.ts",
   "test/e2e/inspector-first-run.test.ts",
+  "test/e2e/inspector-details.test.ts",
+  "test/e2e/inspector-preview.test.ts",
   "test/e2e/http-browser.test.ts",
   // node:http and the HTTP layer: deadlines, slow and partial bodies, connections per peer,
   // session and in-flight bounds, the protocol's headers, Origin, Host and tokens at the door.
@@ -87,6 +90,7 @@ export default defineConfig({
     // one key (concurrency.test.ts) take about 50 s on a loaded 2-core machine.
     testTimeout: 180_000,
     hookTimeout: 120_000,
+    expect: { poll: POLL },
     // Two files at a time even on 2 cores, as in vitest.config.ts: a file mostly waits on
     // PostgreSQL's round trips and its servers.
     maxWorkers: MAX_WORKERS,
