@@ -158,4 +158,46 @@ describe("namespaces", () => {
       nested.close();
     }
   });
+
+  it("counts the namespaces in turns of the event loop as summaries does, skipping a file removed meanwhile", async () => {
+    const namespaces = new Namespaces({ dataDir: dir });
+    try {
+      for (const [name, texts] of [
+        ["bob", ["b1", "b22"]],
+        ["alice", ["a1"]],
+        ["carol", ["c1", "c2", "c333"]],
+      ] as const) {
+        for (const [i, text] of texts.entries()) {
+          namespaces.get(name).remember({ key: `/memories/${i}.md`, text });
+        }
+      }
+      const inTurns = await namespaces.summariesInTurns();
+      expect(inTurns).toEqual(namespaces.summaries());
+      expect(inTurns.map(({ name, memories, bytes }) => [name, memories, bytes])).toEqual([
+        ["alice", 1, 2],
+        ["bob", 2, 5],
+        ["carol", 3, 8],
+      ]);
+      // Other callbacks run between two files (a turn each), and a file removed meanwhile is
+      // left out, not an error.
+      let turns = 0;
+      let walking = true;
+      const tick = () => {
+        if (!walking) return;
+        turns++;
+        setImmediate(tick);
+      };
+      const walk = namespaces.summariesInTurns().finally(() => {
+        walking = false;
+      });
+      setImmediate(tick);
+      namespaces.close();
+      rmSync(join(dir, "namespaces", storeFileName("carol")));
+      const names = (await walk).map((summary) => summary.name);
+      expect(turns).toBeGreaterThanOrEqual(2);
+      expect(names).toEqual(["alice", "bob"]);
+    } finally {
+      namespaces.close();
+    }
+  });
 });

@@ -147,15 +147,26 @@ export class Namespaces implements StoreEngine {
    * `memories` table has these columns since the first schema).
    */
   summaries(): NamespaceSummary[] {
-    return this.#readEach((db, file) => {
-      const totals = db
-        .prepare(
-          "SELECT count(*) AS memories, coalesce(sum(bytes), 0) AS bytes, " +
-            "max(updated_at) AS updated_at FROM memories",
-        )
-        .get() as { memories: number; bytes: number; updated_at: string | null };
-      return { ...totals, disk_bytes: sizeOnDisk(file) };
-    });
+    return byName(
+      this.#storeFiles().flatMap((file) => this.#readOne(join(this.#dir, file), summarize) ?? []),
+    );
+  }
+
+  /**
+   * {@link summaries}, one store file per turn of the event loop, so that a server counting
+   * thousands of namespaces (its metrics) goes on answering calls meanwhile. A store file
+   * removed during the walk is left out.
+   */
+  async summariesInTurns(): Promise<NamespaceSummary[]> {
+    const found: NamespaceSummary[] = [];
+    for (const file of this.#storeFiles()) {
+      await new Promise((resolve) => setImmediate(resolve));
+      const path = join(this.#dir, file);
+      if (!existsSync(path)) continue;
+      const summary = this.#readOne(path, summarize);
+      if (summary !== undefined) found.push(summary);
+    }
+    return byName(found);
   }
 
   /**
@@ -163,27 +174,35 @@ export class Namespaces implements StoreEngine {
    * store keeps inside it, in name order.
    */
   #readEach<T>(read: (db: SqliteDatabase, file: string) => T): ({ name: string } & T)[] {
-    let files: string[];
+    return byName(
+      this.#storeFiles().flatMap((file) => this.#readOne(join(this.#dir, file), read) ?? []),
+    );
+  }
+
+  /** The store files of the data directory (none when it does not exist). */
+  #storeFiles(): string[] {
     try {
-      files = readdirSync(this.#dir).filter((file) => STORE_FILE.test(file));
+      return readdirSync(this.#dir).filter((file) => STORE_FILE.test(file));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
       throw error;
     }
-    const found: ({ name: string } & T)[] = [];
-    for (const file of files) {
-      const path = join(this.#dir, file);
-      const db = openSqlite(path, { readOnly: true });
-      try {
-        const row = db.prepare("SELECT value FROM store_info WHERE name = 'namespace'").get() as
-          | { value: string }
-          | undefined;
-        if (row !== undefined) found.push({ name: row.value, ...read(db, path) });
-      } finally {
-        db.close();
-      }
+  }
+
+  /** `read` of the store file `path` opened read-only, with its namespace's name. */
+  #readOne<T>(
+    path: string,
+    read: (db: SqliteDatabase, file: string) => T,
+  ): ({ name: string } & T) | undefined {
+    const db = openSqlite(path, { readOnly: true });
+    try {
+      const row = db.prepare("SELECT value FROM store_info WHERE name = 'namespace'").get() as
+        | { value: string }
+        | undefined;
+      return row === undefined ? undefined : { name: row.value, ...read(db, path) };
+    } finally {
+      db.close();
     }
-    return found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   /** How many namespaces exist in the data directory. */
@@ -239,4 +258,20 @@ function evictOver(stores: Map<string, MemoryStore>, max: number): void {
     stores.delete(oldest);
     victim.close();
   }
+}
+
+/** A store's size and last change, read from its `memories` table (there since the first schema). */
+function summarize(db: SqliteDatabase, file: string): Omit<NamespaceSummary, "name"> {
+  const totals = db
+    .prepare(
+      "SELECT count(*) AS memories, coalesce(sum(bytes), 0) AS bytes, " +
+        "max(updated_at) AS updated_at FROM memories",
+    )
+    .get() as { memories: number; bytes: number; updated_at: string | null };
+  return { ...totals, disk_bytes: sizeOnDisk(file) };
+}
+
+/** `found`, in name order. */
+function byName<T extends { name: string }>(found: T[]): T[] {
+  return found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
