@@ -113,6 +113,16 @@ export async function queueCounts(
   return rows[0] ?? { pending: 0, embedded: 0 };
 }
 
+/** How many memories of the namespaces using `model` wait for vectors, in all. */
+export async function queueBacklog(client: Client, model: EmbeddingModel): Promise<number> {
+  const { rows } = await client.query<{ n: number | string }>(
+    `SELECT count(*) AS n FROM hms_embedding_queue q
+     JOIN hms_embedding_models e ON e.ns = q.ns AND e.model = $1 AND e.dimensions = $2`,
+    [model.id, model.dimensions],
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
 /** The row ids of those of `keys` in namespace `ns` that wait for vectors. */
 export async function queuedIds(
   client: Client,

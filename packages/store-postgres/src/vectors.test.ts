@@ -73,7 +73,7 @@ async function openEngines(url: string, n: number, model = MODEL): Promise<PgEng
 }
 
 describe("embedding queue on PostgreSQL", () => {
-  it("3 replicas embedding one queue of 120 memories embed each exactly once", async () => {
+  it("3 replicas embedding one queue of 121 memories embed each exactly once", async () => {
     const url = server.createDatabase("queue_once");
     const engines = await openEngines(url, 3);
     try {
@@ -82,6 +82,9 @@ describe("embedding queue on PostgreSQL", () => {
         await store.remember({ key: `/m/${i}`, text: `memory number ${i} about topic ${i % 7}` });
       }
       expect(await store.embeddingCounts()).toEqual({ pending: 120, embedded: 0 });
+      // Every replica sees the whole queue's backlog, other namespaces' included.
+      await (await (engines[1] as PgEngine).get("other")).remember({ key: "/o", text: "other" });
+      for (const engine of engines) expect(await engine.embeddings?.backlog()).toBe(121);
       const calls = new Map<number, number>();
       const worker = async (engine: PgEngine, name: string) => {
         const embeddings = engine.embeddings;
@@ -96,9 +99,10 @@ describe("embedding queue on PostgreSQL", () => {
         }
       };
       await Promise.all(engines.map((engine, i) => worker(engine, `replica-${i}`)));
-      expect(calls.size).toBe(120);
+      expect(calls.size).toBe(121);
       expect([...calls.values()].every((n) => n === 1)).toBe(true);
       expect(await store.embeddingCounts()).toEqual({ pending: 0, embedded: 120 });
+      for (const engine of engines) expect(await engine.embeddings?.backlog()).toBe(0);
       // Every replica's dense search finds each memory's own vector nearest to itself.
       for (const engine of engines) {
         const other = await engine.get("default");

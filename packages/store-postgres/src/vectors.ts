@@ -14,8 +14,8 @@ import {
 } from "@hms/store";
 import type pg from "pg";
 import type { Client } from "./connection.js";
-import { transaction } from "./connection.js";
-import { type ClaimedMemory, type ClaimOptions, claim, release } from "./queue.js";
+import { read, transaction } from "./connection.js";
+import { type ClaimedMemory, type ClaimOptions, claim, queueBacklog, release } from "./queue.js";
 import { pruneVectorChanges } from "./vector-changes.js";
 import { type DenseIndex, DenseSearch } from "./vectors-dense.js";
 import {
@@ -206,6 +206,14 @@ export class PgEmbeddings {
   /** Claims queued memories to embed (see queue.ts); one short transaction. */
   async claim(options: ClaimOptions): Promise<ClaimedMemory[]> {
     return await transaction(this.#pool, (client) => claim(client, this.model, options));
+  }
+
+  /**
+   * How many memories wait for vectors, of every namespace using this model (every replica's
+   * backlog: they share the queue). One count of the queue; for metrics, not for each call.
+   */
+  async backlog(): Promise<number> {
+    return await read(this.#pool, (client) => queueBacklog(client, this.model));
   }
 
   /** Gives claimed memories back to the queue. */
