@@ -78,7 +78,8 @@ fi
 # PostgreSQL server for the PostgreSQL engine's tests (@hms/test-support's startPostgres) and
 # its pg_dump for the backups; for the deployment's tests (deploy-nginx.test.ts,
 # deploy-podman.test.ts): nginx and openssl, podman with runc, busybox-static (the shell of
-# the image the podman test builds) and systemd's systemd-analyze.
+# the image the podman test builds) and systemd's systemd-analyze; prometheus, which scrapes a
+# running hms-mcp in prometheus.test.ts.
 # apt runs only when one is missing (CI runs this script as root on Debian 12).
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
@@ -89,6 +90,7 @@ missing=()
 [ -x /usr/sbin/runc ] || missing+=(runc)
 [ -x /bin/busybox ] || missing+=(busybox-static)
 [ -x /usr/bin/systemd-analyze ] || missing+=(systemd)
+[ -x /usr/bin/prometheus ] || missing+=(prometheus)
 if [ "${#missing[@]}" -gt 0 ] && ! $quick_start; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "setup: installing ${missing[*]} (apt)" >&2
@@ -99,7 +101,7 @@ if [ "${#missing[@]}" -gt 0 ] && ! $quick_start; then
     echo "setup: ${missing[*]} missing and this is not root: install them with apt-get" \
       "(chromium for the browser tests, or set HMS_CHROMIUM; postgresql-15 for the PostgreSQL" \
       "tests, or set HMS_PG_BIN; nginx, openssl, podman, runc, busybox-static and systemd for" \
-      "the deployment's tests)" >&2
+      "the deployment's tests; prometheus for the metrics test, or set HMS_PROMETHEUS)" >&2
   fi
 fi
 

@@ -102,7 +102,8 @@ async function main(): Promise<void> {
         : { database: redactUrl(config.database.url) }),
       namespace: config.namespace,
       namespaceArg: config.namespaceArg,
-      auth: config.token !== undefined,
+      auth: authOf(config),
+      metrics: running.metricsUrl ?? false,
       // startServer has loaded the model when there is one, or refused to start.
       recall: config.modelDir === undefined ? "lexical" : "hybrid",
       version: SERVER_INFO.version,
@@ -135,6 +136,19 @@ async function main(): Promise<void> {
       void running.answered().then(() => shutdown("stdin closed"));
     });
   }
+}
+
+/**
+ * Which tokens the server asks for: HMS_MCP_TOKEN, a tokens file, both, or none (stdio never
+ * takes one: its client is the process that started it).
+ */
+function authOf(
+  config: ReturnType<typeof parseConfig>,
+): "token" | "tokens-file" | "token+tokens-file" | "none" {
+  if (config.transport !== "http") return "none";
+  if (config.token !== undefined && config.tokensFile !== undefined) return "token+tokens-file";
+  if (config.tokensFile !== undefined) return "tokens-file";
+  return config.token === undefined ? "none" : "token";
 }
 
 /** How a person signs in to the inspector of a server started with `config`. */

@@ -34,6 +34,8 @@ export interface InProcessTransport {
 export interface InProcessServer {
   /** The client's end of the link: give it to an MCP `Client`'s `connect` (once). */
   readonly transport: InProcessTransport;
+  /** Where the Prometheus metrics are served (`metricsPort`), else undefined. */
+  readonly metricsUrl: string | undefined;
   /**
    * Refuses new calls, lets the calls in flight finish, closes the link and the stores: once it
    * resolves, every commit is on disk as `synchronous` promised and the store files are free
@@ -73,5 +75,7 @@ export async function connectInProcess(
     })();
     return closing;
   };
-  return { transport: clientEnd, close };
+  const { metricsUrl } = runtime.observe;
+  if (metricsUrl !== undefined) runtime.log.info({ metrics: metricsUrl }, "metrics served");
+  return { transport: clientEnd, metricsUrl, close };
 }

@@ -21,6 +21,8 @@ export interface RunningServer {
   readonly url: string | undefined;
   /** The web inspector's URL, when it is served (`--ui`). */
   readonly uiUrl: string | undefined;
+  /** Where the metrics are served: the HTTP listener's /metrics, or --metrics-port's. */
+  readonly metricsUrl: string | undefined;
   /** Refuses new calls, lets calls in flight finish, closes connections and stores. */
   close(): Promise<void>;
   /**
@@ -106,7 +108,12 @@ export async function startServer(
     })();
     return closing;
   };
-  return { url: endpoint?.url, uiUrl: endpoint?.uiUrl, close, answered };
+  const { observe } = runtime;
+  const metricsUrl =
+    observe.metricsOnMcpListener && endpoint !== undefined
+      ? new URL("/metrics", endpoint.url).href
+      : observe.metricsUrl;
+  return { url: endpoint?.url, uiUrl: endpoint?.uiUrl, metricsUrl, close, answered };
 }
 
 /** The tokens of `config`; a tokens file that is not valid is a ConfigError (one line). */

@@ -59,6 +59,8 @@ export interface InProcessOptions {
     | "trace"
     | "silent"
     | undefined;
+  /** `--metrics-port`: serve Prometheus metrics at /metrics on this loopback port (0: any free one). */
+  readonly metricsPort?: number | undefined;
 }
 
 // Declared again rather than imported, so that this package's published types never name

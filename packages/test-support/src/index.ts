@@ -39,8 +39,10 @@ export {
 export { PARAPHRASES, startHybridWithParaphrases, untilEmbedded } from "./hybrid.js";
 export { ndcgAt10, quantile, seededUnitVector } from "./measures.js";
 export { readMemoryFolder, writeMemoryFolder } from "./memory-folder.js";
+export { parseExposition, type Sample, sampleValue, scrape } from "./metrics.js";
 export { type Heard, type HeardChange, hear, memoryUri } from "./notifications.js";
 export { freePort, type PostgresServer, postgresBinDir, startPostgres } from "./postgres.js";
+export { type PrometheusServer, prometheusBin, startPrometheus } from "./prometheus.js";
 export { backdateWrites, seedFilesIn, storeFile, writeSeedFiles } from "./seed-store.js";
 export {
   cleanEnv,

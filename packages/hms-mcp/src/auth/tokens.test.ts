@@ -52,6 +52,31 @@ describe("the tokens file", () => {
     );
   });
 
+  it("grants the metrics only to a token marked so, which may then have no namespace", () => {
+    const [plain, scraper, both] = parseTokensFile(
+      [
+        line({ name: "plain", sha256: tokenSha256("p") }),
+        line({ name: "scraper", sha256: tokenSha256("s"), namespaces: [], metrics: true }),
+        line({ name: "both", sha256: tokenSha256("b"), metrics: true }),
+      ].join("\n"),
+      "f",
+    );
+    expect(plain?.grant.metrics).toBe(false);
+    expect(scraper?.grant.metrics).toBe(true);
+    expect(scraper?.grant.allows("a")).toBe(false);
+    expect(both?.grant.metrics).toBe(true);
+    expect(both?.grant.allows("a")).toBe(true);
+    expect(() =>
+      parseTokensFile(line({ name: "a", sha256: tokenSha256("x"), metrics: "yes" }), "f"),
+    ).toThrow(/f line 1 \("a"\): metrics: /);
+    expect(() =>
+      parseTokensFile(
+        line({ name: "a", sha256: tokenSha256("x"), namespaces: [], metrics: false }),
+        "f",
+      ),
+    ).toThrow('f line 1 ("a"): namespaces: expected at least one namespace or pattern');
+  });
+
   it("authenticates a bearer token by its hash, and nothing else", () => {
     const tokens = new Tokens({ token: "admin-secret" });
     expect(tokens.authenticate("Bearer admin-secret")?.name).toBe("HMS_MCP_TOKEN");

@@ -15,10 +15,17 @@ export interface Grant {
   readonly readOnly: boolean;
   /** Whether calls may use `namespace`. */
   allows(namespace: string): boolean;
+  /** Whether it may read the server's metrics (`/metrics`). */
+  readonly metrics?: boolean;
 }
 
 /** The grant of `HMS_MCP_TOKEN`, and of a server without tokens (stdio, loopback HTTP). */
-export const ALL_ACCESS: Grant = { name: "HMS_MCP_TOKEN", readOnly: false, allows: () => true };
+export const ALL_ACCESS: Grant = {
+  name: "HMS_MCP_TOKEN",
+  readOnly: false,
+  allows: () => true,
+  metrics: true,
+};
 
 /** A namespace (`alice`), a prefix pattern (`user-*`: every name starting with `user-`) or `*`. */
 const NAMESPACE_GRANT = /^(?:[a-z0-9][a-z0-9_-]{0,63}|[a-z0-9][a-z0-9_-]{0,62}\*|\*)$/;
@@ -34,18 +41,20 @@ const TokenEntry = z.strictObject({
   sha256: z
     .string()
     .regex(/^[0-9a-f]{64}$/, "expected the token's sha256 as 64 lower-case hex digits"),
-  namespaces: z
-    .array(
-      z
-        .string()
-        .regex(NAMESPACE_GRANT, "expected a namespace name, a prefix pattern such as user-*, or *"),
-    )
-    .min(1, "expected at least one namespace or pattern"),
+  // Empty only for a metrics-only token (checked in parseTokensFile).
+  namespaces: z.array(
+    z
+      .string()
+      .regex(NAMESPACE_GRANT, "expected a namespace name, a prefix pattern such as user-*, or *"),
+  ),
   access: z.enum(["read-only", "read-write"]),
+  /** May read /metrics (absent: false). */
+  metrics: z.boolean().optional(),
 });
 export type TokenEntry = z.infer<typeof TokenEntry>;
 
-const ENTRY_SHAPE = 'expected an object {"name", "sha256", "namespaces", "access"}';
+const ENTRY_SHAPE =
+  'expected an object {"name", "sha256", "namespaces", "access"} (and optionally "metrics")';
 
 /** A tokens file that cannot be used; the message names the file, line and field. */
 export class TokensFileError extends Error {
@@ -69,6 +78,7 @@ function grantOf(entry: TokenEntry): Grant {
     name: entry.name,
     readOnly: entry.access === "read-only",
     allows: (namespace) => exact.has(namespace) || prefixes.some((p) => namespace.startsWith(p)),
+    metrics: entry.metrics === true,
   };
 }
 
@@ -103,6 +113,11 @@ export function parseTokensFile(text: string, file: string): Entry[] {
       throw new TokensFileError(`${where}${who}: ${describeIssue(issue, value)}`);
     }
     const entry = parsed.data;
+    if (entry.namespaces.length === 0 && entry.metrics !== true) {
+      throw new TokensFileError(
+        `${where} (${JSON.stringify(entry.name)}): namespaces: expected at least one namespace or pattern (none only with "metrics": true)`,
+      );
+    }
     if (names.has(entry.name)) {
       throw new TokensFileError(`${where}: name ${entry.name} is used by an earlier line`);
     }

@@ -1,6 +1,8 @@
 /**
- * `hms-mcp token create --name NAME --namespaces LIST [--read-only]`: makes a random token,
- * prints it once, and prints the tokens-file line that grants it (which holds only its sha256).
+ * `hms-mcp token create --name NAME --namespaces LIST [--read-only] [--metrics]`: makes a
+ * random token, prints it once, and prints the tokens-file line that grants it (which holds
+ * only its sha256). `--metrics` lets it read /metrics; with no `--namespaces` it may read
+ * nothing else (a scraper's token).
  */
 import { Command, InvalidArgumentError } from "commander";
 import { newToken, parseTokensFile, type TokenEntry, tokenSha256 } from "../auth/tokens.js";
@@ -27,9 +29,10 @@ export function tokenCommand(argv: readonly string[], version: string): number {
     )
     .helpOption("-h, --help", "print this help and exit")
     .requiredOption("--name <name>", "the token's name, shown in the server's logs")
-    .requiredOption(
+    .option(
       "--namespaces <list>",
-      "comma-separated namespaces it may use: names, prefix patterns such as user-*, or * for all",
+      "comma-separated namespaces it may use: names, prefix patterns such as user-*, or * for " +
+        "all (required unless --metrics)",
       (value: string) => {
         const list = value
           .split(",")
@@ -40,34 +43,49 @@ export function tokenCommand(argv: readonly string[], version: string): number {
       },
     )
     .option("--read-only", "refuse its writes (default: read-write)")
+    .option(
+      "--metrics",
+      "let it read the server's metrics (GET /metrics); without --namespaces, only that",
+    )
     .allowExcessArguments(false)
-    .action((options: { name: string; namespaces: string[]; readOnly?: boolean }) => {
-      const token = newToken();
-      const entry: TokenEntry = {
-        name: options.name,
-        sha256: tokenSha256(token),
-        namespaces: options.namespaces,
-        access: options.readOnly ? "read-only" : "read-write",
-      };
-      const line = JSON.stringify(entry);
-      try {
-        // The same checks the server makes when it loads the file.
-        parseTokensFile(line, "the new entry");
-      } catch (error) {
-        process.stderr.write(`hms-mcp token create: ${(error as Error).message}\n`);
-        status = 2;
-        return;
-      }
-      process.stdout.write(
-        [
-          `Token ${entry.name} (shown only now; the server keeps only its sha256):`,
-          `  ${token}`,
-          "Add this line to the tokens file (--tokens-file):",
-          `  ${line}`,
-          "",
-        ].join("\n"),
-      );
-    });
+    .action(
+      (options: { name: string; namespaces?: string[]; readOnly?: boolean; metrics?: boolean }) => {
+        if (options.namespaces === undefined && options.metrics !== true) {
+          process.stderr.write(
+            "hms-mcp token create: --namespaces is required (or --metrics for a token that " +
+              "only reads the metrics)\n",
+          );
+          status = 2;
+          return;
+        }
+        const token = newToken();
+        const entry: TokenEntry = {
+          name: options.name,
+          sha256: tokenSha256(token),
+          namespaces: options.namespaces ?? [],
+          access: options.readOnly ? "read-only" : "read-write",
+          ...(options.metrics === true ? { metrics: true } : {}),
+        };
+        const line = JSON.stringify(entry);
+        try {
+          // The same checks the server makes when it loads the file.
+          parseTokensFile(line, "the new entry");
+        } catch (error) {
+          process.stderr.write(`hms-mcp token create: ${(error as Error).message}\n`);
+          status = 2;
+          return;
+        }
+        process.stdout.write(
+          [
+            `Token ${entry.name} (shown only now; the server keeps only its sha256):`,
+            `  ${token}`,
+            "Add this line to the tokens file (--tokens-file):",
+            `  ${line}`,
+            "",
+          ].join("\n"),
+        );
+      },
+    );
   try {
     program.parse([...argv], { from: "user" });
   } catch (error) {

@@ -12,6 +12,12 @@ import { addHistoryFlags } from "./flags-history.js";
 import { addHttpFlags } from "./flags-http.js";
 import { addPostgresFlags, DEFAULT_PG_POOL_SIZE } from "./flags-postgres.js";
 import { addRecallFlags } from "./flags-recall.js";
+import {
+  addOperationsFlags,
+  type MetricsConfig,
+  type MetricsOptions,
+  resolveMetrics,
+} from "./operations-flags.js";
 import { ConfigError, flagOrEnv, isLoopback, type LogLevel, oneLineError } from "./parse.js";
 import { tokenFromEnv } from "./token-file.js";
 
@@ -94,6 +100,8 @@ export interface Config {
   readonly keepMib?: number | undefined;
   /** HTTP: serve the web inspector at /ui. */
   readonly ui?: boolean | undefined;
+  /** The metrics: whether they are on and where they are served (absent: as by default). */
+  readonly metrics?: MetricsConfig | undefined;
 }
 
 /** HTTP: sessions and requests one client (token) and all clients may hold. */
@@ -137,6 +145,7 @@ export function buildCommand(version: string): Command {
   addRecallFlags(command);
   addHistoryFlags(command);
   addPostgresFlags(command);
+  addOperationsFlags(command);
   command
     .addHelpText(
       "after",
@@ -172,6 +181,7 @@ const HELP_GROUPS = [
   { prefix: "hybrid recall: ", heading: "Hybrid recall:" },
   { prefix: "history: ", heading: "History:" },
   { prefix: "PostgreSQL: ", heading: "PostgreSQL:" },
+  { prefix: "metrics: ", heading: "Metrics:" },
 ] as const;
 
 /** Puts each flag of `command` in its help section (without the prefix the heading now says). */
@@ -196,7 +206,7 @@ function inHelpGroups(command: Command): Command {
 }
 
 /** Options as commander parsed them. */
-export interface ParsedOptions {
+export interface ParsedOptions extends MetricsOptions {
   dataDir?: string;
   databaseUrl?: string;
   pgPoolSize?: number;
@@ -375,6 +385,7 @@ export function resolveConfig(options: ParsedOptions, env: NodeJS.ProcessEnv): C
     keepDays: options.keepDays,
     keepMib: options.keepMib,
     ui,
+    metrics: resolveMetrics(options, env, options.transport, allowRemote),
   };
 }
 

@@ -62,6 +62,8 @@ export interface InProcessOptions {
   readonly recallWaitMs?: number | undefined;
   /** `--log-level`: the server's log on this process's stderr (default `info`; `silent`: none). */
   readonly logLevel?: LogLevel | undefined;
+  /** `--metrics-port`: serve Prometheus metrics at /metrics on this loopback port (0: any free one). */
+  readonly metricsPort?: number | undefined;
 }
 
 type Kind = "string" | "number" | "boolean";
@@ -87,6 +89,7 @@ const OPTIONS: { readonly [N in keyof Required<InProcessOptions>]: [string, Kind
   embedThreads: ["--embed-threads", "number"],
   recallWaitMs: ["--recall-wait", "number"],
   logLevel: ["--log-level", "string"],
+  metricsPort: ["--metrics-port", "number"],
 };
 
 const NAMES = Object.keys(OPTIONS).join(", ");

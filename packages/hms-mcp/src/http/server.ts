@@ -14,6 +14,13 @@ import { ALL_ACCESS, type Grant, type Tokens } from "../auth/tokens.js";
 import { isLoopback } from "../config/config.js";
 import { connectServer } from "../mcp/connect.js";
 import { createMcpServer } from "../mcp/server.js";
+import {
+  authInfoOf,
+  observeHttpRequest,
+  refuseHttp,
+  requestIdOfResponse,
+} from "../observe/http.js";
+import { METRICS_PATH, serveMetricsOnMcpListener } from "../observe/metrics-http.js";
 import { flowOf } from "../runtime/flows.js";
 import type { Runtime } from "../runtime/runtime.js";
 import { Cors, isPreflight } from "./cors.js";
@@ -147,7 +154,9 @@ function jsonRpcError(
   id: JsonRpcId = null,
   headers = {},
 ) {
-  send(res, status, { jsonrpc: "2.0", error: { code, message }, id }, headers);
+  // The request's id comes back in the error's data too, as the SDK's errors carry it.
+  const data = { request_id: requestIdOfResponse(res) };
+  send(res, status, { jsonrpc: "2.0", error: { code, message, data }, id }, headers);
 }
 
 /** The id of a parsed JSON-RPC message, when it has a valid one; null otherwise. */
@@ -313,6 +322,11 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
     }
     const hostHeader = (req.headers.host ?? "").toLowerCase();
     const hostAllowed = hosts === undefined || hosts.has(hostHeader);
+    const { observe } = runtime;
+    if (pathname === METRICS_PATH) {
+      const access = { hostAllowed, authenticate: tokens?.authenticate.bind(tokens) };
+      if (await serveMetricsOnMcpListener(observe, req, res, access)) return;
+    }
     const origin = req.headers.origin;
     const originAllowed = cors.allows(origin, hostHeader);
     if (isPreflight(req)) {
@@ -329,26 +343,26 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
 
     const grant = tokens ? tokens.authenticate(req.headers.authorization) : ALL_ACCESS;
     if (grant === undefined) {
+      refuseHttp(observe, req, res, { reason: "unauthenticated", status: 401 });
       send(res, 401, { error: "unauthorized" }, { "www-authenticate": 'Bearer realm="hms-mcp"' });
       return;
     }
-    // The MCP SDK hands req.auth to each handler as extra.authInfo: the call's grant.
-    (req as IncomingMessage & { auth?: AuthInfo }).auth = {
-      token: "",
-      clientId: grant.name,
-      scopes: [],
-      extra: { grant },
-    };
+    // The MCP SDK hands req.auth to each handler as extra.authInfo: the call's grant (and what
+    // the request observer logs of it).
+    const auth = authInfoOf(req, res, grant, tokens !== undefined);
+    (req as IncomingMessage & { auth?: AuthInfo }).auth = auth;
     // Sessions are bounded per token (serve). Requests in flight are bounded per flow (a token
     // of the tokens file; else a session), as the fair order of tool calls is: one client's
     // requests cannot starve another's.
     const sessionHeader = req.headers["mcp-session-id"];
     const flow = flowOf(grant, typeof sessionHeader === "string" ? sessionHeader : undefined);
     if (!hostAllowed) {
+      refuseHttp(observe, req, res, { reason: "host", status: 403 });
       jsonRpcError(res, 403, `Host ${JSON.stringify(hostHeader)} is not allowed`);
       return;
     }
     if (!originAllowed) {
+      refuseHttp(observe, req, res, { reason: "origin", status: 403 });
       jsonRpcError(
         res,
         403,
@@ -375,6 +389,13 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
 
     const admitted = inFlight.admit(flow);
     if (typeof admitted !== "function") {
+      if (admitted.status === 429) {
+        refuseHttp(observe, req, res, {
+          reason: "in-flight",
+          status: 429,
+          token: tokens && grant.name,
+        });
+      }
       jsonRpcError(res, admitted.status, admitted.message, -32000, id, {
         "retry-after": String(RETRY_AFTER_S),
       });
@@ -502,6 +523,11 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
       return;
     }
     if (!sessionRate.take(clientKey)) {
+      refuseHttp(runtime.observe, req, res, {
+        reason: "new-sessions",
+        status: 429,
+        token: clientKey,
+      });
       jsonRpcError(
         res,
         429,
@@ -539,11 +565,11 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
           streaming: () => events.open,
         };
         sessions.add(id, clientKey, session);
-        runtime.log.debug({ session: id }, "session opened");
+        runtime.log.info({ session: id, token: tokens ? clientKey : undefined }, "session opened");
       },
       onsessionclosed: (id) => {
         sessions.remove(id);
-        runtime.log.debug({ session: id }, "session closed");
+        runtime.log.info({ session: id }, "session closed");
       },
     });
     transport.onclose = () => {
@@ -576,6 +602,7 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
       keepAliveTimeout: KEEP_ALIVE_MS,
     },
     (req, res) => {
+      observeHttpRequest(runtime.observe, req, res);
       // A session's event stream (GET on the endpoint) never ends by itself: closing waits
       // for calls in progress, not for it (it is cut with the connections).
       if (!isEventStream(req, options.path)) {
@@ -611,6 +638,7 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
   });
   const refuseOverCap = (req: IncomingMessage, res: ServerResponse) => {
     const peer = peerOf(req.socket.remoteAddress);
+    refuseHttp(runtime.observe, req, res, { reason: "connections", status: 429 });
     res.shouldKeepAlive = false;
     jsonRpcError(
       res,

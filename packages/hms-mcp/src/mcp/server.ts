@@ -4,6 +4,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/index.js";
 import { type Outlet, Subscriptions } from "../notify/subscriptions.js";
+import { observeRequests } from "../observe/requests.js";
 import type { Runtime } from "../runtime/runtime.js";
 import { registerPrompts } from "./prompts.js";
 import { registerResources, resourceUri } from "./resources.js";
@@ -83,7 +84,13 @@ export function createMcpServer(
       ...outlet,
     },
   });
-  server.onclose = () => subscriptions.close();
+  // The connection counts among the metrics' sessions, its subscriptions among theirs.
+  const forget = runtime.observe.meter?.connection(subscriptions);
+  server.onclose = () => {
+    subscriptions.close();
+    forget?.();
+  };
+  observeRequests(server, runtime);
   registerTools(server, runtime);
   registerResources(server, runtime, subscriptions);
   registerPrompts(server, runtime);

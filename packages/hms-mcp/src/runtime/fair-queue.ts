@@ -28,6 +28,8 @@ export interface FairQueueOptions {
   readonly perFlowConcurrency: number;
   /** Most calls of one flow waiting to run; the next is refused with {@link QueueFull}. */
   readonly maxQueuedPerFlow: number;
+  /** Told how long each call waited for its turn, in ms, as it starts (the metrics). */
+  readonly onWait?: ((ms: number) => void) | undefined;
 }
 
 /** A call refused because its flow already has {@link FairQueueOptions.maxQueuedPerFlow} waiting. */
@@ -96,11 +98,14 @@ export class FairQueue {
     this.#flows.set(flow, state);
     const start = Math.max(this.#now, state.finish);
     state.finish = start + cost;
+    const { onWait } = this.options;
+    const queuedAt = onWait === undefined ? 0 : performance.now();
     return new Promise<T>((resolve, reject) => {
       state.waiting.push({
         start,
         seq: this.#seq++,
         run: () => {
+          onWait?.(performance.now() - queuedAt);
           state.running++;
           this.#running++;
           const done = () => {

@@ -27,6 +27,7 @@ import {
 import { ToolError } from "../errors.js";
 import { HistoryRetention, historyDropLogger, MIB } from "../history/retention.js";
 import { type Announcements, ChangeHub } from "../notify/hub.js";
+import { type Observer, openObserver } from "../observe/observer.js";
 import type { Semantic } from "../semantic/semantic.js";
 import { type StorePlace, storePlace } from "../tools/store-place.js";
 import { SERVER_INFO } from "../version.js";
@@ -74,6 +75,8 @@ export interface Runtime {
   readonly maxSubscriptions: number | undefined;
   /** Which data directory or database this is (`stats` tells it, see tools/store-place.ts). */
   readonly place: StorePlace;
+  /** The metrics (when on) and the log of refusals (observe/). */
+  readonly observe: Observer;
 }
 
 /**
@@ -140,6 +143,26 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     throw error;
   }
   const { announcements, ...engine } = opened;
+  let observe: Observer | undefined;
+  const scheduler = new FairQueue({
+    ...schedulerOptions(config),
+    onWait: (ms) => observe?.meter?.queueWaited(ms),
+  });
+  try {
+    observe = await openObserver(config.metrics, config.transport, {
+      engine: opened.engine,
+      scheduler,
+      semantic: semantic === undefined ? undefined : { backlog: () => semantic.backlog() },
+      version: SERVER_INFO.version,
+      log,
+    });
+  } catch (error) {
+    await retention.stop();
+    reads.stop();
+    await semantic?.close();
+    await opened.engine.close();
+    throw error;
+  }
   return {
     ...engine,
     changes: new ChangeHub({ engine: opened.engine, log, announcements }),
@@ -151,12 +174,13 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     server: SERVER_INFO,
     log,
     calls: new CallTracker(),
-    scheduler: new FairQueue(schedulerOptions(config)),
+    scheduler,
     semantic,
     retention,
     reads,
     busyTimeoutMs: config.busyTimeoutMs,
     place: storePlace({ dataDir: config.dataDir, databaseUrl: config.database?.url }),
+    observe,
   };
 }
 
@@ -297,6 +321,7 @@ async function openPostgresEngine(
 
 /** Closes the model and the stores; call it once the runtime's calls have finished. */
 export async function closeRuntime(runtime: Runtime): Promise<void> {
+  await runtime.observe.close();
   await runtime.changes.close();
   // A history pruning pass in flight ends before the stores close under it.
   await runtime.retention.stop();

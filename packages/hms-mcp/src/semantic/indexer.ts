@@ -129,6 +129,15 @@ export class Indexer {
     return Math.round((memories / ((last.at - first.at) / 1000)) * 10) / 10;
   }
 
+  /** Memories waiting to be embedded in the open stores this indexer watches. */
+  get backlog(): number {
+    let waiting = 0;
+    for (const watched of this.#watched.values()) {
+      if (watched.store.open) waiting += watched.store.embeddings?.pendingCount() ?? 0;
+    }
+    return waiting;
+  }
+
   /** Stops after the job in flight. */
   async stop(): Promise<void> {
     this.#stopped = true;

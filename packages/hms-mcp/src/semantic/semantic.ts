@@ -63,6 +63,8 @@ export class Semantic {
   readonly #writes = new WeakMap<Caller, WeakMap<MemoryStore, number[]>>();
   /** On PostgreSQL: the indexer claiming from the database's queue (see {@link watchDatabase}). */
   #pg: PgIndexer | undefined;
+  /** On PostgreSQL: the database's queue, which every replica shares. */
+  #pgEmbeddings: PgEmbeddings | undefined;
   /** On PostgreSQL, each caller's recent writes per namespace: their keys, oldest first. */
   readonly #pgWrites = new WeakMap<Caller, Map<string, string[]>>();
   #queryFailureLogged = false;
@@ -134,6 +136,16 @@ export class Semantic {
    */
   watchDatabase(embeddings: PgEmbeddings): void {
     this.#pg ??= new PgIndexer(this.#worker, embeddings, this.#log, DEFAULT_INDEXER_OPTIONS);
+    this.#pgEmbeddings ??= embeddings;
+  }
+
+  /**
+   * Memories waiting to be embedded (the metrics' hms_embed_backlog): on SQLite in the stores
+   * this server has open, on PostgreSQL in the database's queue (every replica's).
+   */
+  async backlog(): Promise<number> {
+    if (this.#pgEmbeddings !== undefined) return await this.#pgEmbeddings.backlog();
+    return this.#indexer.backlog;
   }
 
   /** Starts embedding a newly opened store's queue. */
