@@ -19,10 +19,17 @@
  * tool (the filesystem tool adds an empty last line for a final newline; that line is dropped
  * before comparing), and the final files must be identical.
  *
+ * With --metrics, two more hms-mcp tools run in the same steps: `hms-metrics` and
+ * `inproc-metrics`, the `hms` and `inproc` servers with their metrics on (`--metrics-port 0`,
+ * prom-client counting every call) and their access log at info (one line per request on
+ * stderr: run the benchmark with `2>FILE` to keep them off the terminal). The report then
+ * gives the cost of both as ratios: each one's total to its counterpart's without them, per
+ * round and as the median of the rounds.
+ *
  * Options: --length N (default 2000), --seed N (default 1), --rounds N (default 3; 0 runs only
  * the cold connects), --cold N (default 20), --dir DIR (where the stores go; default the OS
  * temp directory), --compare BIN (another hms-mcp build whose cold connect is interleaved
- * too, e.g. an earlier one; repeatable).
+ * too, e.g. an earlier one; repeatable), --metrics (the metrics and access log's cost, above).
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -44,6 +51,7 @@ const { values } = parseArgs({
     cold: { type: "string", default: "20" },
     dir: { type: "string", default: tmpdir() },
     compare: { type: "string", multiple: true, default: [] },
+    metrics: { type: "boolean", default: false },
   },
 });
 const LENGTH = Number(values.length);
@@ -99,24 +107,50 @@ async function step(tool: Handlers, command: TraceStep["command"]): Promise<[num
 }
 
 /** The tools compared, in the order of the report; `fs`, the baseline, last. */
-const TOOLS = ["hms", "hms-normal", "inproc", "inproc-normal", "fs"] as const;
-type ToolName = (typeof TOOLS)[number];
+const ALL_TOOLS = [
+  "hms",
+  "hms-metrics",
+  "hms-normal",
+  "inproc",
+  "inproc-metrics",
+  "inproc-normal",
+  "fs",
+] as const;
+type ToolName = (typeof ALL_TOOLS)[number];
+/** The tools of this run: those with metrics only with --metrics. */
+const TOOLS: readonly ToolName[] = ALL_TOOLS.filter(
+  (name) => values.metrics || !name.endsWith("-metrics"),
+);
+/** Each tool with metrics and its counterpart without. */
+const METRICS_PAIRS = [
+  ["hms-metrics", "hms"],
+  ["inproc-metrics", "inproc"],
+] as const;
 /** The hms-mcp tools, each compared with `fs`. */
 const HMS_TOOLS = TOOLS.filter((name) => name !== "fs") as Exclude<ToolName, "fs">[];
 
 /** How each hms-mcp tool connects, on the data directory `dir`. */
 function connectTool(name: Exclude<ToolName, "fs">, dir: string): Promise<HolographicMemoryTool> {
   const normal = name.endsWith("-normal");
+  const metrics = name.endsWith("-metrics");
   if (name.startsWith("inproc")) {
     return HolographicMemoryTool.connect({
       connection: {
-        inProcess: { dataDir: dir, logLevel: "warn", ...(normal ? { synchronous: "normal" } : {}) },
+        inProcess: {
+          dataDir: dir,
+          logLevel: metrics ? "info" : "warn",
+          ...(normal ? { synchronous: "normal" } : {}),
+          ...(metrics ? { metricsPort: 0 } : {}),
+        },
       },
     });
   }
-  return HolographicMemoryTool.connect({
-    connection: hmsMcp(dir, normal ? ["--synchronous", "normal"] : []),
-  });
+  const extra = [
+    ...(normal ? ["--synchronous", "normal"] : []),
+    // The later --log-level wins over hmsMcp's warn.
+    ...(metrics ? ["--metrics-port", "0", "--log-level", "info"] : []),
+  ];
+  return HolographicMemoryTool.connect({ connection: hmsMcp(dir, extra) });
 }
 
 /**
@@ -398,6 +432,17 @@ async function traceBench(): Promise<void> {
   console.log(
     `ratio to fs: ${HMS_TOOLS.map((name) => `${name} ${(total(name) / total("fs")).toFixed(2)}`).join(", ")}`,
   );
+  if (values.metrics) {
+    console.log(
+      "\nmetrics and access log on / off (total time; > 1: slower with them), per round, and of the medians:",
+    );
+    for (const [on, off] of METRICS_PAIRS) {
+      const rounds = runs[on].map((run, i) => (run.total / (runs[off][i] as Run).total).toFixed(3));
+      console.log(
+        `${on} / ${off}: ${rounds.join(", ")}; medians ${(total(on) / total(off)).toFixed(3)}`,
+      );
+    }
+  }
 }
 
 async function main(): Promise<void> {
@@ -410,6 +455,12 @@ async function main(): Promise<void> {
       "servers in this process (connection: { inProcess }); fs = the SDK's " +
       "BetaLocalFilesystemMemoryTool",
   );
+  if (values.metrics) {
+    console.log(
+      "hms-metrics, inproc-metrics = hms and inproc with metrics on (--metrics-port 0) and " +
+        "the access log at info",
+    );
+  }
   if (ROUNDS > 0) await traceBench();
 
   if (COLD > 0) {
