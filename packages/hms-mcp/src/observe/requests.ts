@@ -11,6 +11,8 @@
  * the time covers its wait for a turn, and requests the SDK itself answers (an unknown
  * method, invalid params) are seen too.
  */
+
+import { randomUUID } from "node:crypto";
 import { ERROR_META_KEY, isErrorCode, NAMESPACE_META_KEY, TOOL_SCHEMAS } from "@hms/protocol";
 import { NAMESPACE_PATTERN } from "@hms/store";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -19,7 +21,7 @@ import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk
 import type { Grant } from "../auth/tokens.js";
 import { parseResourceUri } from "../mcp/resources.js";
 import type { Runtime } from "../runtime/runtime.js";
-import { REQUEST_ID_META_KEY, requestIdOf } from "./request-id.js";
+import { isRequestId, REQUEST_ID_META_KEY } from "./request-id.js";
 
 /** What the HTTP layer tells of a request (`authInfo.extra`), beside its grant. */
 export interface HttpRequestInfo {
@@ -56,7 +58,8 @@ interface Pending {
   readonly method: string;
   readonly tool: string | undefined;
   readonly namespace: string | undefined;
-  readonly requestId: string;
+  /** The client's id, or the HTTP listener's; made only when a line or an error needs one. */
+  requestId: string | undefined;
   readonly grant: Grant | undefined;
   readonly token: string | undefined;
   readonly peer: string | undefined;
@@ -122,7 +125,9 @@ function arrived(
     method,
     tool,
     namespace,
-    requestId: http?.requestId ?? requestIdOf(meta?.[REQUEST_ID_META_KEY]),
+    requestId:
+      http?.requestId ??
+      (isRequestId(meta?.[REQUEST_ID_META_KEY]) ? meta[REQUEST_ID_META_KEY] : undefined),
     grant: http?.grant,
     token: http?.token,
     peer: http?.peer,
@@ -150,6 +155,12 @@ function pathsOf(
   return Object.keys(paths).length > 0 ? paths : undefined;
 }
 
+/** The request's id: its own, else a new one from now on. */
+function idOf(request: Pending): string {
+  request.requestId ??= randomUUID();
+  return request.requestId;
+}
+
 /** The answer to `request` is leaving: its id into an error, its line, metrics and refusals. */
 function answered(request: Pending, message: JSONRPCMessage, runtime: Runtime): void {
   const seconds = (performance.now() - request.at) / 1000;
@@ -159,7 +170,7 @@ function answered(request: Pending, message: JSONRPCMessage, runtime: Runtime): 
     outcome = RPC_OUTCOMES[error.code] ?? "error";
     const data = error.data;
     if (data === undefined || (typeof data === "object" && data !== null && !Array.isArray(data))) {
-      error.data = { ...(data as object | undefined), request_id: request.requestId };
+      error.data = { ...(data as object | undefined), request_id: idOf(request) };
     }
   } else if ("result" in message && message.result.isError === true) {
     const meta = message.result._meta as Record<string, { code?: unknown }> | undefined;
@@ -168,20 +179,22 @@ function answered(request: Pending, message: JSONRPCMessage, runtime: Runtime): 
   }
   const { observe } = runtime;
   if (request.tool !== undefined) observe.meter?.toolCall(request.tool, outcome, seconds);
-  runtime.log.info(
-    {
-      request_id: request.requestId,
-      method: request.method,
-      tool: request.tool,
-      namespace: request.namespace,
-      token: request.token,
-      peer: request.peer,
-      outcome,
-      ms: Math.round(seconds * 100_000) / 100,
-      paths: request.paths,
-    },
-    "request",
-  );
+  if (runtime.log.isLevelEnabled("info")) {
+    runtime.log.info(
+      {
+        request_id: idOf(request),
+        method: request.method,
+        tool: request.tool,
+        namespace: request.namespace,
+        token: request.token,
+        peer: request.peer,
+        outcome,
+        ms: Math.round(seconds * 100_000) / 100,
+        paths: request.paths,
+      },
+      "request",
+    );
+  }
   const refusal = refusalOf(request, outcome);
   if (refusal !== undefined) {
     observe.refusals.refused({
@@ -189,7 +202,7 @@ function answered(request: Pending, message: JSONRPCMessage, runtime: Runtime): 
       peer: request.peer,
       token: request.token,
       namespace: request.namespace,
-      requestId: request.requestId,
+      requestId: idOf(request),
     });
   }
 }
