@@ -3,8 +3,9 @@
  * program as a process, MCP clients of it (over stdio, HTTP, or linked in memory to a server
  * in the test's process), tools/list as the contract defines it, and memory files seeded
  * straight into a store, what the benchmarks read and measure with (BEIR files, nDCG@10,
- * quantiles, synthetic memories), and better-sqlite3 in the store's driver shape (the driver benchmark and the
- * compatibility tests). Private; not published. The one place for such helpers: add new ones
+ * quantiles, synthetic memories), better-sqlite3 in the store's driver shape (the driver
+ * benchmark and the compatibility tests), and a server's Prometheus metrics (a scrape parsed,
+ * a real Prometheus). Private; not published. The one place for such helpers: add new ones
  * here, not beside a suite.
  */
 
