@@ -116,7 +116,7 @@ describe("an in-process server's options", () => {
       'unknown in-process option "port"; known: dataDir, databaseUrl, pgPoolSize, migrate, ' +
         "namespace, namespaceArg, maxTextBytes, maxOpenNamespaces, maxNamespaces, " +
         "busyTimeoutMs, synchronous, keepVersions, keepDays, modelDir, reembed, embedWorkers, " +
-        "embedThreads, recallWaitMs, logLevel",
+        "embedThreads, recallWaitMs, logLevel, metricsPort",
     );
     expect(refusal({ dataDir: "/d", maxTextBytes: "1000" })).toBe(
       'in-process option maxTextBytes (the --max-text-bytes flag) must be a number, got "1000"',

@@ -118,7 +118,11 @@ describe("sessions, capped per token", () => {
     expect(gone.status).toBe(404);
     expect(JSON.parse(gone.body)).toEqual({
       jsonrpc: "2.0",
-      error: { code: -32001, message: "Session not found; initialize a new session" },
+      error: {
+        code: -32001,
+        message: "Session not found; initialize a new session",
+        data: { request_id: gone.headers["x-request-id"] },
+      },
       id: 11,
     });
     for (const session of rest) {

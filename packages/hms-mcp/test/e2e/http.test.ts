@@ -166,6 +166,7 @@ describe("HTTP requests an attacker shapes", () => {
         code: -32600,
         message:
           "Invalid Request: JSON-RPC batches are not supported; send one message per request",
+        data: { request_id: batch.headers["x-request-id"] },
       },
       id: null,
     });

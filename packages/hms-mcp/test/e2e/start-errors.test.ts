@@ -150,7 +150,7 @@ describe("the help", () => {
     }
   });
 
-  it("puts the flags in sections: common, HTTP and tokens, hybrid recall, history, PostgreSQL", () => {
+  it("puts the flags in sections: common, HTTP and tokens, hybrid recall, history, PostgreSQL, metrics", () => {
     const help = run(["--help"]).stdout;
     const headings = [...help.matchAll(/^(\S[^\n]*):$/gm)].map((match) => match[1]);
     expect(headings).toEqual([
@@ -159,6 +159,7 @@ describe("the help", () => {
       "Hybrid recall",
       "History",
       "PostgreSQL",
+      "Metrics",
       "Commands",
     ]);
     const sectionOf = (flag: string) => {
@@ -176,6 +177,7 @@ describe("the help", () => {
       ["--model-dir", "Hybrid recall"],
       ["--keep-versions", "History"],
       ["--database-url", "PostgreSQL"],
+      ["--metrics-port", "Metrics"],
       ["--no-migrate", "PostgreSQL"],
     ]) {
       expect(sectionOf(flag as string), flag).toBe(section);
