@@ -9,7 +9,17 @@ import type { Grant } from "../auth/tokens.js";
 import type { Meter } from "./meter.js";
 import type { RefusalLog, RefusalReason } from "./refusals.js";
 import { REQUEST_ID_HEADER, requestIdOf } from "./request-id.js";
-import type { HttpRequestInfo } from "./requests.js";
+
+/** What the HTTP layer tells of a request (`authInfo.extra`), beside its grant. */
+export interface HttpRequestInfo {
+  readonly grant: Grant;
+  /** The client's address. */
+  readonly peer: string;
+  /** The request's id (the x-request-id header's, or a new one), already in its answer's header. */
+  readonly requestId: string;
+  /** The token's name (undefined when the server takes no tokens). */
+  readonly token: string | undefined;
+}
 
 /** The parts of the observer the HTTP listener tells (observer.ts's Observer has them). */
 export interface HttpObserver {

@@ -21,18 +21,8 @@ import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk
 import type { Grant } from "../auth/tokens.js";
 import { parseResourceUri } from "../mcp/resources.js";
 import type { Runtime } from "../runtime/runtime.js";
+import type { HttpRequestInfo } from "./http.js";
 import { isRequestId, REQUEST_ID_META_KEY } from "./request-id.js";
-
-/** What the HTTP layer tells of a request (`authInfo.extra`), beside its grant. */
-export interface HttpRequestInfo {
-  readonly grant: Grant;
-  /** The client's address. */
-  readonly peer: string;
-  /** The request's id (the x-request-id header's, or a new one), already in its answer's header. */
-  readonly requestId: string;
-  /** The token's name (undefined when the server takes no tokens). */
-  readonly token: string | undefined;
-}
 
 const TOOL_NAMES: ReadonlySet<string> = new Set(TOOL_SCHEMAS.map((tool) => tool.name));
 /** An MCP method name as a log line may show it (a client may send anything there). */
