@@ -24,7 +24,7 @@
  * prom-client counting every call) and their access log at info (one line per request on
  * stderr: run the benchmark with `2>FILE` to keep them off the terminal). The report then
  * gives the cost of both as ratios: each one's total to its counterpart's without them, per
- * round and as the median of the rounds.
+ * round, of the rounds' medians, and of the sums of all rounds.
  *
  * Options: --length N (default 2000), --seed N (default 1), --rounds N (default 3; 0 runs only
  * the cold connects), --cold N (default 20), --dir DIR (where the stores go; default the OS
@@ -434,12 +434,14 @@ async function traceBench(): Promise<void> {
   );
   if (values.metrics) {
     console.log(
-      "\nmetrics and access log on / off (total time; > 1: slower with them), per round, and of the medians:",
+      "\nmetrics and access log on / off (total time; > 1: slower with them): per round, of the medians, of all rounds' sums:",
     );
+    const sum = (name: ToolName) => runs[name].reduce((all, run) => all + run.total, 0);
     for (const [on, off] of METRICS_PAIRS) {
       const rounds = runs[on].map((run, i) => (run.total / (runs[off][i] as Run).total).toFixed(3));
       console.log(
-        `${on} / ${off}: ${rounds.join(", ")}; medians ${(total(on) / total(off)).toFixed(3)}`,
+        `${on} / ${off}: ${rounds.join(", ")}; medians ${(total(on) / total(off)).toFixed(3)}; ` +
+          `all rounds ${(sum(on) / sum(off)).toFixed(3)}`,
       );
     }
   }
