@@ -8,7 +8,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "pino";
 import { type InProcessOptions, inProcessConfig } from "./config/in-process.js";
-import { createLogger } from "./log.js";
+import { createAccessLogger, createLogger } from "./log.js";
 import { connectServer } from "./mcp/connect.js";
 import { createMcpServer } from "./mcp/server.js";
 import { closeRuntime, openRuntime } from "./runtime/runtime.js";
@@ -57,7 +57,12 @@ export async function connectInProcess(
   log?: Logger,
 ): Promise<InProcessServer> {
   const config = inProcessConfig(options);
-  const runtime = await openRuntime(config, log ?? createLogger(config.logLevel));
+  // A host's own logger takes the access lines too; else they go to stderr in batches.
+  const runtime = await openRuntime(
+    config,
+    log ?? createLogger(config.logLevel),
+    log ?? createAccessLogger(config.logLevel),
+  );
   const server = createMcpServer(runtime);
   const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
   try {

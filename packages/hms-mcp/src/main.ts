@@ -3,7 +3,7 @@ import { Tokens, TokensFileError } from "./auth/tokens.js";
 import { watchTokens } from "./auth/watch.js";
 import { type Config, ConfigError } from "./config/config.js";
 import type { HttpEndpoint } from "./http/server.js";
-import { createLogger } from "./log.js";
+import { createAccessLogger, createLogger } from "./log.js";
 import { connectServer } from "./mcp/connect.js";
 import { createMcpServer } from "./mcp/server.js";
 import { LineTransport } from "./mcp/stdio.js";
@@ -42,6 +42,7 @@ export interface RunningServer {
 export async function startServer(
   config: Config,
   log: Logger = createLogger(config.logLevel),
+  accessLog: Logger = createAccessLogger(config.logLevel),
 ): Promise<RunningServer> {
   if (config.transport === "in-process") {
     throw new ConfigError(
@@ -49,7 +50,7 @@ export async function startServer(
     );
   }
   const tokens = loadTokens(config);
-  const runtime = await openRuntime(config, log);
+  const runtime = await openRuntime(config, log, accessLog);
 
   let endpoint: HttpEndpoint | undefined;
   let closeStdio: (() => Promise<void>) | undefined;

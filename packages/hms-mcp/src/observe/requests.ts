@@ -121,7 +121,7 @@ function arrived(
     grant: http?.grant,
     token: http?.token,
     peer: http?.peer,
-    paths: runtime.log.isLevelEnabled("debug") ? pathsOf(named, params?.uri) : undefined,
+    paths: runtime.accessLog.isLevelEnabled("debug") ? pathsOf(named, params?.uri) : undefined,
   };
 }
 
@@ -169,8 +169,8 @@ function answered(request: Pending, message: JSONRPCMessage, runtime: Runtime): 
   }
   const { observe } = runtime;
   if (request.tool !== undefined) observe.meter?.toolCall(request.tool, outcome, seconds);
-  if (runtime.log.isLevelEnabled("info")) {
-    runtime.log.info(
+  if (runtime.accessLog.isLevelEnabled("info")) {
+    runtime.accessLog.info(
       {
         request_id: idOf(request),
         method: request.method,

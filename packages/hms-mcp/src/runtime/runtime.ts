@@ -26,6 +26,7 @@ import {
 } from "../config/config.js";
 import { ToolError } from "../errors.js";
 import { HistoryRetention, historyDropLogger, MIB } from "../history/retention.js";
+import { closeLogger } from "../log.js";
 import { type Announcements, ChangeHub } from "../notify/hub.js";
 import { type Observer, openObserver } from "../observe/observer.js";
 import type { Semantic } from "../semantic/semantic.js";
@@ -57,6 +58,8 @@ export interface Runtime {
   exists(namespace: string): Awaitable<boolean>;
   readonly server: { readonly name: string; readonly version: string };
   readonly log: Logger;
+  /** Where each request's access line goes: `log`, or a logger of its own (log.ts). */
+  readonly accessLog: Logger;
   /** Tracks each request that touches a store, and refuses them once the server is stopping. */
   readonly calls: CallTracker;
   /** The fair order in which the tool calls of different clients run. */
@@ -85,7 +88,11 @@ export interface Runtime {
  * first call. Throws ConfigError when the model cannot be loaded or the store's vectors come
  * from another model.
  */
-export async function openRuntime(config: Config, log: Logger): Promise<Runtime> {
+export async function openRuntime(
+  config: Config,
+  log: Logger,
+  accessLog: Logger = log,
+): Promise<Runtime> {
   let semantic: Semantic | undefined;
   if (config.modelDir !== undefined) {
     // Hybrid recall's code (the worker thread's client, the indexer) is loaded only with a model:
@@ -173,6 +180,7 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     create: config.noCreate !== true,
     server: SERVER_INFO,
     log,
+    accessLog,
     calls: new CallTracker(),
     scheduler,
     semantic,
@@ -328,6 +336,8 @@ export async function closeRuntime(runtime: Runtime): Promise<void> {
   runtime.reads.stop();
   await runtime.semantic?.close();
   await runtime.engine.close();
+  // The access lines still waiting are written before the server says it stopped.
+  await closeLogger(runtime.accessLog);
 }
 
 /** Why the default namespace's store could not be opened at start, and what to do. */

@@ -305,9 +305,14 @@ describe("a stdio server's log", () => {
       expect(server.stderr()).not.toContain("zq-debug-text");
       const started = await logged(server.stderr, (l) => l.msg === "hms-mcp serving on stdio");
       expect(started).toMatchObject({ auth: "none", metrics: false });
+      // Access lines are written in batches: every one is out by the time the server stops.
+      for (let i = 0; i < 20; i++) await ok(server.client, "get", { key: "zq-debug-key.md" });
     } finally {
       await server.close();
       data.remove();
     }
+    await logged(server.stderr, (l) => l.msg === "stopped");
+    const gets = linesOf(server.stderr()).filter((l) => l.tool === "get" && l.outcome === "ok");
+    expect(gets).toHaveLength(20);
   });
 });
