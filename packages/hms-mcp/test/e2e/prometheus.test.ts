@@ -78,14 +78,20 @@ describe("Prometheus scraping hms-mcp", () => {
     } finally {
       await client.close();
     }
+    // Each value is polled: a scrape that missed its 1 s timeout on a busy machine marks the
+    // target's series stale until the next one succeeds.
     const remembered = 'sum(hms_tool_calls_total{job="hms",tool="remember",outcome="ok"})';
     expect(await until(() => prometheus.query(remembered), 3)).toBe(3);
-    expect(await prometheus.query('hms_tool_calls_total{tool="get",outcome="ok"}')).toBe(1);
-    expect(await prometheus.query('up{job="hms"}')).toBe(1);
-    const [target] = await prometheus.targets();
-    expect(target).toEqual({ job: "hms", health: "up", lastError: "" });
+    const got = 'hms_tool_calls_total{tool="get",outcome="ok"}';
+    expect(await until(() => prometheus.query(got), 1)).toBe(1);
+    expect(await until(() => prometheus.query('up{job="hms"}'), 1)).toBe(1);
+    const healthy = async () => JSON.stringify(await prometheus.targets());
+    const target = { job: "hms", health: "up", lastError: "" };
+    expect(JSON.parse(await until(healthy, JSON.stringify([target])))).toEqual([target]);
     // The server counted its HTTP answers, and refused none of the scrapes.
-    expect(await prometheus.query('hms_http_requests_total{status="200"}')).toBeGreaterThan(0);
-    expect(await prometheus.query('hms_auth_refusals_total{reason="unauthenticated"}')).toBe(0);
+    const answered = 'hms_http_requests_total{status="200"} > bool 0';
+    expect(await until(() => prometheus.query(answered), 1)).toBe(1);
+    const unauthenticated = 'hms_auth_refusals_total{reason="unauthenticated"}';
+    expect(await until(() => prometheus.query(unauthenticated), 0)).toBe(0);
   });
 });
