@@ -22,14 +22,16 @@
  * With --metrics, two more hms-mcp tools run in the same steps: `hms-metrics` and
  * `inproc-metrics`, the `hms` and `inproc` servers with their metrics on (`--metrics-port 0`,
  * prom-client counting every call) and their access log at info (one line per request on
- * stderr: run the benchmark with `2>FILE` to keep them off the terminal). The report then
+ * stderr: run the benchmark with `2>FILE` to keep them off the terminal; `--metrics-log warn`
+ * leaves the access log off, to see the metrics' own cost). The report then
  * gives the cost of both as ratios: each one's total to its counterpart's without them, per
  * round, of the rounds' medians, and of the sums of all rounds.
  *
  * Options: --length N (default 2000), --seed N (default 1), --rounds N (default 3; 0 runs only
  * the cold connects), --cold N (default 20), --dir DIR (where the stores go; default the OS
  * temp directory), --compare BIN (another hms-mcp build whose cold connect is interleaved
- * too, e.g. an earlier one; repeatable), --metrics (the metrics and access log's cost, above).
+ * too, e.g. an earlier one; repeatable), --metrics (the metrics and access log's cost, above),
+ * --metrics-log LEVEL (the log level of the tools with metrics; default info).
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -52,12 +54,16 @@ const { values } = parseArgs({
     dir: { type: "string", default: tmpdir() },
     compare: { type: "string", multiple: true, default: [] },
     metrics: { type: "boolean", default: false },
+    "metrics-log": { type: "string", default: "info" },
   },
 });
 const LENGTH = Number(values.length);
 const SEED = Number(values.seed);
 const ROUNDS = Number(values.rounds);
 const COLD = Number(values.cold);
+/** The log level of the tools with metrics: info writes an access line per request. */
+const METRICS_LOG = values["metrics-log"];
+if (!["info", "warn"].includes(METRICS_LOG)) throw new Error("--metrics-log takes info or warn");
 const BASE = resolve(values.dir);
 /**
  * Other hms-mcp builds whose cold connect is interleaved with this one's (e.g. an older build),
@@ -138,7 +144,7 @@ function connectTool(name: Exclude<ToolName, "fs">, dir: string): Promise<Hologr
       connection: {
         inProcess: {
           dataDir: dir,
-          logLevel: metrics ? "info" : "warn",
+          logLevel: metrics ? (METRICS_LOG as "info" | "warn") : "warn",
           ...(normal ? { synchronous: "normal" } : {}),
           ...(metrics ? { metricsPort: 0 } : {}),
         },
@@ -148,7 +154,7 @@ function connectTool(name: Exclude<ToolName, "fs">, dir: string): Promise<Hologr
   const extra = [
     ...(normal ? ["--synchronous", "normal"] : []),
     // The later --log-level wins over hmsMcp's warn.
-    ...(metrics ? ["--metrics-port", "0", "--log-level", "info"] : []),
+    ...(metrics ? ["--metrics-port", "0", "--log-level", METRICS_LOG] : []),
   ];
   return HolographicMemoryTool.connect({ connection: hmsMcp(dir, extra) });
 }
@@ -434,7 +440,7 @@ async function traceBench(): Promise<void> {
   );
   if (values.metrics) {
     console.log(
-      "\nmetrics and access log on / off (total time; > 1: slower with them): per round, of the medians, of all rounds' sums:",
+      `\nmetrics${METRICS_LOG === "info" ? " and access log" : ""} on / off (total time; > 1: slower with them): per round, of the medians, of all rounds' sums:`,
     );
     const sum = (name: ToolName) => runs[name].reduce((all, run) => all + run.total, 0);
     for (const [on, off] of METRICS_PAIRS) {
@@ -460,7 +466,7 @@ async function main(): Promise<void> {
   if (values.metrics) {
     console.log(
       "hms-metrics, inproc-metrics = hms and inproc with metrics on (--metrics-port 0) and " +
-        "the access log at info",
+        (METRICS_LOG === "info" ? "the access log at info" : "the log at warn (no access log)"),
     );
   }
   if (ROUNDS > 0) await traceBench();
