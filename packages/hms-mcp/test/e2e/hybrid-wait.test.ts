@@ -1,11 +1,19 @@
 /**
  * What a hybrid recall waits for, through a real hms-mcp over HTTP with the real model: only
  * its own connection's recent writes (embedded ahead of any backlog), never another session's
- * bulk writes; and the indexing progress `stats` reports meanwhile. No timing is asserted: a
- * recall "did not wait" when its answer came back while `stats` still reported a backlog that
- * the old wait (the most recent writes of anyone) would have drained first.
+ * bulk writes; and the indexing progress `stats` reports meanwhile, and /metrics as
+ * hms_embed_backlog. No timing is asserted: a recall "did not wait" when its answer came back
+ * while `stats` still reported a backlog that the old wait (the most recent writes of anyone)
+ * would have drained first.
  */
-import { ok, startHttpProcess, tempDir } from "@hms/test-support";
+import {
+  ok,
+  parseExposition,
+  sampleValue,
+  scrape,
+  startHttpProcess,
+  tempDir,
+} from "@hms/test-support";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterEach, describe, expect, inject, it } from "vitest";
 
@@ -35,7 +43,11 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function twoSessions(): Promise<{ bulk: Client; mine: Client }> {
+async function twoSessions(): Promise<{
+  bulk: Client;
+  mine: Client;
+  backlog: () => Promise<number | undefined>;
+}> {
   const data = tempDir();
   cleanups.push(data.remove);
   const server = await startHttpProcess({ dataDir: data.dir, args });
@@ -44,7 +56,13 @@ async function twoSessions(): Promise<{ bulk: Client; mine: Client }> {
   cleanups.push(() => bulk.close());
   const mine = await server.connect();
   cleanups.push(() => mine.close());
-  return { bulk, mine };
+  // The metrics' hms_embed_backlog, from the server's /metrics (no token: it takes none).
+  const backlog = async () => {
+    const { status, text } = await scrape(new URL("/metrics", server.url).href);
+    expect(status).toBe(200);
+    return sampleValue(parseExposition(text), "hms_embed_backlog");
+  };
+  return { bulk, mine, backlog };
 }
 
 /** A memory of several passages (about 400 tokens), so a backlog of them takes a while. */
@@ -69,8 +87,10 @@ async function bulkWrite(client: Client): Promise<void> {
 // Each test embeds a backlog with the real model, which takes minutes on a loaded machine.
 describe("hybrid recall waits only for its own connection's writes", { timeout: 300_000 }, () => {
   it("answers at once during another session's bulk writes, reporting the backlog in stats", async () => {
-    const { bulk, mine } = await twoSessions();
+    const { bulk, mine, backlog } = await twoSessions();
     await bulkWrite(bulk);
+    // The metrics see the backlog too (before the recall, which finds one still pending).
+    expect(await backlog()).toBeGreaterThan(0);
 
     const recall = await ok<Recall>(mine, "recall", { query: "which plants like sun?", k: 3 });
     expect(recall.build).toBe("hybrid");
@@ -90,6 +110,7 @@ describe("hybrid recall waits only for its own connection's writes", { timeout: 
     }
     expect(rate).toBeGreaterThan(0);
     expect(stats.recall.embedded).toBe(BULK);
+    expect(await backlog()).toBe(0);
   });
 
   it("sees its own write semantically right away, embedded ahead of a backlog written after it", async () => {
