@@ -19,6 +19,8 @@ const SQLITE_ONLY = [
   "test/e2e/upgrade.test.ts",
   // Store files written by one SQLite driver (better-sqlite3, node:sqlite) opened by the other.
   "test/e2e/sqlite-driver.test.ts",
+  // A full disk under a SQLite store, counted in the metrics.
+  "test/e2e/metrics-disk-full.test.ts",
   // Hybrid recall on SQLite: these read and write store files' vectors and model directly
   // (hybrid recall on PostgreSQL has its own file, hybrid-postgres.test.ts).
   "test/e2e/hybrid.test.ts",
