@@ -654,6 +654,7 @@ describe("the smaller edges", () => {
       "Hybrid recall",
       "History",
       "PostgreSQL",
+      "Metrics",
       "Commands",
     ]);
   });
