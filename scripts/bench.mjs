@@ -16,6 +16,11 @@ const benches = {
     package: "hms-mcp",
     script: "bench:recall-quality",
   },
+  "recall-cost": {
+    summary: "lexical recall's server CPU per query by store size (SciFact subsets)",
+    package: "hms-mcp",
+    script: "bench:recall-cost",
+  },
   distractors: {
     summary: "paraphrase queries among thousands of unrelated notes: hit@1, MRR",
     package: "hms-mcp",

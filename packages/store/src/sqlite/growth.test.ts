@@ -21,6 +21,28 @@ async function atRest(file: string): Promise<{ db: number; total: number }> {
   return { db, total: db + bytes(`${file}-wal`) + bytes(`${file}-shm`) };
 }
 
+/**
+ * Whether some level of the full-text index holds 2 segments or more: FTS5's 'merge' then has
+ * work to do (it counts 2 changes or more). Asked in a transaction that is rolled back.
+ */
+function mergePending(file: string): boolean {
+  const db = openSqlite(file);
+  try {
+    db.exec("BEGIN IMMEDIATE");
+    try {
+      db.exec("INSERT INTO memories_fts (memories_fts, rank) VALUES ('usermerge', 2)");
+      const changes = db.prepare("SELECT total_changes() AS n");
+      const before = (changes.get() as { n: number }).n;
+      db.exec("INSERT INTO memories_fts (memories_fts, rank) VALUES ('merge', 1000)");
+      return (changes.get() as { n: number }).n - before >= 2;
+    } finally {
+      db.exec("ROLLBACK");
+    }
+  } finally {
+    db.close();
+  }
+}
+
 const text = (i: number) => `memory ${i}: ${"lorem ipsum dolor sit amet ".repeat(40)}`;
 
 describe("growth", () => {
@@ -53,6 +75,22 @@ describe("growth", () => {
       const after = await atRest(file);
       // What stays is the full-text index's record of the deletes, until its segments merge.
       expect(after.db).toBeLessThan(before.db + (full.db - before.db) / 4);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("merges the full-text index's small segments once idle", async () => {
+    const file = join(dir, "store.sqlite");
+    const store = MemoryStore.open(file);
+    try {
+      // Each write adds a one-page segment; FTS5 merges by itself only every 64 pages written.
+      for (let i = 0; i < 40; i++)
+        store.remember({ key: `n/${i}`, text: `note ${i} on topic ${i % 7}` });
+      expect(mergePending(file)).toBe(true);
+      await atRest(file);
+      expect(mergePending(file)).toBe(false);
+      expect(store.recall("topic 3", { k: 10 }).hits).toHaveLength(10);
     } finally {
       store.close();
     }

@@ -4,7 +4,8 @@
  * the full-text index merges its segments sooner, so deleted entries leave it,
  * the WAL is checkpointed every {@link WAL_CHECKPOINT_PAGES} pages and cut back to
  * {@link WAL_SIZE_LIMIT} bytes when it restarts, and a store left idle for
- * {@link WAL_IDLE_MS} has its WAL checkpointed and truncated to nothing.
+ * {@link WAL_IDLE_MS} has its index's small segments merged, then its WAL checkpointed and
+ * truncated to nothing.
  */
 import { type SqliteDatabase as Database, isDiskFull, pragma } from "./driver.js";
 
@@ -58,19 +59,48 @@ export function compact(db: Database): void {
  * A deleted memory's entries only leave the index when the segment holding its delete is
  * merged with the one holding its words, so merging at 2 keeps deleted entries from piling
  * up (10,000 create/delete cycles grew the index by 100% at 4, 43% at 2) and leaves fewer
- * segments for recall to read. Set after the schema exists; written only when it differs.
+ * segments for recall to read. `usermerge` is the same bound for the merges the store asks
+ * for itself when idle ({@link mergeIndexStep}). Set after the schema exists; each written
+ * only when it differs.
  */
 export function mergeIndexSooner(db: Database): void {
-  const row = db.prepare("SELECT v FROM memories_fts_config WHERE k = 'automerge'").get() as
-    | { v: number }
-    | undefined;
-  if (row?.v === FTS_AUTOMERGE) return;
-  // FTS5 takes the value as it is written in the statement: a bound parameter is refused.
-  db.exec(`INSERT INTO memories_fts (memories_fts, rank) VALUES ('automerge', ${FTS_AUTOMERGE})`);
+  const read = db.prepare("SELECT v FROM memories_fts_config WHERE k = ?");
+  for (const option of ["automerge", "usermerge"]) {
+    const row = read.get(option) as { v: number } | undefined;
+    if (row?.v === FTS_MERGE_AT) continue;
+    // FTS5 takes the value as it is written in the statement: a bound parameter is refused.
+    db.exec(`INSERT INTO memories_fts (memories_fts, rank) VALUES ('${option}', ${FTS_MERGE_AT})`);
+  }
 }
 
 /** Segments at one level before FTS5 merges them. */
-const FTS_AUTOMERGE = 2;
+const FTS_MERGE_AT = 2;
+
+/**
+ * Index pages one idle merge step writes at most (FTS5's own unit of merge work): a few
+ * milliseconds, so a call that arrives meanwhile waits little.
+ */
+export const MERGE_STEP_PAGES = 64;
+
+/**
+ * One step of merging the full-text index's segments, in the caller's write transaction:
+ * FTS5's 'merge' on the levels holding `usermerge` (2) segments or more, at most
+ * {@link MERGE_STEP_PAGES} pages. Whether it did any work (FTS5 then counts two changes or
+ * more; none to do, one).
+ *
+ * Why: FTS5's own merging runs once per 64 index pages written, so a store written one memory
+ * at a time keeps up to 16 one-page segments besides its larger ones, and recall looks each
+ * query term up in every segment, several times per recall (rarity, scoring, each hit's
+ * excerpt). Measured in process on SciFact (300 test claims, lexical, k = 10): 1,000 abstracts
+ * written one at a time left 15 segments and took 7.6 ms of CPU a recall, 3.3 ms once merged
+ * this way (1 segment); the whole corpus, 10 segments and 8.2 ms, 7.2 ms merged (4 segments).
+ */
+export function mergeIndexStep(db: Database): boolean {
+  const changes = db.prepare("SELECT total_changes() AS n");
+  const before = (changes.get() as { n: number }).n;
+  db.exec(`INSERT INTO memories_fts (memories_fts, rank) VALUES ('merge', ${MERGE_STEP_PAGES})`);
+  return (changes.get() as { n: number }).n - before >= 2;
+}
 
 /** About how many bytes the full-text index takes in the file (its data blocks' pages). */
 export function indexBytes(db: Database): number {
@@ -109,25 +139,45 @@ export function freePageReclaimer(db: Database): () => void {
 }
 
 /**
- * Checkpoints and truncates the WAL once the store has been idle for {@link WAL_IDLE_MS}, so a
- * quiet store's WAL takes no space. The timer never keeps the process alive.
+ * What a store does once it has been idle for {@link WAL_IDLE_MS}: `merge` (one step of
+ * merging the index, true while there may be more), step after step with the event loop's
+ * turn between them, then the WAL checkpointed and truncated, so a quiet store's WAL takes no
+ * space. A write meanwhile puts the rest off to the next idle period. The timer never keeps
+ * the process alive.
  */
-export class WalTrimmer {
+export class IdleUpkeep {
   readonly #db: Database;
+  readonly #merge: () => boolean;
   #timer: NodeJS.Timeout | undefined;
+  /** Whether the timer set is the next merge step's (0 ms), not the idle period's. */
+  #stepping = false;
 
-  constructor(db: Database) {
+  constructor(db: Database, merge: () => boolean = () => false) {
     this.#db = db;
+    this.#merge = merge;
   }
 
   /** Call after each write: (re)starts the idle timer. */
   wrote(): void {
-    if (this.#timer !== undefined) {
+    if (this.#timer !== undefined && !this.#stepping) {
       this.#timer.refresh();
       return;
     }
-    this.#timer = setTimeout(() => this.trim(), WAL_IDLE_MS);
+    this.stop();
+    this.#wait(WAL_IDLE_MS);
+  }
+
+  #wait(ms: number): void {
+    this.#stepping = ms === 0;
+    this.#timer = setTimeout(() => this.#idle(), ms);
     this.#timer.unref();
+  }
+
+  #idle(): void {
+    this.#timer = undefined;
+    if (!this.#db.isOpen) return;
+    if (this.#merge()) this.#wait(0);
+    else this.trim();
   }
 
   /**
@@ -151,5 +201,6 @@ export class WalTrimmer {
   stop(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    this.#stepping = false;
   }
 }

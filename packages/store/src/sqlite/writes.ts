@@ -9,7 +9,14 @@ import { dirname } from "node:path";
 import { type SqliteDatabase, writeTransaction } from "./database.js";
 import { RESERVE_BYTES, Reserve, storageFull } from "./disk-full.js";
 import { isDiskFull, pragma } from "./driver.js";
-import { freePageReclaimer, indexBytes, optimizeIndex, PAGE_BYTES, WalTrimmer } from "./growth.js";
+import {
+  freePageReclaimer,
+  IdleUpkeep,
+  indexBytes,
+  mergeIndexStep,
+  optimizeIndex,
+  PAGE_BYTES,
+} from "./growth.js";
 
 /** What the store's other parts add to its write transactions (the history's budget). */
 export interface WriteHooks {
@@ -44,7 +51,7 @@ export const ROOM_PAGES = ROOM_BYTES / PAGE_BYTES;
 export class Writes {
   readonly #db: SqliteDatabase;
   readonly #reserve: Reserve;
-  readonly #trimmer: WalTrimmer;
+  readonly #trimmer: IdleUpkeep;
   readonly #hooks: WriteHooks;
   readonly #reclaimFreePages: () => void;
   /** The store's folder; undefined for a store in memory. */
@@ -56,7 +63,7 @@ export class Writes {
   constructor(db: SqliteDatabase, file: string, hooks: WriteHooks = NO_HOOKS) {
     this.#db = db;
     this.#reserve = new Reserve(file);
-    this.#trimmer = new WalTrimmer(db);
+    this.#trimmer = new IdleUpkeep(db, () => this.#mergeIndex());
     this.#hooks = hooks;
     this.#reclaimFreePages = freePageReclaimer(db);
     this.#dir = this.#reserve.file === undefined ? undefined : dirname(file);
@@ -193,6 +200,28 @@ export class Writes {
       // A delete makes the spare file again once it got through (free does).
       if (!released || deleting || this.#reserve.ensure() || history() === 0) return true;
       target = ROOM_BYTES + RESERVE_BYTES;
+    }
+  }
+
+  /**
+   * One idle step of merging the full-text index's segments ({@link mergeIndexStep}), its own
+   * write transaction, never waiting for another process's lock. False when there was nothing
+   * to merge, or when the step could not run (the file busy or the disk full): the index is
+   * correct either way, merging only makes recall cheaper, and the next idle period tries again.
+   */
+  #mergeIndex(): boolean {
+    const busyTimeout = pragma(this.#db, "busy_timeout") as number;
+    try {
+      this.#db.exec("PRAGMA busy_timeout = 0");
+      return writeTransaction(this.#db, () => {
+        const merged = mergeIndexStep(this.#db);
+        if (merged) this.#reclaimFreePages();
+        return merged;
+      });
+    } catch {
+      return false;
+    } finally {
+      this.#db.exec(`PRAGMA busy_timeout = ${busyTimeout}`);
     }
   }
 
