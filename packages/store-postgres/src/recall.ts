@@ -45,7 +45,7 @@ import {
 } from "@hms/store/internal";
 import { type Client, type PgContext, type Selected, timeConditions } from "./context.js";
 import { type Candidates, scoreStatement } from "./scoring.js";
-import { readText } from "./text.js";
+import { indexedWord, readText } from "./text.js";
 import { hybridRank } from "./vectors-recall.js";
 
 /** FTS5's floor for the IDF of a term held by half the memories or more. */
@@ -163,7 +163,7 @@ async function statistics(client: Client, ns: number, words: readonly string[]) 
        LEFT JOIN LATERAL (SELECT lexeme FROM unnest(hms_tsv(w.word)) LIMIT 1) AS l ON true
      ) AS w ON true
      WHERE s.id = $1`,
-    [ns, words],
+    [ns, words.map(indexedWord)],
   );
   const lexemes = new Map<string, Lexeme>();
   for (const row of rows) {

@@ -6,6 +6,7 @@
  */
 import type pg from "pg";
 import { connect, type PoolOrUrl } from "./connection.js";
+import { WORDS_AS_SQLITE } from "./reindex.js";
 
 /** One step of the schema. */
 export interface PgMigration {
@@ -14,6 +15,8 @@ export interface PgMigration {
   /** What it changes, for logs and readers. */
   readonly description: string;
   readonly sql: string;
+  /** A step the SQL cannot take, run after it in the same transaction (a data rewrite). */
+  readonly data?: (client: pg.ClientBase) => Promise<void>;
 }
 
 /** What `migrate` is doing, for logs (the engine prints nothing itself). */
@@ -699,6 +702,7 @@ export const MIGRATIONS: readonly PgMigration[] = [
       CREATE INDEX hms_memories_updated_at ON hms_memories (ns, updated_at);
     `,
   },
+  WORDS_AS_SQLITE,
 ];
 
 /** The schema version this code needs. */
@@ -752,6 +756,7 @@ export async function migrate(
         await client.query("BEGIN");
         try {
           await client.query(migration.sql);
+          await migration.data?.(client);
           await client.query(
             "INSERT INTO hms_schema_migrations (version, description) VALUES ($1, $2)",
             [migration.version, migration.description],
