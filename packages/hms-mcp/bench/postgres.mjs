@@ -107,7 +107,9 @@ export async function psqlValue(url, sql) {
  * namespace without statistics: give it an empty database.
  */
 export async function bulkLoad(pg, namespace, records) {
-  const { hashOf, indexText } = await import("@hms/store/internal");
+  const { hashOf } = await import("@hms/store/internal");
+  // The index text exactly as the store writes it (words only, as SQLite's index reads them).
+  const { wordsOf } = await import("@hms/store-postgres");
   await pg.get(namespace);
   const client = await pg.pool.connect();
   const inTransaction = async (body) => {
@@ -151,7 +153,7 @@ export async function bulkLoad(pg, namespace, records) {
             ns,
             batch.map((r) => r.key),
             batch.map((r) => r.text),
-            batch.map((r) => indexText(r.text) ?? null),
+            batch.map((r) => wordsOf(r.text)),
             batch.map((r) => JSON.stringify(r.tags)),
             batch.map((r) => JSON.stringify(r.metadata)),
             batch.map((r) => r.version),

@@ -17,6 +17,8 @@ export {
   schemaStatus,
 } from "./schema.js";
 export { PgStore } from "./store.js";
+/** What the full-text index reads of a text (its `index_text`), for loaders that write rows. */
+export { wordsOf } from "./text.js";
 export { DEFAULT_KEEP_CHANGES } from "./vector-changes.js";
 export { type DenseChoice, PgEmbeddings, type SavedVectors } from "./vectors.js";
 export { type DenseIndex, type DenseResult, DenseSearch } from "./vectors-dense.js";
