@@ -13,10 +13,12 @@
  */
 import { renameSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
-import { backupNamespace, checkNamespace, type NamespaceCopy, Namespaces } from "@hms/store";
-import { Command, InvalidArgumentError, Option } from "commander";
-import { ConfigError, oneLineError } from "../config/config.js";
+import { backupNamespace, type NamespaceCopy, Namespaces } from "@hms/store";
+import { Command, Option } from "commander";
+import { ConfigError } from "../config/config.js";
 import { redactUrl } from "../config/database-url.js";
+import { namespaceList } from "../config/parse.js";
+import { parseCommand } from "./parse-command.js";
 import { makeBackupDirectory, pgTool } from "./pg-tools.js";
 import {
   describePlace,
@@ -63,31 +65,16 @@ export async function backupCommand(argv: readonly string[], version: string): P
       new Option(
         "--namespace <name>",
         "SQLite: back up only this namespace (repeat for more; default: every namespace)",
-      ).argParser((value: string, previous: string[] | undefined) => {
-        try {
-          return [...(previous ?? []), checkNamespace(value)];
-        } catch (error) {
-          throw new InvalidArgumentError((error as Error).message);
-        }
-      }),
+      ).argParser(namespaceList),
     )
     .addOption(
       new Option(
         "--pg-dump <path>",
         "PostgreSQL: the pg_dump program, of the server's major version or newer (default: pg_dump on PATH)",
       ).env("HMS_MCP_PG_DUMP"),
-    )
-    .configureOutput({
-      outputError: oneLineError("hms-mcp backup", "hms-mcp backup --help shows how"),
-    })
-    .allowExcessArguments(false)
-    .exitOverride();
-  try {
-    program.parse([...argv], { from: "user" });
-  } catch (error) {
-    // --help and --version exit 0; a bad flag is a usage error (2), as for the server.
-    return (error as { exitCode?: number }).exitCode === 0 ? 0 : 2;
-  }
+    );
+  const usage = parseCommand(program, "hms-mcp backup", argv);
+  if (usage !== undefined) return usage;
   const options = program.opts<{
     dataDir?: string;
     databaseUrl?: string;

@@ -16,7 +16,8 @@ import {
   type StoreEngine,
 } from "@hms/store";
 import { Command, InvalidArgumentError, Option } from "commander";
-import { ConfigError, oneLineError } from "../config/config.js";
+import { ConfigError } from "../config/config.js";
+import { parseCommand } from "./parse-command.js";
 import { describePlace as describe, openEngine, type Place, placeOf } from "./store-place.js";
 
 /** Memories read and loaded at a time. */
@@ -125,18 +126,9 @@ export async function copyCommand(argv: readonly string[], version: string): Pro
           }
           return n;
         }),
-    )
-    .configureOutput({
-      outputError: oneLineError("hms-mcp copy", "hms-mcp copy --help shows how"),
-    })
-    .allowExcessArguments(false)
-    .exitOverride();
-  try {
-    program.parse([...argv], { from: "user" });
-  } catch (error) {
-    // --help and --version exit 0; a bad flag is a usage error (2), as for the server.
-    return (error as { exitCode?: number }).exitCode === 0 ? 0 : 2;
-  }
+    );
+  const usage = parseCommand(program, "hms-mcp copy", argv);
+  if (usage !== undefined) return usage;
   const options = program.opts<{ from: string; to: string; maxTextBytes: number }>();
   const say = (line: string) => process.stderr.write(`hms-mcp copy: ${line}\n`);
   let from: Place;

@@ -4,7 +4,7 @@
  * prints the directory to pass as --model-dir. The server itself never downloads anything.
  */
 import { Command } from "commander";
-import { oneLineError } from "../config/config.js";
+import { parseCommand } from "./parse-command.js";
 
 /** Runs the subcommand with `argv` (after `fetch-model`); resolves to the exit status. */
 export async function fetchModelCommand(argv: readonly string[], version: string): Promise<number> {
@@ -28,18 +28,9 @@ export async function fetchModelCommand(argv: readonly string[], version: string
       "--dir <dir>",
       "where to put the model (default: $HMS_MCP_MODELS_DIR/<model>, else " +
         "$XDG_CACHE_HOME/hms-mcp/models/<model>, else ~/.cache/hms-mcp/models/<model>)",
-    )
-    .configureOutput({
-      outputError: oneLineError("hms-mcp fetch-model", "hms-mcp fetch-model --help shows how"),
-    })
-    .allowExcessArguments(false)
-    .exitOverride();
-  try {
-    command.parse([...argv], { from: "user" });
-  } catch (error) {
-    // --help and --version exit 0; a bad flag is a usage error (2), as for the server.
-    return (error as { exitCode?: number }).exitCode === 0 ? 0 : 2;
-  }
+    );
+  const usage = parseCommand(command, "hms-mcp fetch-model", argv);
+  if (usage !== undefined) return usage;
   const { dir, model: modelId } = command.opts<{ dir?: string; model?: string }>();
   let embedder: typeof import("@hms/embedder");
   try {

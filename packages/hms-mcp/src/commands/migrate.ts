@@ -4,9 +4,10 @@
  * deployments that start their servers with --no-migrate.
  */
 import { Command, Option } from "commander";
-import { ConfigError, oneLineError } from "../config/config.js";
+import { ConfigError } from "../config/config.js";
 import { databaseUrlProblem, redactUrl } from "../config/database-url.js";
 import { createLogger } from "../log.js";
+import { parseCommand } from "./parse-command.js";
 
 /** Runs `hms-mcp migrate ...` with `argv` (after `migrate`); resolves to the exit status. */
 export async function migrateCommand(argv: readonly string[], version: string): Promise<number> {
@@ -23,18 +24,9 @@ export async function migrateCommand(argv: readonly string[], version: string): 
         "--database-url <url>",
         "the database (postgres://USER:PASSWORD@HOST:PORT/DB)",
       ).env("HMS_MCP_DATABASE_URL"),
-    )
-    .configureOutput({
-      outputError: oneLineError("hms-mcp migrate", "hms-mcp migrate --help shows how"),
-    })
-    .allowExcessArguments(false)
-    .exitOverride();
-  try {
-    program.parse([...argv], { from: "user" });
-  } catch (error) {
-    // --help and --version exit 0; a bad flag is a usage error (2), as for the server.
-    return (error as { exitCode?: number }).exitCode === 0 ? 0 : 2;
-  }
+    );
+  const usage = parseCommand(program, "hms-mcp migrate", argv);
+  if (usage !== undefined) return usage;
   const url = program.opts<{ databaseUrl?: string }>().databaseUrl?.trim();
   const problem = url === undefined ? "it is missing" : databaseUrlProblem(url);
   if (url === undefined || problem !== undefined) {

@@ -5,8 +5,9 @@
  */
 import { DEFAULT_LIMITS, type NamespaceSummary, Namespaces, type StoreEngine } from "@hms/store";
 import { Command } from "commander";
-import { ConfigError, oneLineError } from "../config/config.js";
+import { ConfigError } from "../config/config.js";
 import { redactUrl } from "../config/database-url.js";
+import { parseCommand } from "./parse-command.js";
 import { isDirectory, type Place, placeOfFlags, withStoreFlags } from "./store-place.js";
 
 /** What `--json` prints: where the store is, and its namespaces in name order. */
@@ -28,18 +29,9 @@ export async function namespacesCommand(argv: readonly string[], version: string
     )
     .version(version, "-V, --version", "print the version and exit")
     .helpOption("-h, --help", "print this help and exit")
-    .option("--json", "print one JSON document on stdout")
-    .configureOutput({
-      outputError: oneLineError("hms-mcp namespaces", "hms-mcp namespaces --help shows how"),
-    })
-    .allowExcessArguments(false)
-    .exitOverride();
-  try {
-    program.parse([...argv], { from: "user" });
-  } catch (error) {
-    // --help and --version exit 0; a bad flag is a usage error (2), as for the server.
-    return (error as { exitCode?: number }).exitCode === 0 ? 0 : 2;
-  }
+    .option("--json", "print one JSON document on stdout");
+  const usage = parseCommand(program, "hms-mcp namespaces", argv);
+  if (usage !== undefined) return usage;
   const options = program.opts<{ dataDir?: string; databaseUrl?: string; json?: boolean }>();
   const say = (line: string) => process.stderr.write(`hms-mcp namespaces: ${line}\n`);
   let place: Place;

@@ -9,10 +9,12 @@
  */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { checkNamespace, Namespaces, restoreNamespace } from "@hms/store";
-import { Command, InvalidArgumentError, Option } from "commander";
-import { ConfigError, oneLineError } from "../config/config.js";
+import { Namespaces, restoreNamespace } from "@hms/store";
+import { Command, Option } from "commander";
+import { ConfigError } from "../config/config.js";
 import { redactUrl } from "../config/database-url.js";
+import { namespaceList } from "../config/parse.js";
+import { parseCommand } from "./parse-command.js";
 import { pgTool } from "./pg-tools.js";
 import { isDirectory, type Place, placeOfFlags, withStoreFlags } from "./store-place.js";
 
@@ -33,30 +35,16 @@ export async function restoreCommand(argv: readonly string[], version: string): 
       new Option(
         "--namespace <name>",
         "SQLite: restore only this namespace (repeat for more; default: every one of the backup)",
-      ).argParser((value: string, previous: string[] | undefined) => {
-        try {
-          return [...(previous ?? []), checkNamespace(value)];
-        } catch (error) {
-          throw new InvalidArgumentError((error as Error).message);
-        }
-      }),
+      ).argParser(namespaceList),
     )
     .addOption(
       new Option(
         "--pg-restore <path>",
         "PostgreSQL: the pg_restore program (default: pg_restore on PATH)",
       ).env("HMS_MCP_PG_RESTORE"),
-    )
-    .configureOutput({
-      outputError: oneLineError("hms-mcp restore", "hms-mcp restore --help shows how"),
-    })
-    .allowExcessArguments(false)
-    .exitOverride();
-  try {
-    program.parse([...argv], { from: "user" });
-  } catch (error) {
-    return (error as { exitCode?: number }).exitCode === 0 ? 0 : 2;
-  }
+    );
+  const usage = parseCommand(program, "hms-mcp restore", argv);
+  if (usage !== undefined) return usage;
   const options = program.opts<{
     dataDir?: string;
     databaseUrl?: string;

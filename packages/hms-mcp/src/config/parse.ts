@@ -102,3 +102,8 @@ export function oneLineError(prefix: string, hint: string) {
     write(`${prefix}: ${what} (${hint})\n`);
   };
 }
+
+/** A repeatable `--namespace`: each value checked as a namespace name, all kept in order. */
+export function namespaceList(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), namespaceName(value)];
+}
