@@ -1,6 +1,12 @@
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { backdateWrites, startHttpServer, tempDir, writeMemoryFolder } from "@hms/test-support";
+import {
+  backdateWrites,
+  freePort,
+  startHttpServer,
+  tempDir,
+  writeMemoryFolder,
+} from "@hms/test-support";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { hms, type SharedServer, startSharedServer } from "../run-here.js";
 
@@ -466,6 +472,13 @@ describe("hms over HTTP", () => {
     expect(wrong.code).toBe(3);
     expect(wrong.stderr).toMatch(/^hms: .*refused the token in HMS_MCP_TOKEN \(HTTP 401\)/);
     expect(wrong.stderr.trim().split("\n")).toHaveLength(1);
+  });
+
+  it("exits 3 with one line when nothing listens at --url", async () => {
+    const run = await hms(["--url", `http://127.0.0.1:${await freePort()}/mcp`, "ls"]);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/^hms: .*127\.0\.0\.1:\d+/);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
   });
 });
 
